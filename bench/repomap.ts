@@ -1,0 +1,184 @@
+// Repo-map benchmark: cold, warm and one-touched-file map times on real npm code and a generated
+// large repository, next to `ctags -R` on the same tree; prints a table, writes JSON.
+
+import { execFile } from 'node:child_process';
+import { appendFile, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { pathToFileURL } from 'node:url';
+import { get_encoding } from 'tiktoken';
+import { collectTags } from '../src/repomap/collect-tags.js';
+import { findQueriesDir } from '../src/repomap/extract-tags.js';
+import { listMapFiles } from '../src/repomap/list-files.js';
+import { loadTagCache, tagCachePath } from '../src/repomap/tag-cache.js';
+import { createTagsPool, defaultTagThreads } from '../src/repomap/tags-pool.js';
+import { createRepoMap } from '../src/repomap/repo-map.js';
+import { ensureGitRepo, fetchNpmTree, generateTree } from './repomap-trees.js';
+
+const run = promisify(execFile);
+
+export interface RepoMapBenchOptions {
+  /** The tandem package folder: holds queries/ and the ignored .bench-cache/. */
+  readonly packageRoot: string;
+  readonly npmPackages?: readonly string[];
+  readonly generatedFiles?: number;
+  readonly generatedMegabytes?: number;
+  readonly budget?: number;
+  readonly threads?: number;
+  readonly log?: (line: string) => void;
+}
+
+export interface TreeResult {
+  readonly tree: string;
+  readonly files: number;
+  readonly megabytes: number;
+  readonly tags: number;
+  readonly coldMs: number;
+  readonly warmMs: number;
+  readonly touchedMs: number;
+  readonly ctagsMs: number;
+  readonly peakRssMb: number;
+  readonly filesPerSecond: number;
+  readonly megabytesPerSecond: number;
+  readonly mapTokens: number;
+}
+
+export interface RepoMapBenchReport {
+  readonly node: string;
+  readonly cpus: number;
+  readonly threads: number;
+  readonly results: readonly TreeResult[];
+}
+
+async function ensureCtags(log: (line: string) => void): Promise<void> {
+  const found = await run('ctags', ['--version']).then(() => true, () => false);
+  if (found) return;
+  log('ctags missing: installing universal-ctags with apt-get');
+  await run('apt-get', ['install', '-y', 'universal-ctags'], { maxBuffer: 64 * 1024 * 1024 });
+}
+
+async function timed<T>(work: () => Promise<T>): Promise<{ value: T; ms: number }> {
+  const started = performance.now();
+  const value = await work();
+  return { value, ms: performance.now() - started };
+}
+
+async function totalBytes(tree: string, files: readonly string[]): Promise<number> {
+  let sum = 0;
+  for (const file of files) sum += (await stat(path.join(tree, file))).size;
+  return sum;
+}
+
+/** One map as a fresh tandem process would build it: list, load cache, tag, rank, fit, render. */
+async function buildMap(tree: string, queriesDir: string, threads: number, countTokens: (text: string) => number) {
+  const files = await listMapFiles(tree);
+  const cache = await loadTagCache(tree);
+  const pool = createTagsPool({ queriesDir, threads });
+  const map = createRepoMap({
+    listFiles: async () => files,
+    collectTags: (paths) => collectTags(tree, paths, { cache, pool }),
+    readFile: (file) => readFileSync(path.join(tree, file), 'utf8'),
+    countTokens,
+    now: () => performance.now(),
+    refreshMode: 'always',
+  });
+  const text = await map.get({ chatFiles: files.slice(0, 1), budget: 1024 });
+  return { files, text, stats: map.lastStats() };
+}
+
+async function benchTree(tree: string, options: Required<Pick<RepoMapBenchOptions, 'threads'>>, queriesDir: string, countTokens: (t: string) => number): Promise<TreeResult> {
+  await ensureGitRepo(tree);
+  await rm(tagCachePath(tree), { force: true });
+  const cold = await timed(() => buildMap(tree, queriesDir, options.threads, countTokens));
+  const peakRssMb = process.resourceUsage().maxRSS / 1024;
+  const warm = await timed(() => buildMap(tree, queriesDir, options.threads, countTokens));
+
+  const touched = path.join(tree, cold.value.files[Math.floor(cold.value.files.length / 2)] ?? '');
+  const original = await readFile(touched);
+  await appendFile(touched, '\n');
+  const after = await timed(() => buildMap(tree, queriesDir, options.threads, countTokens));
+  await writeFile(touched, original);
+
+  const tagsOut = path.join(os.tmpdir(), `tandem-bench-ctags-${process.pid}`);
+  const ctags = await timed(() => run('ctags', ['-R', '-f', tagsOut, '.'], { cwd: tree, maxBuffer: 64 * 1024 * 1024 }));
+  await rm(tagsOut, { force: true });
+
+  const megabytes = (await totalBytes(tree, cold.value.files)) / (1024 * 1024);
+  return {
+    tree: path.basename(tree) === 'package' ? path.basename(path.dirname(tree)) : path.basename(tree),
+    files: cold.value.files.length,
+    megabytes,
+    tags: cold.value.stats?.tags ?? 0,
+    coldMs: cold.ms,
+    warmMs: warm.ms,
+    touchedMs: after.ms,
+    ctagsMs: ctags.ms,
+    peakRssMb,
+    filesPerSecond: cold.value.files.length / (cold.ms / 1000),
+    megabytesPerSecond: megabytes / (cold.ms / 1000),
+    mapTokens: cold.value.stats?.tokens ?? 0,
+  };
+}
+
+export function formatReport(report: RepoMapBenchReport): string {
+  const header = 'tree                          files     MB    tags  cold ms  warm ms  touch ms  ctags ms  cold/ctags  warm/ctags  touch/ctags  files/s   MB/s  peak RSS MB';
+  const rows = report.results.map((r) =>
+    [
+      r.tree.padEnd(28).slice(0, 28),
+      String(r.files).padStart(7),
+      r.megabytes.toFixed(1).padStart(6),
+      String(r.tags).padStart(7),
+      r.coldMs.toFixed(0).padStart(8),
+      r.warmMs.toFixed(0).padStart(8),
+      r.touchedMs.toFixed(0).padStart(9),
+      r.ctagsMs.toFixed(0).padStart(9),
+      (r.coldMs / r.ctagsMs).toFixed(2).padStart(11),
+      (r.warmMs / r.ctagsMs).toFixed(2).padStart(11),
+      (r.touchedMs / r.ctagsMs).toFixed(2).padStart(12),
+      r.filesPerSecond.toFixed(0).padStart(8),
+      r.megabytesPerSecond.toFixed(1).padStart(6),
+      r.peakRssMb.toFixed(0).padStart(12),
+    ].join(' '),
+  );
+  return [`node ${report.node}, ${report.cpus} cpus, ${report.threads} tag threads`, header, ...rows].join('\n');
+}
+
+export async function runRepoMapBench(options: RepoMapBenchOptions): Promise<RepoMapBenchReport> {
+  const log = options.log ?? (() => {});
+  const cacheDir = path.join(options.packageRoot, '.bench-cache');
+  await mkdir(cacheDir, { recursive: true });
+  await ensureCtags(log);
+  const threads = options.threads ?? defaultTagThreads(os.availableParallelism());
+  const queriesDir = path.join(options.packageRoot, 'queries');
+  const trees: string[] = [];
+  for (const spec of options.npmPackages ?? ['rxjs@7.8.2']) {
+    log(`fetching ${spec}`);
+    trees.push(await fetchNpmTree(cacheDir, spec));
+  }
+  log('generating the large repository');
+  trees.push(await generateTree(cacheDir, { files: options.generatedFiles ?? 1600, megabytes: options.generatedMegabytes ?? 30 }));
+
+  const encoder = get_encoding('o200k_base');
+  const results: TreeResult[] = [];
+  try {
+    const countTokens = (text: string): number => encoder.encode_ordinary(text).length;
+    for (const tree of trees) {
+      log(`measuring ${tree}`);
+      results.push(await benchTree(tree, { threads }, queriesDir, countTokens));
+    }
+  } finally {
+    encoder.free();
+  }
+  const report: RepoMapBenchReport = { node: process.version, cpus: os.availableParallelism(), threads, results };
+  await writeFile(path.join(cacheDir, 'repomap.json'), `${JSON.stringify(report, null, 2)}\n`);
+  return report;
+}
+
+// Run directly (node dist/bench/repomap.js): measure and print the table.
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const packageRoot = path.dirname(findQueriesDir(import.meta.url));
+  const report = await runRepoMapBench({ packageRoot, log: (line) => console.error(line) });
+  console.log(formatReport(report));
+}

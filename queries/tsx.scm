@@ -1,0 +1,2 @@
+; inherits: typescript, jsx
+; tandem tags for TSX: TypeScript plus JSX components.

@@ -1,0 +1,19 @@
+// Everything the CLI takes from the process, gathered by main.ts so the rest can be driven by tests.
+import type { Readable, Writable } from 'node:stream';
+
+export interface CliEnvironment {
+  readonly argv: readonly string[];
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly cwd: string;
+  readonly homeDir: string;
+  readonly stdin: Readable;
+  readonly stdout: Writable;
+  readonly stderr: Writable;
+  readonly stdinIsTTY: boolean;
+  readonly stdoutIsTTY: boolean;
+  /** The folder holding package.json, prompts/ and queries/. */
+  readonly packageRoot: string;
+  readonly version: string;
+  /** Registers the handler for Ctrl-C / SIGTERM; returns a function that removes it. */
+  readonly onInterrupt: (handler: (signal: 'SIGINT' | 'SIGTERM') => void) => () => void;
+}

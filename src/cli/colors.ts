@@ -1,0 +1,38 @@
+// ANSI colours, or none: the terminal renderer picks a palette once.
+
+export interface Palette {
+  readonly red: (s: string) => string;
+  readonly green: (s: string) => string;
+  readonly yellow: (s: string) => string;
+  readonly cyan: (s: string) => string;
+  readonly dim: (s: string) => string;
+  readonly bold: (s: string) => string;
+}
+
+const wrap = (open: number, close: number) => (s: string) => `\u001b[${open}m${s}\u001b[${close}m`;
+
+export const ANSI: Palette = {
+  red: wrap(31, 39),
+  green: wrap(32, 39),
+  yellow: wrap(33, 39),
+  cyan: wrap(36, 39),
+  dim: wrap(2, 22),
+  bold: wrap(1, 22),
+};
+
+const same = (s: string): string => s;
+
+export const PLAIN: Palette = { red: same, green: same, yellow: same, cyan: same, dim: same, bold: same };
+
+export function colorDiff(diff: string, palette: Palette): string {
+  return diff
+    .split('\n')
+    .map((line) => {
+      if (line.startsWith('+++') || line.startsWith('---')) return palette.bold(line);
+      if (line.startsWith('+')) return palette.green(line);
+      if (line.startsWith('-')) return palette.red(line);
+      if (line.startsWith('@@')) return palette.cyan(line);
+      return line;
+    })
+    .join('\n');
+}

@@ -1,0 +1,16 @@
+// /diff: what changed since the last request started.
+import type { SlashCommand } from './types.js';
+
+export const diffCommand: SlashCommand = {
+  name: 'diff',
+  summary: 'show the changes since the last request',
+  async run(_args, ctx) {
+    if (!ctx.git) {
+      ctx.print('No diff: this folder is not a git repository.\n');
+      return {};
+    }
+    const diff = await ctx.git.diffSince(ctx.session.lastRequestStartHash);
+    ctx.print(diff.trim() === '' ? 'No changes since the last request.\n' : `${diff.trimEnd()}\n`);
+    return {};
+  },
+};

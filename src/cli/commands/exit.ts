@@ -1,0 +1,10 @@
+// /exit: leave tandem.
+import type { SlashCommand } from './types.js';
+
+export const exitCommand: SlashCommand = {
+  name: 'exit',
+  summary: 'leave tandem (Ctrl-D works too)',
+  async run() {
+    return { exit: true };
+  },
+};

@@ -1,0 +1,17 @@
+// /ls: the files in the chat and the read-only files.
+import type { SlashCommand } from './types.js';
+
+export const lsCommand: SlashCommand = {
+  name: 'ls',
+  summary: 'list the files in the chat',
+  async run(_args, ctx) {
+    const { chatFiles, readOnlyFiles } = ctx.session;
+    if (chatFiles.length === 0 && readOnlyFiles.length === 0) {
+      ctx.print('No files in the chat. Add some with /add FILE.\n');
+      return {};
+    }
+    if (chatFiles.length > 0) ctx.print(`Files in the chat:\n${chatFiles.map((f) => `  ${f}\n`).join('')}`);
+    if (readOnlyFiles.length > 0) ctx.print(`Read-only:\n${readOnlyFiles.map((f) => `  ${f.name}\n`).join('')}`);
+    return {};
+  },
+};

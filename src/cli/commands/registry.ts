@@ -1,0 +1,56 @@
+// The slash commands, in the order /help lists them, and how a typed line finds its command.
+import { addCommand } from './add.js';
+import { clearCommand } from './clear.js';
+import { commitCommand } from './commit.js';
+import { diffCommand } from './diff.js';
+import { dropCommand } from './drop.js';
+import { exitCommand } from './exit.js';
+import { gitCommand } from './git.js';
+import { helpCommand } from './help.js';
+import { lintCommand } from './lint.js';
+import { lsCommand } from './ls.js';
+import { mapCommand, mapRefreshCommand } from './map.js';
+import { runCommand } from './run.js';
+import { testCommand } from './test.js';
+import { tokensCommand } from './tokens.js';
+import type { SlashCommand } from './types.js';
+import { undoCommand } from './undo.js';
+
+export function allCommands(): SlashCommand[] {
+  return [
+    addCommand,
+    dropCommand,
+    lsCommand,
+    clearCommand,
+    tokensCommand,
+    undoCommand,
+    diffCommand,
+    commitCommand,
+    gitCommand,
+    runCommand,
+    testCommand,
+    lintCommand,
+    mapCommand,
+    mapRefreshCommand,
+    helpCommand,
+    exitCommand,
+  ];
+}
+
+export type CommandLookup =
+  | { readonly kind: 'command'; readonly command: SlashCommand; readonly args: string }
+  | { readonly kind: 'unknown'; readonly message: string }
+  | { readonly kind: 'request' };
+
+/** `/name args` finds its command; a unique prefix works too (`/tok`). */
+export function findCommand(line: string, commands: readonly SlashCommand[]): CommandLookup {
+  const match = /^\/(\S+)\s*([\s\S]*)$/.exec(line.trim());
+  if (!match) return { kind: 'request' };
+  const [, name = '', args = ''] = match;
+  const exact = commands.find((c) => c.name === name);
+  if (exact) return { kind: 'command', command: exact, args };
+  const prefixed = commands.filter((c) => c.name.startsWith(name));
+  if (prefixed.length === 1) return { kind: 'command', command: prefixed[0]!, args };
+  const hint = prefixed.length > 1 ? ` Did you mean ${prefixed.map((c) => `/${c.name}`).join(', ')}?` : ' Type /help for the list.';
+  return { kind: 'unknown', message: `Unknown command /${name}.${hint}` };
+}

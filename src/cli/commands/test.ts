@@ -1,0 +1,20 @@
+// /test: run the test command; on failure, offer its output to the model as the next request.
+import type { SlashCommand } from './types.js';
+
+export const testCommand: SlashCommand = {
+  name: 'test',
+  summary: 'run the test command (--test-cmd); failures go to the model',
+  async run(_args, ctx) {
+    if (!ctx.testCommand) {
+      ctx.print('No test command: set one with --test-cmd.\n');
+      return {};
+    }
+    const result = await ctx.runShell(ctx.testCommand);
+    ctx.print(result.output.endsWith('\n') || result.output === '' ? result.output : `${result.output}\n`);
+    if (result.exitCode === 0) {
+      ctx.print('Tests passed.\n');
+      return {};
+    }
+    return { request: `The test command \`${ctx.testCommand}\` failed:\n\n${result.output}\n\nFix the code so the tests pass.` };
+  },
+};

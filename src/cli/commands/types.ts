@@ -1,0 +1,50 @@
+// What a slash command is and what it may touch.
+import type { RepoMapPort } from '../../coders/ports.js';
+import type { ResultStatus } from '../../session/events.js';
+import type { Session } from '../../session/session.js';
+
+/** Git operations behind /undo, /diff, /commit, /git. Null without a repository. */
+export interface GitCommandsPort {
+  undo(): Promise<{ ok: boolean; message: string }>;
+  diffSince(hash: string | null): Promise<string>;
+  commitPending(message: string | null): Promise<{ ok: boolean; message: string }>;
+  headHash(): Promise<string | null>;
+  raw(args: string): Promise<{ exitCode: number | null; output: string }>;
+}
+
+export interface CommandContext {
+  readonly session: Session;
+  /** The repository root (or the working folder without git). */
+  readonly root: string;
+  /** Where relative paths typed by the user start. */
+  readonly cwd: string;
+  readonly print: (text: string) => void;
+  readonly git: GitCommandsPort | null;
+  readonly runShell: (command: string) => Promise<{ exitCode: number | null; output: string }>;
+  readonly lintCommands: readonly string[];
+  readonly testCommand: string | null;
+  readonly repoMap: RepoMapPort | null;
+  readonly mapTokens: number;
+  readonly refreshMap: () => void;
+  readonly model: { readonly contextWindow: number; readonly inputPricePerToken: number | null };
+  readonly commands: readonly SlashCommand[];
+}
+
+export interface CommandResult {
+  /** Leave the REPL. */
+  readonly exit?: boolean;
+  /** Status for one-shot mode (default completed). */
+  readonly status?: ResultStatus;
+  /** Text that should now go to the model as a request. */
+  readonly request?: string;
+}
+
+export interface SlashCommand {
+  readonly name: string;
+  readonly summary: string;
+  /** Shown by `/help NAME`. */
+  readonly usage?: string;
+  /** Whether arguments complete as repository paths. */
+  readonly completesPaths?: boolean;
+  run(args: string, context: CommandContext): Promise<CommandResult>;
+}

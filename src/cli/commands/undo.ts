@@ -1,0 +1,16 @@
+// /undo: revert tandem's last commit, only when it is safe (see git/undo).
+import type { SlashCommand } from './types.js';
+
+export const undoCommand: SlashCommand = {
+  name: 'undo',
+  summary: "revert tandem's last commit, if it is tandem's, unpushed and untouched since",
+  async run(_args, ctx) {
+    if (!ctx.git) {
+      ctx.print('Nothing to undo: this folder is not a git repository.\n');
+      return { status: 'error' };
+    }
+    const result = await ctx.git.undo();
+    ctx.print(`${result.message}\n`);
+    return result.ok ? {} : { status: 'error' };
+  },
+};

@@ -1,0 +1,45 @@
+// Adapts the git/ functions to the small ports the session and the slash commands use.
+import type { GitPort } from '../coders/ports.js';
+import { commitFiles } from '../git/commit.js';
+import { diffSince, headHash } from '../git/diff.js';
+import { dirtyFiles } from '../git/dirty.js';
+import { createGit, runGit } from '../git/repo.js';
+import { statusOf } from '../git/status.js';
+import { undoLastCommit } from '../git/undo.js';
+import type { GitOptions } from '../git/repo.js';
+import type { GitCommandsPort } from './commands/types.js';
+import { splitArgs } from './commands/file-args.js';
+
+export function createGitPort(root: string, options: GitOptions): GitPort {
+  return {
+    dirtyFiles: (paths) => dirtyFiles(root, paths, options),
+    commitUserChanges: (paths, message) => commitFiles(root, paths, message, { ...options, attribution: false }),
+    commitTandemChange: (paths, message) => commitFiles(root, paths, message, { ...options, attribution: true }),
+  };
+}
+
+export function createGitCommands(root: string, options: GitOptions): GitCommandsPort {
+  return {
+    async undo() {
+      const result = await undoLastCommit(root, options);
+      if (!result.ok) return { ok: false, message: `Nothing undone. ${result.reason}` };
+      return { ok: true, message: `Undid commit ${result.hash.slice(0, 7)}; restored ${result.files.join(', ')}.` };
+    },
+    diffSince: (hash) => diffSince(root, hash, options),
+    headHash: () => headHash(root, options),
+    async commitPending(message) {
+      const git = createGit(root, options);
+      const changed = (await statusOf(git, ['.'])).map((entry) => entry.path);
+      if (changed.length === 0) return { ok: false, message: 'Nothing to commit: the work tree is clean.' };
+      const hash = await commitFiles(root, changed, message ?? 'chore: commit pending changes', { ...options, attribution: false });
+      return hash ? { ok: true, message: `Committed ${changed.length} file(s) as ${hash.slice(0, 7)}.` } : { ok: false, message: 'Nothing to commit.' };
+    },
+    async raw(args) {
+      try {
+        return { exitCode: 0, output: await runGit(createGit(root, options), splitArgs(args)) };
+      } catch (error) {
+        return { exitCode: 1, output: error instanceof Error ? error.message : String(error) };
+      }
+    },
+  };
+}

@@ -1,0 +1,57 @@
+#!/usr/bin/env node
+// The composition root's entry: the only place that reads process.*; everything else receives it.
+import { readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { runCli } from './run-cli.js';
+
+function findPackageRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    try {
+      const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: string; version?: string };
+      if (pkg.name === 'tandem') return dir;
+    } catch {
+      // not here; keep walking up
+    }
+    const parent = dirname(dir);
+    if (parent === dir) throw new Error('tandem: cannot find its own package.json');
+    dir = parent;
+  }
+}
+
+const packageRoot = findPackageRoot();
+const version = (JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { version: string }).version;
+
+runCli({
+  argv: process.argv.slice(2),
+  env: process.env,
+  cwd: process.cwd(),
+  homeDir: homedir(),
+  stdin: process.stdin,
+  stdout: process.stdout,
+  stderr: process.stderr,
+  stdinIsTTY: Boolean(process.stdin.isTTY),
+  stdoutIsTTY: Boolean(process.stdout.isTTY),
+  packageRoot,
+  version,
+  onInterrupt(handler) {
+    const onSigint = (): void => handler('SIGINT');
+    const onSigterm = (): void => handler('SIGTERM');
+    process.on('SIGINT', onSigint);
+    process.on('SIGTERM', onSigterm);
+    return () => {
+      process.off('SIGINT', onSigint);
+      process.off('SIGTERM', onSigterm);
+    };
+  },
+}).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    process.stderr.write(`tandem: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exitCode = 1;
+  },
+);

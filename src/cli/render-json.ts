@@ -1,0 +1,9 @@
+// The --json printer: one event a line on stdout. Streaming deltas are left out; the whole reply follows.
+import type { SessionEvent } from '../session/events.js';
+
+export function createJsonRenderer(write: (text: string) => void): (event: SessionEvent) => void {
+  return (event) => {
+    if (event.type === 'assistant_delta' || event.type === 'waiting') return;
+    write(`${JSON.stringify(event)}\n`);
+  };
+}

@@ -1,0 +1,144 @@
+// Builds a session from the settings and runs it in the chosen mode: --show-repo-map, one-shot,
+// interactive, or requests read line by line from a non-terminal stdin.
+import { readFileSync } from 'node:fs';
+import { isAbsolute, resolve } from 'node:path';
+import type { Settings } from '../config/schema.js';
+import { loadConfig } from '../config/load.js';
+import { findRepoRoot, initRepo } from '../git/repo.js';
+import type { EmitEvent } from '../session/events.js';
+import type { ParseArgsResult } from './args.js';
+import type { CliEnvironment } from './cli-environment.js';
+import { ANSI, PLAIN } from './colors.js';
+import { approvalFile, createApprovalStore } from './command-approvals.js';
+import { CliError, EXIT } from './exit-codes.js';
+import { createJsonRenderer } from './render-json.js';
+import { createTerminalRenderer } from './render-terminal.js';
+import { askLine, createLineReader, type LineReader } from './line-reader.js';
+import { buildSession } from './build-session.js';
+import { runOneShot } from './one-shot.js';
+import { runRepl } from './repl.js';
+
+type ParsedArgs = Extract<ParseArgsResult, { ok: true }>;
+
+export async function startTandem(environment: CliEnvironment, parsed: ParsedArgs): Promise<number> {
+  const gitEnv = { ...environment.env };
+  let repoRoot = await findRepoRoot(environment.cwd, { env: gitEnv });
+  const { settings, approvalsNeeded } = loadSettings(environment, parsed, repoRoot);
+  const json = settings.json;
+  const message = readMessage(settings, environment.cwd);
+  const interactive = !json && message === null && environment.stdinIsTTY;
+  const lines = createLineReader(environment, interactive);
+  const emit = createRenderer(environment, settings);
+  try {
+    if (repoRoot === null) repoRoot = await offerGitInit(environment, interactive, lines, emit);
+    await approveRepoCommands(environment, parsed, { repoRoot, settings, approvalsNeeded, interactive, lines, emit });
+    const built = await buildSession({ environment, settings, repoRoot, files: parsed.files, emit, interactive, lines });
+    if (settings['show-repo-map']) {
+      environment.stdout.write(`${await built.showRepoMap()}\n`);
+      return EXIT.ok;
+    }
+    if (message !== null) return await runOneShot(built, message, environment);
+    return await runRepl(built, environment, lines, interactive);
+  } finally {
+    lines.close();
+  }
+}
+
+interface LoadedSettings {
+  readonly settings: Settings;
+  readonly approvalsNeeded: ReadonlyArray<{ readonly key: string; readonly value: string }>;
+}
+
+function loadSettings(environment: CliEnvironment, parsed: ParsedArgs, repoRoot: string | null): LoadedSettings {
+  const configFile = parsed.flags.config ? resolve(environment.cwd, parsed.flags.config) : null;
+  const config = loadConfig({
+    homeDir: environment.homeDir,
+    repoRoot,
+    env: environment.env,
+    flags: parsed.flags,
+    explicitConfigFile: configFile,
+    readFile: readIfExists,
+  });
+  for (const problem of config.problems.filter((p) => p.severity === 'warning')) {
+    environment.stderr.write(`tandem: warning: ${problem.message}\n`);
+  }
+  const error = config.problems.find((p) => p.severity === 'error');
+  if (error) throw new CliError(error.message, EXIT.usage);
+  return { settings: config.settings, approvalsNeeded: config.approvalsNeeded };
+}
+
+interface ApprovalInput extends LoadedSettings {
+  readonly repoRoot: string | null;
+  readonly interactive: boolean;
+  readonly lines: LineReader;
+  readonly emit: EmitEvent;
+}
+
+/** Commands from the repository's own config run only once the user approved their exact text. */
+async function approveRepoCommands(environment: CliEnvironment, parsed: ParsedArgs, input: ApprovalInput): Promise<void> {
+  const { settings, interactive, lines, emit } = input;
+  const needed = input.approvalsNeeded.filter((a) => !parsed.explicit.has(a.key as never));
+  if (needed.length === 0 || input.repoRoot === null) return;
+  const store = createApprovalStore(approvalFile(environment.homeDir));
+  for (const { key, value } of needed) {
+    if (await store.isApproved(value)) continue;
+    const question = `The repository's .tandem.conf.yml sets ${key} to \`${value}\`. Allow tandem to run it?`;
+    if (settings['yes-always'] || !interactive) {
+      emit({ type: 'question', text: question, answer: false });
+      throw new CliError(
+        `the repository's config names a command you have not approved (${key}: ${value}); run tandem interactively once to approve it`,
+        EXIT.approvalRequired,
+      );
+    }
+    const answer = await askLine(lines, `${question} (y/n) `);
+    emit({ type: 'question', text: question, answer: answer === 'yes' });
+    if (answer !== 'yes') throw new CliError(`not running the repository's ${key}; remove it from .tandem.conf.yml or approve it`, EXIT.approvalRequired);
+    await store.approve(value);
+  }
+}
+
+async function offerGitInit(
+  environment: CliEnvironment,
+  interactive: boolean,
+  lines: LineReader,
+  emit: EmitEvent,
+): Promise<string | null> {
+  if (interactive) {
+    const answer = await askLine(lines, `${environment.cwd} is not in a git repository. Create one? (y/n) `);
+    if (answer === 'yes') {
+      await initRepo(environment.cwd, { env: { ...environment.env } });
+      emit({ type: 'info', message: `Created a git repository in ${environment.cwd}.` });
+      return environment.cwd;
+    }
+  }
+  emit({ type: 'warning', message: 'Not a git repository: working without commits (and without /undo).' });
+  return null;
+}
+
+function readMessage(settings: Settings, cwd: string): string | null {
+  if (settings.message !== null) return settings.message;
+  const file = settings['message-file'];
+  if (file === null) return null;
+  const full = isAbsolute(file) ? file : resolve(cwd, file);
+  try {
+    return readFileSync(full, 'utf8');
+  } catch {
+    throw new CliError(`--message-file: cannot read ${file}`, EXIT.usage);
+  }
+}
+
+function createRenderer(environment: CliEnvironment, settings: Settings): EmitEvent {
+  const write = (stream: NodeJS.WritableStream) => (text: string) => void stream.write(text);
+  if (settings.json) return createJsonRenderer(write(environment.stdout));
+  const colors = environment.stdoutIsTTY && settings.pretty && !environment.env['NO_COLOR'];
+  return createTerminalRenderer({ out: write(environment.stdout), err: write(environment.stderr), palette: colors ? ANSI : PLAIN });
+}
+
+function readIfExists(file: string): string | null {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+}

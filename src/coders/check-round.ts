@@ -1,0 +1,61 @@
+// After a change is written: syntax check each file, lint, test. Failures become text for the model.
+import type { EmitEvent } from '../session/events.js';
+import type { ChecksPort } from './ports.js';
+
+export interface CheckRoundOptions {
+  readonly lint: boolean;
+  readonly test: boolean;
+}
+
+export interface CheckPrompts {
+  readonly syntax: string;
+  readonly lint: string;
+  readonly test: string;
+}
+
+export interface CheckRoundResult {
+  /** Sections for the reflection message, one per failing check. */
+  readonly failures: string[];
+  readonly kinds: Array<'syntax' | 'lint' | 'test'>;
+}
+
+export async function runCheckRound(
+  written: ReadonlyArray<{ path: string; before: string | null; after: string }>,
+  options: CheckRoundOptions,
+  deps: { checks: ChecksPort; emit: EmitEvent; prompts: CheckPrompts; testCommand: string },
+): Promise<CheckRoundResult> {
+  const failures: string[] = [];
+  const kinds: CheckRoundResult['kinds'] = [];
+  const syntaxErrors: string[] = [];
+  for (const file of written) {
+    const errors = await deps.checks.syntax(file.path, file.before, file.after);
+    if (errors) syntaxErrors.push(errors);
+  }
+  if (syntaxErrors.length > 0) {
+    deps.emit({ type: 'lint', ok: false, output: syntaxErrors.join('\n\n') });
+    failures.push(deps.prompts.syntax.replace('{details}', () => syntaxErrors.join('\n\n')).trim());
+    kinds.push('syntax');
+  }
+  if (options.lint && written.length > 0) {
+    const lint = await deps.checks.lint(written.map((f) => f.path));
+    if (lint) {
+      deps.emit({ type: 'lint', ok: lint.ok, output: lint.output });
+      if (!lint.ok) {
+        failures.push(deps.prompts.lint.replace('{details}', () => lint.output).trim());
+        kinds.push('lint');
+      }
+    }
+  }
+  if (options.test) {
+    const test = await deps.checks.test();
+    if (test) {
+      deps.emit({ type: 'test', ok: test.ok, output: test.output });
+      if (!test.ok) {
+        const text = deps.prompts.test.replace('{command}', () => deps.testCommand).replace('{details}', () => test.output);
+        failures.push(text.trim());
+        kinds.push('test');
+      }
+    }
+  }
+  return { failures, kinds };
+}

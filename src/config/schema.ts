@@ -1,0 +1,376 @@
+// The one table of every tandem setting. Flags, config-file keys, environment variables, defaults
+// and --help are all derived from it, so they cannot drift apart.
+
+export type OptionGroup = 'model' | 'request' | 'repomap' | 'git' | 'checks' | 'session' | 'output' | 'general';
+
+/** What a repository's own config file (or its .env) may do with a setting. */
+export type RepoPolicy =
+  | 'allowed'
+  /** Only a value that tightens safety (false) is accepted; true is ignored with a warning. */
+  | 'never-enable'
+  /** Taken, but each value needs the user's approval before it is used (commands to run). */
+  | 'needs-approval';
+
+interface BaseSpec {
+  readonly group: OptionGroup;
+  readonly help: string;
+  /** Placeholder in --help (`--map-tokens N`). */
+  readonly metavar?: string;
+  /** Single-letter alias without the dash (`m` for `-m`). */
+  readonly short?: string;
+  /** Command-line only: no config key, no environment variable (actions such as --help). */
+  readonly cliOnly?: boolean;
+  readonly repo?: RepoPolicy;
+  /** Environment names read after `TANDEM_<NAME>` (the conventional OPENAI_* ones). */
+  readonly extraEnv?: readonly string[];
+  /** Mask the value in reports (API keys). */
+  readonly secret?: boolean;
+  /** The FILE... arguments; never given as `--files`. */
+  readonly positional?: boolean;
+  /** How the default reads in --help when it is null or computed elsewhere. */
+  readonly defaultLabel?: string;
+}
+
+export interface BooleanSpec extends BaseSpec {
+  readonly type: 'boolean';
+  readonly default: boolean;
+  /** false for actions (`--help`): no `--no-` form. */
+  readonly negatable?: boolean;
+}
+export interface StringSpec extends BaseSpec {
+  readonly type: 'string';
+  readonly default: string | null;
+  /** `--resume` alone is allowed; see args.ts for when the next word is taken as the value. */
+  readonly optionalValue?: string;
+}
+export interface IntSpec extends BaseSpec {
+  readonly type: 'int';
+  readonly default: number | null;
+  readonly min: number;
+}
+export interface EnumSpec extends BaseSpec {
+  readonly type: 'enum';
+  readonly values: readonly string[];
+  readonly default: string | null;
+}
+export interface ListSpec extends BaseSpec {
+  readonly type: 'string[]';
+  readonly default: readonly string[];
+}
+export type OptionSpec = BooleanSpec | StringSpec | IntSpec | EnumSpec | ListSpec;
+
+/** `--resume` with no ID means the most recent session. */
+export const RESUME_LATEST = 'latest';
+
+export const EDIT_FORMATS = ['diff', 'diff-fenced', 'whole', 'udiff', 'ask'] as const;
+
+export const OPTIONS = {
+  // model
+  model: { type: 'string', default: 'gpt-4o', group: 'model', metavar: 'NAME', help: 'model for the chat' },
+  'weak-model': {
+    type: 'string', default: null, group: 'model', metavar: 'NAME', defaultLabel: 'the main model',
+    help: 'model for commit messages and history summaries',
+  },
+  'editor-model': {
+    type: 'string', default: null, group: 'model', metavar: 'NAME', defaultLabel: 'the main model',
+    help: 'model that turns an architect plan into edits',
+  },
+  'base-url': {
+    type: 'string', default: null, group: 'model', metavar: 'URL', extraEnv: ['OPENAI_BASE_URL'],
+    defaultLabel: 'OpenAI', help: 'any OpenAI-compatible endpoint',
+  },
+  'api-key': {
+    type: 'string', default: null, group: 'model', metavar: 'KEY', extraEnv: ['OPENAI_API_KEY'], secret: true,
+    help: 'sent as bearer token',
+  },
+  'edit-format': {
+    type: 'enum', values: EDIT_FORMATS, default: null, group: 'model', metavar: 'F', defaultLabel: 'per model',
+    help: 'how the model writes edits (ask: no edits)',
+  },
+  'editor-edit-format': {
+    type: 'enum', values: ['diff', 'diff-fenced', 'whole', 'udiff'], default: null, group: 'model', metavar: 'F',
+    defaultLabel: 'per editor model', help: 'edit format of the editor model in architect mode',
+  },
+  architect: {
+    type: 'boolean', default: false, group: 'model',
+    help: 'plan with the main model, edit with the editor model',
+  },
+  'context-window': {
+    type: 'int', min: 1, default: null, group: 'model', metavar: 'N', defaultLabel: 'per model',
+    help: 'context window in tokens, for models tandem does not know',
+  },
+  'request-timeout': {
+    type: 'int', min: 1, default: 600, group: 'model', metavar: 'SECONDS',
+    help: 'give up on a model request after this long',
+  },
+  stream: { type: 'boolean', default: true, group: 'model', help: 'stream replies as they arrive' },
+
+  // request
+  message: {
+    type: 'string', default: null, group: 'request', short: 'm', metavar: 'TEXT', cliOnly: true,
+    help: 'one request, then exit',
+  },
+  'message-file': {
+    type: 'string', default: null, group: 'request', metavar: 'FILE', cliOnly: true,
+    help: 'one request read from FILE, then exit',
+  },
+  read: {
+    type: 'string[]', default: [], group: 'request', metavar: 'FILE',
+    help: 'read-only context file (repeatable)',
+  },
+  files: {
+    type: 'string[]', default: [], group: 'request', metavar: 'FILE...', cliOnly: true, positional: true,
+    help: 'files to add to the chat',
+  },
+  'dry-run': { type: 'boolean', default: false, group: 'request', help: 'show edits, write nothing' },
+  'yes-always': {
+    type: 'boolean', default: false, group: 'request', repo: 'never-enable',
+    help: 'answer yes to every question',
+  },
+
+  // repository map
+  'map-tokens': {
+    type: 'int', min: 0, default: 1024, group: 'repomap', metavar: 'N',
+    help: 'repo map budget in tokens; 0 turns the map off',
+  },
+  'map-refresh': {
+    type: 'enum', values: ['auto', 'always', 'files', 'manual'], default: 'auto', group: 'repomap', metavar: 'WHEN',
+    help: 'when to rebuild the repo map',
+  },
+  'show-repo-map': {
+    type: 'boolean', default: false, negatable: false, cliOnly: true, group: 'repomap',
+    help: 'print the repo map for the given files and exit',
+  },
+
+  // git
+  'auto-commits': { type: 'boolean', default: true, group: 'git', help: 'commit each change' },
+  'dirty-commits': {
+    type: 'boolean', default: true, group: 'git',
+    help: "commit the user's pending changes to a file before editing it",
+  },
+
+  // checks
+  'lint-cmd': {
+    type: 'string[]', default: [], group: 'checks', metavar: 'CMD', repo: 'needs-approval',
+    help: 'lint command, "LANG: CMD" or CMD (repeatable)',
+  },
+  'auto-lint': { type: 'boolean', default: true, group: 'checks', help: 'lint after each change' },
+  'test-cmd': {
+    type: 'string', default: null, group: 'checks', metavar: 'CMD', repo: 'needs-approval',
+    help: 'test command',
+  },
+  'auto-test': {
+    type: 'boolean', default: false, group: 'checks', help: 'run the test command after each change',
+  },
+  'max-reflections': {
+    type: 'int', min: 0, default: 3, group: 'checks', metavar: 'N', help: 'failure round-trips per request',
+  },
+  'command-timeout': {
+    type: 'int', min: 1, default: 600, group: 'checks', metavar: 'SECONDS',
+    help: 'kill lint/test commands after this long',
+  },
+
+  // session
+  'max-chat-history-tokens': {
+    type: 'int', min: 0, default: null, group: 'session', metavar: 'N', defaultLabel: 'per model',
+    help: 'summarize older history above this many tokens',
+  },
+  resume: {
+    type: 'string', default: null, optionalValue: RESUME_LATEST, group: 'session', metavar: '[ID]', cliOnly: true,
+    help: 'continue a saved session (the latest when no ID)',
+  },
+  sessions: {
+    type: 'boolean', default: false, negatable: false, cliOnly: true, group: 'session',
+    help: 'list saved sessions and exit',
+  },
+  'llm-log': {
+    type: 'string', default: null, group: 'session', metavar: 'FILE',
+    help: 'log every model request and response as JSON lines',
+  },
+
+  // output
+  json: { type: 'boolean', default: false, group: 'output', help: 'JSON lines on stdout, never ask' },
+  pretty: {
+    type: 'boolean', default: true, group: 'output', help: 'colours and Markdown rendering on a terminal',
+  },
+
+  // general
+  config: {
+    type: 'string', default: null, group: 'general', metavar: 'FILE', cliOnly: true,
+    help: 'read settings from FILE too',
+  },
+  version: {
+    type: 'boolean', default: false, negatable: false, cliOnly: true, group: 'general',
+    help: 'print the version and exit',
+  },
+  help: {
+    type: 'boolean', default: false, negatable: false, cliOnly: true, short: 'h', group: 'general',
+    help: 'print this help and exit',
+  },
+} as const satisfies Record<string, OptionSpec>;
+
+export type Options = typeof OPTIONS;
+export type SettingKey = keyof Options;
+
+type ValueOf<S> = S extends { type: 'boolean' }
+  ? boolean
+  : S extends { type: 'int'; default: number }
+    ? number
+    : S extends { type: 'int' }
+      ? number | null
+      : S extends { type: 'string'; default: string }
+        ? string
+        : S extends { type: 'string' }
+          ? string | null
+          : S extends { type: 'enum'; values: readonly (infer V)[]; default: null }
+            ? V | null
+            : S extends { type: 'enum'; values: readonly (infer V)[] }
+              ? V
+              : S extends { type: 'string[]' }
+                ? readonly string[]
+                : never;
+
+/** Every setting, typed from the table: `settings['map-tokens']` is a number. */
+export type Settings = { readonly [K in SettingKey]: ValueOf<Options[K]> };
+
+export const GROUP_TITLES: Readonly<Record<OptionGroup, string>> = {
+  model: 'Model',
+  request: 'Request',
+  repomap: 'Repository map',
+  git: 'Git',
+  checks: 'Lint and test',
+  session: 'Session and context',
+  output: 'Output',
+  general: 'General',
+};
+
+export function settingKeys(): SettingKey[] {
+  return Object.keys(OPTIONS) as SettingKey[];
+}
+
+export function isSettingKey(name: string): name is SettingKey {
+  return Object.prototype.hasOwnProperty.call(OPTIONS, name);
+}
+
+export function specOf(key: SettingKey): OptionSpec {
+  return OPTIONS[key];
+}
+
+export function defaultSettings(): Settings {
+  const out: Record<string, unknown> = {};
+  for (const key of settingKeys()) {
+    const spec = specOf(key);
+    out[key] = spec.type === 'string[]' ? [...spec.default] : spec.default;
+  }
+  return out as Settings;
+}
+
+/** Environment names for a setting, strongest first: `TANDEM_MAP_TOKENS`, then any conventional ones. */
+export function envNamesOf(key: SettingKey): string[] {
+  const spec = specOf(key);
+  if (spec.cliOnly) return [];
+  return [`TANDEM_${key.toUpperCase().replace(/-/g, '_')}`, ...(spec.extraEnv ?? [])];
+}
+
+/** A checked value, or a way to say what was wrong given how the caller quotes the bad input. */
+export type CheckedValue = { ok: true; value: unknown } | { ok: false; describe: (shown: string) => string };
+
+const TRUE_WORDS = ['true', 'yes', '1', 'on'];
+const FALSE_WORDS = ['false', 'no', '0', 'off'];
+
+/** "a whole number >= 0": what a setting accepts, for error lines and help. */
+export function expectedOf(spec: OptionSpec): string {
+  switch (spec.type) {
+    case 'boolean':
+      return 'true or false';
+    case 'int':
+      return `a whole number >= ${spec.min}`;
+    case 'enum':
+      return `one of ${spec.values.join(', ')}`;
+    case 'string':
+      return 'a string';
+    case 'string[]':
+      return 'a string or a list of strings';
+  }
+}
+
+function rejected(spec: OptionSpec): CheckedValue {
+  if (spec.type === 'enum') {
+    return { ok: false, describe: (shown) => `${shown} is not one of ${spec.values.join(', ')}` };
+  }
+  return { ok: false, describe: (shown) => `expected ${expectedOf(spec)}, got ${shown}` };
+}
+
+/** A value typed as text: a flag's argument or an environment variable. */
+export function checkTextValue(spec: OptionSpec, raw: string): CheckedValue {
+  switch (spec.type) {
+    case 'boolean': {
+      const word = raw.trim().toLowerCase();
+      if (TRUE_WORDS.includes(word)) return { ok: true, value: true };
+      if (FALSE_WORDS.includes(word)) return { ok: true, value: false };
+      return rejected(spec);
+    }
+    case 'int': {
+      const text = raw.trim();
+      if (!/^[+-]?\d+$/.test(text)) return rejected(spec);
+      const n = Number(text);
+      if (!Number.isSafeInteger(n) || n < spec.min) return rejected(spec);
+      return { ok: true, value: n };
+    }
+    case 'enum':
+      return spec.values.includes(raw) ? { ok: true, value: raw } : rejected(spec);
+    case 'string':
+      return { ok: true, value: raw };
+    case 'string[]':
+      return { ok: true, value: [raw] };
+  }
+}
+
+/** A value from a YAML config file, already parsed: types must match, strings are read like text. */
+export function checkConfigValue(spec: OptionSpec, value: unknown): CheckedValue {
+  if (typeof value === 'string') {
+    // a quoted "2048" or `yes` in YAML 1.2 is a string; read it the way the environment is read
+    return checkTextValue(spec, value);
+  }
+  switch (spec.type) {
+    case 'boolean':
+      return typeof value === 'boolean' ? { ok: true, value } : rejected(spec);
+    case 'int':
+      return typeof value === 'number' ? checkTextValue(spec, String(value)) : rejected(spec);
+    case 'enum':
+      return rejected(spec);
+    case 'string':
+      return typeof value === 'number' ? { ok: true, value: String(value) } : rejected(spec);
+    case 'string[]':
+      if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return { ok: true, value: [...value] };
+      return rejected(spec);
+  }
+}
+
+function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      row.push(Math.min((prev[j] ?? 0) + 1, (row[j - 1] ?? 0) + 1, (prev[j - 1] ?? 0) + cost));
+    }
+    prev = row;
+  }
+  return prev[b.length] ?? 0;
+}
+
+/** The candidate closest to a mistyped name, when it is close enough to be a likely typo. */
+export function closestName(name: string, candidates: readonly string[]): string | null {
+  let best: string | null = null;
+  let bestDistance = Infinity;
+  for (const candidate of candidates) {
+    const d = editDistance(name, candidate);
+    if (d < bestDistance) {
+      best = candidate;
+      bestDistance = d;
+    }
+  }
+  const allowed = Math.max(2, Math.floor(name.length / 3));
+  return bestDistance <= allowed ? best : null;
+}

@@ -1,0 +1,154 @@
+// Text written for the model when edits fail: the failed block, the closest real lines, candidate
+// line numbers, and what already applied. The similarity search here only informs; it never applies.
+import { foldLine, toLines } from './match-lines.js';
+import type { Edit, EditFailure } from './types.js';
+
+const MAX_SHOWN_LINES = 40;
+
+function fence(text: string): string {
+  const longest = Math.max(2, ...[...text.matchAll(/`{3,}/g)].map((m) => m[0].length));
+  const f = '`'.repeat(longest + 1);
+  return `${f}\n${text.replace(/\n$/, '')}\n${f}`;
+}
+
+function tokens(line: string): string[] {
+  return foldLine(line).toLowerCase().match(/[\p{L}\p{N}_]+|[^\s\p{L}\p{N}_]+/gu) ?? [];
+}
+
+/**
+ * The window of the file that best resembles SEARCH: each SEARCH line's tokens vote for the
+ * window starts that would align them with file lines holding the same token; rare tokens weigh more.
+ */
+export function closestWindow(
+  fileLines: readonly string[],
+  searchLines: readonly string[],
+): { start: number; end: number } | null {
+  if (fileLines.length === 0) return null;
+  const index = new Map<string, number[]>();
+  fileLines.forEach((l, i) => {
+    for (const t of new Set(tokens(l))) {
+      const list = index.get(t);
+      if (list) list.push(i);
+      else index.set(t, [i]);
+    }
+  });
+  const votes = new Map<number, number>();
+  searchLines.forEach((s, k) => {
+    for (const t of new Set(tokens(s))) {
+      const hits = index.get(t);
+      if (!hits || hits.length > 200) continue;
+      const w = 1 / hits.length;
+      for (const i of hits) votes.set(i - k, (votes.get(i - k) ?? 0) + w);
+    }
+  });
+  let best: number | null = null;
+  let bestScore = 0;
+  for (const [start, score] of votes) {
+    if (score > bestScore || (score === bestScore && best !== null && start < best)) {
+      best = start;
+      bestScore = score;
+    }
+  }
+  if (best === null) return null;
+  const size = Math.min(Math.max(searchLines.length, 1), MAX_SHOWN_LINES);
+  const start = Math.max(0, Math.min(best, fileLines.length - 1));
+  return { start, end: Math.min(fileLines.length, start + size) };
+}
+
+function numbered(lines: readonly string[], start: number, end: number): string {
+  const width = String(end).length;
+  const out: string[] = [];
+  for (let i = start; i < end; i++) out.push(`${String(i + 1).padStart(width)} | ${lines[i] ?? ''}`);
+  return out.join('\n');
+}
+
+function containsLines(fileLines: readonly string[], lines: readonly string[]): boolean {
+  const want = lines.map((l) => l.trim()).filter((l) => l !== '');
+  if (want.length === 0) return false;
+  const have = fileLines.map((l) => l.trim());
+  const first = want[0];
+  for (let i = 0; i < have.length; i++) {
+    if (have[i] !== first) continue;
+    let j = i;
+    let ok = true;
+    for (const w of want) {
+      while (j < have.length && have[j] === '') j++;
+      if (have[j] !== w) {
+        ok = false;
+        break;
+      }
+      j++;
+    }
+    if (ok) return true;
+  }
+  return false;
+}
+
+function blockLabel(edit: Edit): string {
+  return `Block ${edit.index + 1} (\`${edit.path}\`)`;
+}
+
+/** no_match: the block, the closest lines with numbers, and a note when REPLACE is already there. */
+export function noMatchMessage(
+  edit: Edit,
+  path: string,
+  fileText: string,
+  hint?: string,
+): string {
+  const fileLines = toLines(fileText);
+  const search = edit.kind === 'replace' ? toLines(edit.search) : [];
+  const parts = [
+    `${blockLabel(edit)}: the SEARCH text does not match any lines in ${path}.`,
+    fence(edit.source),
+  ];
+  if (hint) parts.push(hint);
+  const win = closestWindow(fileLines, search);
+  if (win) {
+    parts.push(
+      `The closest lines in ${path} (lines ${win.start + 1}-${win.end}); copy SEARCH from the file exactly:`,
+      fence(numbered(fileLines, win.start, win.end)),
+    );
+  }
+  if (edit.kind === 'replace' && containsLines(fileLines, toLines(edit.replace))) {
+    parts.push(
+      `Note: the REPLACE text is already present in ${path}. If this change is already made, do not send this block again.`,
+    );
+  }
+  return parts.join('\n');
+}
+
+export function ambiguousMessage(edit: Edit, path: string, candidates: readonly number[]): string {
+  const shown = candidates.slice(0, 10).join(', ');
+  const more = candidates.length > 10 ? ` and ${candidates.length - 10} more` : '';
+  return [
+    `${blockLabel(edit)}: the SEARCH text matches ${candidates.length} places in ${path}, starting at lines ${shown}${more}. Nothing was changed.`,
+    fence(edit.source),
+    'Add a few more surrounding lines to SEARCH so that it matches exactly one place.',
+  ].join('\n');
+}
+
+export function missingFileMessage(edit: Edit, path: string): string {
+  return [
+    `${blockLabel(edit)}: ${path} does not exist, so its SEARCH text cannot match. To create a file, use an empty SEARCH section.`,
+    fence(edit.source),
+  ].join('\n');
+}
+
+/** For refusals decided elsewhere (paths, binary, too large, denied): the reason plus the block. */
+export function refusedMessage(edit: Edit, reason: string): string {
+  return [`${blockLabel(edit)}: ${reason}`, fence(edit.source)].join('\n');
+}
+
+/** The whole next user message about failed edits. */
+export function describeFailures(failures: readonly EditFailure[], appliedCount: number): string {
+  if (failures.length === 0) return '';
+  const n = failures.length;
+  const head = `${n} edit block${n === 1 ? '' : 's'} failed to apply:`;
+  const body = failures.map((f) => f.message.trim()).join('\n\n');
+  const tail =
+    appliedCount > 0
+      ? `The other ${appliedCount} block${appliedCount === 1 ? '' : 's'} applied successfully. Do not send ${appliedCount === 1 ? 'it' : 'them'} again; fix only the failed block${n === 1 ? '' : 's'}.`
+      : 'No other blocks were applied. Send corrected versions of the failed blocks.';
+  return `${head}\n\n${body}\n\n${tail}`;
+}
+

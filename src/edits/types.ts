@@ -1,0 +1,92 @@
+// The shared vocabulary of edits: what parsers produce, what the planner decides, what apply writes.
+// Pure data; nothing here touches the file system.
+
+export type EditFormat = 'diff' | 'diff-fenced' | 'whole' | 'udiff';
+
+/** Replace `search` with `replace` in `path`. An empty `search` creates the file (or appends to an empty one). */
+export interface ReplaceEdit {
+  readonly kind: 'replace';
+  readonly path: string;
+  readonly search: string;
+  readonly replace: string;
+  /** 0-based index of the block in the reply, for messages to the model. */
+  readonly index: number;
+  /** The block as the model wrote it, quoted back to the model on failure. */
+  readonly source: string;
+}
+
+/** The complete new contents of `path`. */
+export interface WholeFileEdit {
+  readonly kind: 'whole';
+  readonly path: string;
+  readonly content: string;
+  readonly index: number;
+  readonly source: string;
+}
+
+export type Edit = ReplaceEdit | WholeFileEdit;
+
+/** A formatting mistake in the reply that the model must fix (written for the model). */
+export interface ParseProblem {
+  readonly message: string;
+  /** 1-based line in the reply where the problem starts. */
+  readonly line: number;
+}
+
+export interface ParseResult {
+  readonly edits: Edit[];
+  /** Fenced bash/sh blocks: suggested shell commands, never edits. */
+  readonly shellCommands: string[];
+  readonly problems: ParseProblem[];
+}
+
+/** What the parser needs to know about the chat to resolve file names. */
+export interface ParseContext {
+  /** Repository-relative paths of the files in the chat (posix separators). */
+  readonly chatFiles: readonly string[];
+}
+
+/** A file as the planner sees it: decoded text plus how to write it back faithfully. */
+export interface FileSnapshot {
+  readonly path: string;
+  /** null when the file does not exist. */
+  readonly text: string | null;
+  readonly eol: '\n' | '\r\n';
+  readonly bom: boolean;
+  readonly finalNewline: boolean;
+}
+
+export type EditFailureReason =
+  | 'no_match'
+  | 'ambiguous'
+  | 'outside_repo'
+  | 'binary'
+  | 'too_large'
+  | 'missing_file'
+  | 'denied';
+
+/** An edit that could not be planned, with text written for the model. */
+export interface EditFailure {
+  readonly edit: Edit;
+  readonly reason: EditFailureReason;
+  /** Explains to the model exactly what to fix: the block, the closest lines, candidate line numbers. */
+  readonly message: string;
+}
+
+/** The planned new state of one file. */
+export interface PlannedFile {
+  readonly path: string;
+  readonly before: FileSnapshot;
+  /** New text, with '\n' line endings (apply restores eol/BOM from `before`). */
+  readonly after: string;
+  /** Indexes of the edits that contributed. */
+  readonly editIndexes: number[];
+  /** Notes for the user and the model, e.g. "applied to b.py, the file that contains the SEARCH text". */
+  readonly notes: string[];
+  readonly created: boolean;
+}
+
+export interface EditPlan {
+  readonly files: PlannedFile[];
+  readonly failures: EditFailure[];
+}

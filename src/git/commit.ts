@@ -1,0 +1,81 @@
+// Commits exactly the given files, leaving every other staged or dirty file as it was. Tandem's own
+// commits carry a `Tandem-Commit: yes` trailer and a committer name ending in " (tandem)".
+import type { SimpleGit } from 'simple-git';
+import { createGit, runGit, toRepoPaths, tryGit, type GitOptions } from './repo.js';
+import { statusOf } from './status.js';
+
+export const TANDEM_TRAILER = 'Tandem-Commit: yes';
+export const COMMITTER_SUFFIX = ' (tandem)';
+const FALLBACK_NAME = 'tandem';
+const FALLBACK_EMAIL = 'tandem@localhost';
+
+export interface CommitOptions extends GitOptions {
+  /** true for tandem's own changes (trailer + committer suffix); false for the user's pending work. */
+  readonly attribution: boolean;
+  /** Run the repository's pre-commit and commit-msg hooks (default false: hooks may prompt or hang). */
+  readonly verify?: boolean;
+}
+
+interface Identity {
+  readonly name: string;
+  readonly email: string;
+}
+
+/** The configured user identity, with tandem's own for whatever is missing. */
+async function resolveIdentity(git: SimpleGit): Promise<Identity> {
+  const name = (await tryGit(git, ['config', '--get', 'user.name']))?.trim();
+  const email = (await tryGit(git, ['config', '--get', 'user.email']))?.trim();
+  return { name: name || FALLBACK_NAME, email: email || FALLBACK_EMAIL };
+}
+
+function commitArgs(identity: Identity, message: string, options: CommitOptions, paths: string[]): string[] {
+  const committer =
+    options.attribution && identity.name !== FALLBACK_NAME ? identity.name + COMMITTER_SUFFIX : identity.name;
+  const body = options.attribution ? ['-m', TANDEM_TRAILER] : [];
+  return [
+    '-c',
+    `user.name=${committer}`,
+    '-c',
+    `user.email=${identity.email}`,
+    '--literal-pathspecs',
+    'commit',
+    '--quiet',
+    '--only',
+    ...(options.verify ? [] : ['--no-verify']),
+    `--author=${identity.name} <${identity.email}>`,
+    '-m',
+    message.trim() || 'tandem: update files',
+    ...body,
+    '--',
+    ...paths,
+  ];
+}
+
+/**
+ * Commits the current contents of `paths` (absolute or relative to `root`; new and deleted files too) and
+ * nothing else. Returns the new commit's hash, or null when none of the paths has a change.
+ */
+export async function commitFiles(
+  root: string,
+  paths: readonly string[],
+  message: string,
+  options: CommitOptions,
+): Promise<string | null> {
+  const git = createGit(root, options);
+  const entries = await statusOf(git, toRepoPaths(root, paths));
+  const changed = [...new Set(entries.map((entry) => entry.path))];
+  if (changed.length === 0) return null;
+  // Fully staged entries (a staged deletion above all) must not be re-added: `git add` fails on them.
+  const unstaged = [...new Set(entries.filter((entry) => entry.worktree !== ' ').map((entry) => entry.path))];
+  if (unstaged.length > 0) await runGit(git, ['--literal-pathspecs', 'add', '--all', '--', ...unstaged]);
+  const identity = await resolveIdentity(git);
+  await runGit(git, commitArgs(identity, message, options, changed));
+  return (await runGit(git, ['rev-parse', 'HEAD'])).trim();
+}
+
+/** Whether commit `hash` was made by tandem (it carries the trailer). */
+export async function isTandemCommit(root: string, hash: string, options: GitOptions = {}): Promise<boolean> {
+  const git = createGit(root, options);
+  const out = await tryGit(git, ['log', '-1', '--format=%(trailers:key=Tandem-Commit,valueonly)', hash, '--']);
+  return out !== null && out.split('\n').some((line) => line.trim().toLowerCase() === 'yes');
+}

@@ -1,0 +1,159 @@
+// Turns whatever a model request threw into one classified ModelError, once, at the edge.
+// Works on the shape of the openai SDK's errors so this module never loads the SDK itself.
+import type { ModelError, ModelErrorKind } from './types.js';
+
+/** Where the request went, so messages can name it. */
+export interface ModelErrorContext {
+  readonly baseURL?: string;
+  readonly model?: string;
+}
+
+const RETRYABLE: ReadonlySet<ModelErrorKind> = new Set(['rate_limit', 'server', 'connection', 'timeout', 'cut_off']);
+
+const CONNECTION_CODES: Readonly<Record<string, string>> = {
+  ECONNREFUSED: 'connection refused',
+  ENOTFOUND: 'host not found',
+  EAI_AGAIN: 'host name lookup failed',
+  ECONNRESET: 'connection reset',
+  EPIPE: 'connection reset',
+  ETIMEDOUT: 'connection timed out',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+  UND_ERR_SOCKET: 'connection closed by the server',
+  UND_ERR_CONNECT_TIMEOUT: 'connection timed out',
+  UND_ERR_CLOSED: 'connection closed',
+};
+
+const CONTEXT_OVERFLOW =
+  /context[ _-]?(length|window|size)|maximum context|too many tokens|prompt is too long|input is too long|exceeds? the (available )?context|n_ctx|reduce the length/i;
+
+/** Builds a ModelError with the kind's usual retryability. */
+export function modelError(kind: ModelErrorKind, message: string, status?: number): ModelError {
+  const retryable = RETRYABLE.has(kind);
+  return status === undefined ? { kind, message, retryable } : { kind, message, retryable, status };
+}
+
+/**
+ * Classifies a failure of a model request. Anything that is not a recognisable HTTP, network,
+ * timeout or abort failure (a TypeError from our own code, say) is rethrown: a bug must not reach
+ * the user dressed up as a model error.
+ */
+export function classifyModelError(err: unknown, context: ModelErrorContext = {}): ModelError {
+  const where = context.baseURL ? `the model server at ${context.baseURL}` : 'the model server';
+  const names = classNames(err);
+  const status = statusOf(err);
+  if (status !== undefined) return classifyStatus(status, serverMessage(err), where, context.model);
+  if (names.has('APIUserAbortError') || (err instanceof Error && err.name === 'AbortError')) {
+    return modelError('aborted', 'The request was cancelled.');
+  }
+  if (names.has('APIConnectionTimeoutError')) {
+    return modelError('timeout', `${capitalize(where)} did not answer in time.`);
+  }
+  const reason = connectionReason(err);
+  if (reason !== undefined) return modelError('connection', `Cannot reach ${where} (${reason}).`);
+  if (names.has('APIConnectionError')) {
+    const cause = innermostMessage(err);
+    // fetch refuses a few "unsafe" ports (9, 25, 6000...) outright; retrying cannot help.
+    if (cause === 'bad port') return { kind: 'connection', message: `Cannot reach ${where} (Node refuses to connect to that port; use another one).`, retryable: false };
+    return modelError('connection', `Cannot reach ${where} (${cause || 'connection error'}).`);
+  }
+  // An error event inside an SSE stream carries no status but is still the server's answer.
+  if (names.has('APIError')) {
+    const detail = serverMessage(err);
+    return modelError('server', `${capitalize(where)} reported an error${detail ? `: ${detail}` : ''}.`);
+  }
+  throw err;
+}
+
+/** The wait a 429/503 asked for via retry-after-ms or retry-after (seconds or an HTTP date), in ms. */
+export function retryAfterMsOf(err: unknown, now: number = Date.now()): number | null {
+  const headers = (err as { headers?: unknown } | null)?.headers;
+  if (!headers || typeof (headers as Headers).get !== 'function') return null;
+  const get = (name: string): string | null => (headers as Headers).get(name);
+  const ms = Number.parseFloat(get('retry-after-ms') ?? '');
+  if (Number.isFinite(ms) && ms >= 0) return ms;
+  const raw = get('retry-after');
+  if (raw === null) return null;
+  const seconds = Number.parseFloat(raw);
+  if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
+  const date = Date.parse(raw);
+  return Number.isNaN(date) ? null : Math.max(0, date - now);
+}
+
+function classifyStatus(status: number, detail: string, where: string, model: string | undefined): ModelError {
+  const said = detail ? `: ${detail}` : '';
+  const modelName = model ? `model ${model}` : 'the model';
+  if (status === 401) {
+    return modelError('auth', `${capitalize(where)} rejected the API key (HTTP 401${said}); check --api-key or OPENAI_API_KEY.`, status);
+  }
+  if (status === 403) return modelError('auth', `${capitalize(where)} refused access (HTTP 403${said}).`, status);
+  if (status === 404) {
+    return modelError('not_found', `${capitalize(modelName)} was not found on ${where} (HTTP 404${said}); check --model and --base-url.`, status);
+  }
+  if (status === 429) {
+    // An exhausted quota answers 429 too, but waiting does not help it.
+    if (/quota|billing/i.test(detail)) return { kind: 'rate_limit', message: `${capitalize(where)} says the account is out of quota (HTTP 429${said}).`, retryable: false, status };
+    return modelError('rate_limit', `${capitalize(where)} is rate limiting requests (HTTP 429${said}).`, status);
+  }
+  if ((status === 400 || status === 413) && CONTEXT_OVERFLOW.test(detail)) {
+    return modelError('context_overflow', `The request is too long for the context window of ${modelName} (HTTP ${status}${said}).`, status);
+  }
+  if (status === 408) return modelError('timeout', `${capitalize(where)} timed out (HTTP 408${said}).`, status);
+  if (status >= 500) return modelError('server', `${capitalize(where)} failed (HTTP ${status}${said}).`, status);
+  return modelError('bad_request', `${capitalize(where)} rejected the request (HTTP ${status}${said}).`, status);
+}
+
+function statusOf(err: unknown): number | undefined {
+  const status = (err as { status?: unknown } | null)?.status;
+  return typeof status === 'number' && status >= 400 && status < 600 ? status : undefined;
+}
+
+/** The server's own words, from the JSON error body when there is one, kept short. */
+function serverMessage(err: unknown): string {
+  const body = (err as { error?: unknown } | null)?.error;
+  const fromBody = typeof body === 'object' && body !== null ? (body as { message?: unknown }).message : undefined;
+  const text =
+    typeof fromBody === 'string' ? fromBody : err instanceof Error ? err.message.replace(/^\d{3}\s*/, '') : '';
+  const oneLine = text.replace(/\s+/g, ' ').trim().replace(/[.\s]+$/, '');
+  if (/^status code \(no body\)$/i.test(oneLine)) return '';
+  return oneLine.length > 200 ? `${oneLine.slice(0, 197)}...` : oneLine;
+}
+
+/** Looks through the error and its causes for a network failure (system code or undici's "terminated"). */
+function connectionReason(err: unknown): string | undefined {
+  let current: unknown = err;
+  for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && CONNECTION_CODES[code]) return CONNECTION_CODES[code];
+    // undici reports a body cut mid-read as TypeError('terminated') with the socket error as cause.
+    if (current instanceof TypeError && current.message === 'terminated') return 'connection closed by the server';
+    current = current.cause;
+  }
+  return undefined;
+}
+
+/** The message of the last error in the cause chain (the lowest-level reason), kept short. */
+function innermostMessage(err: unknown): string {
+  let current: unknown = err;
+  let message = '';
+  for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
+    message = current.message;
+    current = current.cause;
+  }
+  return message.length > 120 ? '' : message.replace(/[.\s]+$/, '');
+}
+
+function classNames(err: unknown): Set<string> {
+  const names = new Set<string>();
+  let proto: unknown = typeof err === 'object' && err !== null ? Object.getPrototypeOf(err) : null;
+  while (proto && proto !== Object.prototype) {
+    const ctor = (proto as { constructor?: { name?: unknown } }).constructor;
+    if (typeof ctor?.name === 'string') names.add(ctor.name);
+    proto = Object.getPrototypeOf(proto);
+  }
+  return names;
+}
+
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}

@@ -1,0 +1,286 @@
+// The ModelClient on the openai package: streaming and not, one retry loop with backoff, an idle
+// timeout, abort. Model failures come back as a ChatResult with a classified error, never thrown.
+import type { OpenAI } from 'openai';
+import { classifyModelError, modelError, retryAfterMsOf, type ModelErrorContext } from './errors.js';
+import { costWithPrices, lookupModelSettings, type ModelPrices } from './model-settings.js';
+import type { ChatRequest, ChatResult, ModelClient, ModelError, Usage } from './types.js';
+
+export interface OpenAIClientOptions {
+  /** Default: OpenAI's own API. */
+  readonly baseURL?: string;
+  /** Optional: local servers accept anything, so a placeholder is sent when missing. */
+  readonly apiKey?: string;
+  /** Longest silence allowed: before the answer starts and between two stream chunks. */
+  readonly timeoutMs?: number;
+  /** Retries after the first attempt, for rate limits, server errors, connection errors, timeouts. */
+  readonly maxRetries?: number;
+  /** First backoff; doubles each retry, with jitter. */
+  readonly retryBaseMs?: number;
+  /** Cap on any single wait, including one a retry-after header asks for. */
+  readonly maxRetryWaitMs?: number;
+  /** Prices per model for the cost in Usage; default: the built-in model settings. */
+  readonly prices?: (model: string) => ModelPrices | null;
+  /** Injected for tests; must resolve early when the signal aborts. */
+  readonly sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** Jitter source in [0, 1). */
+  readonly random?: () => number;
+}
+
+export const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
+const DEFAULTS = { timeoutMs: 120_000, maxRetries: 3, retryBaseMs: 1_000, maxRetryWaitMs: 30_000 };
+
+/** What one attempt ended with; `delivered` says whether any text already reached onText. */
+type AttemptResult =
+  | { readonly ok: true; readonly text: string; readonly usage: Usage; readonly finishReason: string | null }
+  | {
+      readonly ok: false;
+      readonly error: ModelError;
+      readonly partialText: string;
+      readonly usage: Usage | null;
+      readonly delivered: boolean;
+      readonly retryAfterMs: number | null;
+    };
+
+/** Per-attempt abort wiring: the caller's signal plus an idle timer. */
+interface AttemptControl {
+  readonly signal: AbortSignal;
+  readonly userAborted: () => boolean;
+  readonly timedOut: () => boolean;
+  readonly timeoutMs: number;
+  /** Restarts the idle timer; called whenever the server shows a sign of life. */
+  readonly touch: () => void;
+  readonly dispose: () => void;
+}
+
+type RawUsage = OpenAI.Completions.CompletionUsage & { prompt_cache_hit_tokens?: number };
+
+export function createOpenAIClient(options: OpenAIClientOptions = {}): ModelClient {
+  const settings = { ...DEFAULTS, ...definedOnly(options) };
+  const baseURL = options.baseURL ?? DEFAULT_BASE_URL;
+  const prices = options.prices ?? ((model: string) => lookupModelSettings(model).prices);
+  const sleep = options.sleep ?? abortableSleep;
+  const random = options.random ?? Math.random;
+  // The SDK is loaded on the first request so that start-up stays light.
+  let sdk: Promise<OpenAI> | undefined;
+  const getSdk = (): Promise<OpenAI> => {
+    sdk ??= import('openai').then(
+      (mod) =>
+        new mod.OpenAI({
+          baseURL,
+          apiKey: options.apiKey || 'sk-none',
+          // Explicit nulls keep the SDK from filling these in from the environment.
+          adminAPIKey: null,
+          organization: null,
+          project: null,
+          webhookSecret: null,
+          logLevel: 'off',
+          maxRetries: 0, // retries are counted in one place: below
+          timeout: settings.timeoutMs,
+        }),
+    );
+    return sdk;
+  };
+
+  return {
+    async chat(request: ChatRequest): Promise<ChatResult> {
+      const client = await getSdk();
+      const context: ModelErrorContext = { baseURL, model: request.model };
+      const costFor = (usage: Omit<Usage, 'cost'>): Usage => ({ ...usage, cost: costWithPrices(usage, prices(request.model)) });
+      for (let attempt = 0; ; attempt++) {
+        const control = controlAttempt(request.signal, settings.timeoutMs);
+        let result: AttemptResult;
+        try {
+          result = request.stream
+            ? await streamAttempt(client, request, control, context, costFor)
+            : await plainAttempt(client, request, control, context, costFor);
+        } finally {
+          control.dispose();
+        }
+        if (result.ok) return result;
+        const { delivered, retryAfterMs, ...failure } = result;
+        if (!failure.error.retryable || delivered || attempt >= settings.maxRetries) return failure;
+        const backoff = settings.retryBaseMs * 2 ** attempt * (0.5 + random() / 2);
+        await sleep(Math.min(retryAfterMs ?? backoff, settings.maxRetryWaitMs), request.signal);
+        if (request.signal?.aborted) {
+          return { ok: false, error: modelError('aborted', 'The request was cancelled.'), partialText: '', usage: null };
+        }
+      }
+    },
+  };
+}
+
+async function streamAttempt(
+  client: OpenAI,
+  request: ChatRequest,
+  control: AttemptControl,
+  context: ModelErrorContext,
+  costFor: (usage: Omit<Usage, 'cost'>) => Usage,
+): Promise<AttemptResult> {
+  let text = '';
+  let finishReason: string | null = null;
+  let rawUsage: RawUsage | undefined;
+  let caught: unknown;
+  // Only the SDK calls sit inside try: an error thrown by onText is our bug and must propagate
+  // (the finally in chat() then aborts the request).
+  const chunks = await openStream(client, request, control).catch((err: unknown) => {
+    caught = err;
+    return undefined;
+  });
+  while (chunks) {
+    control.touch();
+    let next: IteratorResult<OpenAI.Chat.Completions.ChatCompletionChunk>;
+    try {
+      next = await chunks.next();
+    } catch (err) {
+      caught = err;
+      break;
+    }
+    if (next.done) break;
+    rawUsage = next.value.usage ?? rawUsage;
+    const choice = next.value.choices[0];
+    finishReason = choice?.finish_reason ?? finishReason;
+    const delta = choice?.delta?.content;
+    if (!delta) continue;
+    text += delta;
+    request.onText?.(delta);
+  }
+  const usage = rawUsage ? costFor(toUsage(rawUsage)) : null;
+  if (caught === undefined && !control.userAborted() && !control.timedOut() && finishReason !== null) {
+    return { ok: true, text, usage: usage ?? NO_USAGE, finishReason };
+  }
+  const error = failureOf(caught, control, context, text.length > 0);
+  return { ok: false, error, partialText: text, usage, delivered: text.length > 0, retryAfterMs: retryAfterMsOf(caught) };
+}
+
+async function openStream(
+  client: OpenAI,
+  request: ChatRequest,
+  control: AttemptControl,
+): Promise<AsyncIterator<OpenAI.Chat.Completions.ChatCompletionChunk>> {
+  control.touch();
+  const stream = await client.chat.completions.create(
+    { ...body(request), stream: true, stream_options: { include_usage: true } },
+    { signal: control.signal, maxRetries: 0 },
+  );
+  return stream[Symbol.asyncIterator]();
+}
+
+async function plainAttempt(
+  client: OpenAI,
+  request: ChatRequest,
+  control: AttemptControl,
+  context: ModelErrorContext,
+  costFor: (usage: Omit<Usage, 'cost'>) => Usage,
+): Promise<AttemptResult> {
+  let completion: OpenAI.Chat.Completions.ChatCompletion;
+  try {
+    control.touch();
+    completion = await client.chat.completions.create({ ...body(request), stream: false }, { signal: control.signal, maxRetries: 0 });
+  } catch (err) {
+    const error = failureOf(err, control, context, false);
+    return { ok: false, error, partialText: '', usage: null, delivered: false, retryAfterMs: retryAfterMsOf(err) };
+  }
+  const usage = completion.usage ? costFor(toUsage(completion.usage)) : NO_USAGE;
+  const choice = completion.choices?.[0];
+  if (!choice) {
+    const error = modelError('server', `The model server at ${context.baseURL} answered without any reply text.`);
+    return { ok: false, error, partialText: '', usage, delivered: false, retryAfterMs: null };
+  }
+  const text = choice.message?.content ?? '';
+  if (text) request.onText?.(text);
+  return { ok: true, text, usage, finishReason: choice.finish_reason ?? null };
+}
+
+/**
+ * Why an attempt failed. The caller's abort and our own timer win over whatever the SDK threw
+ * (or did not throw: it ends an aborted stream quietly). Failures after text reached the user
+ * become cut_off, so the caller knows the text is incomplete and is never sent twice.
+ */
+function failureOf(err: unknown, control: AttemptControl, context: ModelErrorContext, delivered: boolean): ModelError {
+  if (control.userAborted()) return modelError('aborted', 'The request was cancelled.');
+  const where = `the model server at ${context.baseURL}`;
+  const base = control.timedOut()
+    ? modelError('timeout', `No answer from ${where} for ${formatDuration(control.timeoutMs)}.`)
+    : err === undefined
+      ? modelError('cut_off', `The reply from ${where} ended before it was finished (no finish reason).`)
+      : classifyModelError(err, context);
+  if (!delivered || base.kind === 'cut_off') return base;
+  if (base.kind === 'connection') return modelError('cut_off', `The connection to ${where} was lost mid-reply.`);
+  if (base.kind === 'timeout') {
+    return modelError('cut_off', `The model server at ${context.baseURL} stopped sending mid-reply for ${formatDuration(control.timeoutMs)}.`);
+  }
+  return modelError('cut_off', `The reply was cut off: ${lowerFirst(base.message)}`, base.status);
+}
+
+function controlAttempt(userSignal: AbortSignal | undefined, timeoutMs: number): AttemptControl {
+  const controller = new AbortController();
+  let timedOut = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const onUserAbort = (): void => controller.abort(userSignal?.reason);
+  if (userSignal?.aborted) controller.abort(userSignal.reason);
+  else userSignal?.addEventListener('abort', onUserAbort, { once: true });
+  return {
+    signal: controller.signal,
+    userAborted: () => userSignal?.aborted === true,
+    timedOut: () => timedOut,
+    timeoutMs,
+    touch: () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        timedOut = true;
+        controller.abort();
+      }, timeoutMs);
+    },
+    dispose: () => {
+      clearTimeout(timer);
+      userSignal?.removeEventListener('abort', onUserAbort);
+      // Releases the connection when we stopped reading early (e.g. a throwing onText).
+      controller.abort();
+    },
+  };
+}
+
+function body(request: ChatRequest): { model: string; messages: OpenAI.Chat.Completions.ChatCompletionMessageParam[]; temperature?: number } {
+  return {
+    model: request.model,
+    messages: request.messages.map((m) => ({ role: m.role, content: m.content })),
+    ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
+  };
+}
+
+/** The server reported no usage (some local servers): zeros, and no cost rather than a wrong one. */
+const NO_USAGE: Usage = { promptTokens: 0, completionTokens: 0, cachedTokens: 0, cost: null };
+
+function toUsage(raw: RawUsage): Omit<Usage, 'cost'> {
+  return {
+    promptTokens: raw.prompt_tokens ?? 0,
+    completionTokens: raw.completion_tokens ?? 0,
+    // DeepSeek reports cache hits under its own name.
+    cachedTokens: raw.prompt_tokens_details?.cached_tokens ?? raw.prompt_cache_hit_tokens ?? 0,
+  };
+}
+
+function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    const done = (): void => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}
+
+function definedOnly<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+function formatDuration(ms: number): string {
+  return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 1000)} s`;
+}
+
+function lowerFirst(text: string): string {
+  return text.charAt(0).toLowerCase() + text.slice(1);
+}

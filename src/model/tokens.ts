@@ -1,0 +1,91 @@
+// Token counting with tiktoken: one encoder per encoding for the whole process, created on first
+// use so start-up never pays for the WASM. Also a cheap approximate counter for tests.
+import { createRequire } from 'node:module';
+
+export interface TokenCounter {
+  /** The tiktoken encoding used, or 'approx' for the chars/4 estimate. */
+  readonly encoding: string;
+  count(text: string): number;
+}
+
+/** Owns the encoders; the composition root creates one and hands counters out from it. */
+export interface TokenizerPool {
+  counterFor(model: string): TokenCounter;
+  /** Releases the encoders' WASM memory; counters created before may not be used afterwards. */
+  free(): void;
+}
+
+/** The subset of tiktoken this module uses, typed here so tiktoken loads only when first needed. */
+interface Encoder {
+  encode_ordinary(text: string): Uint32Array;
+  free(): void;
+}
+interface TiktokenModule {
+  get_encoding(name: string): Encoder;
+  get_encoding_name_for_model(model: string): string;
+}
+
+export const FALLBACK_ENCODING = 'o200k_base';
+
+export function createTokenizerPool(): TokenizerPool {
+  const encoders = new Map<string, Encoder>();
+  let tiktoken: TiktokenModule | undefined;
+
+  // tiktoken's Node entry is CommonJS and loads its WASM synchronously, so require keeps count() sync.
+  const load = (): TiktokenModule => {
+    tiktoken ??= createRequire(import.meta.url)('tiktoken') as TiktokenModule;
+    return tiktoken;
+  };
+  const encoderFor = (encoding: string): Encoder => {
+    let encoder = encoders.get(encoding);
+    if (!encoder) {
+      encoder = load().get_encoding(encoding);
+      encoders.set(encoding, encoder);
+    }
+    return encoder;
+  };
+
+  return {
+    counterFor(model: string): TokenCounter {
+      // Resolved on first use: creating a counter must not load tiktoken.
+      let encoding: string | undefined;
+      const resolve = (): string => (encoding ??= encodingForModel(load(), model));
+      return {
+        get encoding() {
+          return resolve();
+        },
+        count: (text: string) => (text.length === 0 ? 0 : encoderFor(resolve()).encode_ordinary(text).length),
+      };
+    },
+    free(): void {
+      for (const encoder of encoders.values()) encoder.free();
+      encoders.clear();
+    },
+  };
+}
+
+/** A counter for one model; pass the process's pool to share encoders with other counters. */
+export function createTokenCounter(model: string, pool: TokenizerPool = createTokenizerPool()): TokenCounter {
+  return pool.counterFor(model);
+}
+
+/** About four characters a token: good enough for tests and for budgets before tiktoken loads. */
+export function createApproxTokenCounter(): TokenCounter {
+  return { encoding: 'approx', count: (text: string) => Math.ceil(text.length / 4) };
+}
+
+/**
+ * tiktoken knows OpenAI names only; it throws for the rest (local models, other vendors), and
+ * provider prefixes ("openai/gpt-4o") hide known names, so the last path segment is tried too.
+ */
+function encodingForModel(tiktoken: TiktokenModule, model: string): string {
+  const bare = model.trim().split('/').pop() ?? model;
+  for (const name of [model.trim(), bare]) {
+    try {
+      return tiktoken.get_encoding_name_for_model(name);
+    } catch {
+      // not an OpenAI model name: try the next form, then the fallback
+    }
+  }
+  return FALLBACK_ENCODING;
+}

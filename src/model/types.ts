@@ -1,0 +1,53 @@
+// The model port: what the rest of tandem may ask of a chat model, and what comes back.
+// The client never throws for model failures; it returns a result carrying a classified error.
+
+export interface ChatMessage {
+  readonly role: 'system' | 'user' | 'assistant';
+  readonly content: string;
+}
+
+export type ModelErrorKind =
+  | 'auth'
+  | 'rate_limit'
+  | 'context_overflow'
+  | 'server'
+  | 'connection'
+  | 'timeout'
+  | 'bad_request'
+  | 'not_found'
+  | 'aborted'
+  | 'cut_off';
+
+export interface ModelError {
+  readonly kind: ModelErrorKind;
+  /** One sentence for the user. */
+  readonly message: string;
+  readonly retryable: boolean;
+  readonly status?: number;
+}
+
+export interface Usage {
+  readonly promptTokens: number;
+  readonly completionTokens: number;
+  readonly cachedTokens: number;
+  /** USD, when the model's prices are known. */
+  readonly cost: number | null;
+}
+
+export interface ChatRequest {
+  readonly model: string;
+  readonly messages: readonly ChatMessage[];
+  readonly stream: boolean;
+  readonly signal?: AbortSignal;
+  /** Called with each text delta as it arrives (streaming) or once with the whole text. */
+  readonly onText?: (delta: string) => void;
+  readonly temperature?: number;
+}
+
+export type ChatResult =
+  | { readonly ok: true; readonly text: string; readonly usage: Usage; readonly finishReason: string | null }
+  | { readonly ok: false; readonly error: ModelError; readonly partialText: string; readonly usage: Usage | null };
+
+export interface ModelClient {
+  chat(request: ChatRequest): Promise<ChatResult>;
+}

@@ -1,0 +1,86 @@
+// The one entry point the map uses for tags: stat every file, reuse cached tags, parse the
+// misses (on the pool), and save the cache.
+import { readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { hashBytes } from './parse-file.js';
+import type { ParseJob } from './parse-file.js';
+import type { Tag } from './tag.js';
+import type { TagCache, TagCacheEntry } from './tag-cache.js';
+import type { ProgressCallback, TagsPool } from './tags-pool.js';
+
+export interface CollectTagsOptions {
+  readonly pool: TagsPool;
+  /** Without a cache every file is parsed. */
+  readonly cache?: TagCache;
+  /** Called as files are parsed (cache hits are not counted): `(done, total)`. */
+  readonly onProgress?: ProgressCallback;
+}
+
+export interface CollectTagsStats { files: number; hits: number; parsed: number; failed: number }
+
+interface Stamp { readonly size: number; readonly mtimeMs: number }
+
+/**
+ * Tags of `files` (repository-relative paths under `root`), keyed by path in the order given.
+ * Files that cannot be read or parsed are left out. Cache entries of files not given are dropped.
+ */
+export async function collectTags(
+  root: string,
+  files: readonly string[],
+  options: CollectTagsOptions,
+  stats: CollectTagsStats = { files: 0, hits: 0, parsed: 0, failed: 0 },
+): Promise<Map<string, Tag[]>> {
+  const { cache, pool } = options;
+  const found = new Map<string, readonly Tag[]>();
+  const stamps = new Map<string, Stamp>();
+  const misses: ParseJob[] = [];
+  await Promise.all(files.map(async (relPath) => {
+    const absPath = path.join(root, relPath);
+    const info = await stat(absPath).catch(() => null);
+    if (!info?.isFile()) return;
+    const stamp = { size: info.size, mtimeMs: info.mtimeMs };
+    stamps.set(relPath, stamp);
+    const cached = cache ? await lookup(cache, relPath, absPath, stamp) : undefined;
+    if (cached) found.set(relPath, cached);
+    else misses.push({ path: relPath, absPath });
+  }));
+  stats.files = stamps.size;
+  stats.hits = found.size;
+
+  misses.sort((a, b) => (a.path < b.path ? -1 : 1));
+  for (const outcome of await pool.parse(misses, options.onProgress)) {
+    if (!outcome.ok) {
+      stats.failed++;
+      continue;
+    }
+    stats.parsed++;
+    found.set(outcome.path, outcome.tags);
+    const stamp = stamps.get(outcome.path);
+    if (cache && stamp) cache.set(outcome.path, { ...stamp, hash: outcome.hash, tags: outcome.tags });
+  }
+  if (cache) {
+    cache.retain(new Set(stamps.keys()));
+    await cache.save();
+  }
+  const result = new Map<string, Tag[]>();
+  for (const relPath of files) {
+    const tags = found.get(relPath);
+    if (tags) result.set(relPath, [...tags]);
+  }
+  return result;
+}
+
+/**
+ * A hit when size and mtime match. When only the mtime moved (checkout, touch) the bytes are
+ * hashed: equal content keeps the tags and refreshes the stamp, saving a parse.
+ */
+async function lookup(cache: TagCache, relPath: string, absPath: string, stamp: Stamp): Promise<readonly Tag[] | undefined> {
+  const entry = cache.get(relPath);
+  if (!entry || entry.size !== stamp.size) return undefined;
+  if (entry.mtimeMs === stamp.mtimeMs) return entry.tags;
+  const bytes = await readFile(absPath).catch(() => null);
+  if (!bytes || hashBytes(bytes) !== entry.hash) return undefined;
+  const refreshed: TagCacheEntry = { ...entry, mtimeMs: stamp.mtimeMs };
+  cache.set(relPath, refreshed);
+  return entry.tags;
+}

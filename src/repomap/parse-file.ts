@@ -1,0 +1,30 @@
+// Reads, hashes and tags one file: the unit of work shared by the in-process path and the workers.
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import type { TagExtractor } from './extract-tags.js';
+import type { Tag } from './tag.js';
+
+export interface ParseJob {
+  /** Repository-relative path (what the tags carry). */
+  readonly path: string;
+  readonly absPath: string;
+}
+
+export type ParseOutcome =
+  | { readonly path: string; readonly ok: true; readonly hash: string; readonly tags: Tag[] }
+  | { readonly path: string; readonly ok: false; readonly error: string };
+
+export function hashBytes(bytes: Uint8Array): string {
+  return createHash('sha1').update(bytes).digest('hex');
+}
+
+/** Never throws: a file that vanished or failed to parse becomes an outcome with `ok: false`. */
+export async function parseFile(extractor: TagExtractor, job: ParseJob): Promise<ParseOutcome> {
+  try {
+    const bytes = await readFile(job.absPath);
+    const tags = await extractor.extract(job.path, bytes.toString('utf8'));
+    return { path: job.path, ok: true, hash: hashBytes(bytes), tags };
+  } catch (error) {
+    return { path: job.path, ok: false, error: error instanceof Error ? error.message : String(error) };
+  }
+}

@@ -1,0 +1,180 @@
+// The repo map service: lists files, collects tags, ranks, fits the budget and renders, caching
+// maps per request inputs and refreshing them per --map-refresh.
+
+import type { Tag } from './tag.js';
+import { rankDefinitions } from './rank.js';
+import { createMapRenderer } from './render.js';
+import { effectiveBudget, fitToBudget, type BudgetGrowth } from './budget.js';
+
+/**
+ * auto: reuse a cached map only when the last build was slow and nothing it depends on changed;
+ * always: rebuild every time; files: rebuild when the repository's file list changed;
+ * manual: keep the last map until a request asks for a refresh.
+ */
+export type MapRefreshMode = 'auto' | 'always' | 'files' | 'manual';
+
+export interface RepoMapDeps {
+  /** Repository-relative paths the map may show (already filtered by ignore rules). */
+  readonly listFiles: () => Promise<readonly string[]>;
+  readonly collectTags: (files: readonly string[]) => Promise<ReadonlyMap<string, readonly Tag[]>>;
+  /** File text by repository-relative path, undefined when unreadable. */
+  readonly readFile: (path: string) => string | undefined;
+  readonly countTokens: (text: string) => number;
+  /** Milliseconds, for deciding whether a build was fast. */
+  readonly now: () => number;
+  readonly refreshMode?: MapRefreshMode;
+  readonly budgetGrowth?: BudgetGrowth;
+  /** In auto mode, builds faster than this are simply redone (default 1000 ms). */
+  readonly fastBuildMs?: number;
+  /** Maps kept for different inputs (default 16). */
+  readonly cacheEntries?: number;
+}
+
+export interface RepoMapRequest {
+  readonly chatFiles: readonly string[];
+  readonly readOnlyFiles?: readonly string[];
+  readonly mentionedFiles?: readonly string[];
+  readonly mentionedIdents?: readonly string[];
+  /** --map-tokens; 0 turns the map off. */
+  readonly budget: number;
+  /** An explicit refresh (/map-refresh): always rebuilds. */
+  readonly refresh?: boolean;
+}
+
+export interface RepoMapStats {
+  readonly fromCache: boolean;
+  readonly files: number;
+  readonly tags: number;
+  readonly definitions: number;
+  readonly budget: number;
+  readonly tokens: number;
+  readonly buildMs: number;
+}
+
+export interface RepoMap {
+  get(request: RepoMapRequest): Promise<string>;
+  /** Facts about the last get(), for /map and the benchmark. */
+  lastStats(): RepoMapStats | undefined;
+}
+
+interface CachedMap {
+  readonly text: string;
+  readonly fileList: string;
+  readonly stats: RepoMapStats;
+}
+
+function sorted(list: readonly string[] | undefined): string[] {
+  return [...new Set(list ?? [])].sort();
+}
+
+function requestKey(request: RepoMapRequest): string {
+  return JSON.stringify([
+    sorted(request.chatFiles),
+    sorted(request.readOnlyFiles),
+    sorted(request.mentionedFiles),
+    sorted(request.mentionedIdents),
+    request.budget,
+  ]);
+}
+
+export function createRepoMap(deps: RepoMapDeps): RepoMap {
+  const mode = deps.refreshMode ?? 'auto';
+  const fastBuildMs = deps.fastBuildMs ?? 1000;
+  const capacity = Math.max(1, deps.cacheEntries ?? 16);
+  const cache = new Map<string, CachedMap>();
+  let last: CachedMap | undefined;
+  let stats: RepoMapStats | undefined;
+
+  const remember = (key: string, entry: CachedMap): void => {
+    cache.delete(key);
+    cache.set(key, entry);
+    while (cache.size > capacity) cache.delete(cache.keys().next().value ?? '');
+    last = entry;
+  };
+
+  const reuse = (entry: CachedMap): string => {
+    stats = { ...entry.stats, fromCache: true };
+    return entry.text;
+  };
+
+  const build = async (request: RepoMapRequest, files: readonly string[], started: number): Promise<CachedMap> => {
+    const tagsByFile = await deps.collectTags(files);
+    const hidden = [...request.chatFiles, ...(request.readOnlyFiles ?? [])];
+    const ranked = rankDefinitions(tagsByFile, {
+      chatFiles: hidden,
+      mentionedFiles: request.mentionedFiles ?? [],
+      mentionedIdents: request.mentionedIdents ?? [],
+    });
+    const budget = effectiveBudget(request.budget, request.chatFiles.length, deps.budgetGrowth);
+    const texts = new Map<string, string | undefined>();
+    const readOnce = (path: string): string | undefined => {
+      if (!texts.has(path)) texts.set(path, deps.readFile(path));
+      return texts.get(path);
+    };
+    const renderer = createMapRenderer({ readFile: readOnce, tagsByFile });
+    const fit = fitToBudget(ranked.items, { budget, count: deps.countTokens, renderBlocks: renderer.blocks });
+    let tagCount = 0;
+    for (const tags of tagsByFile.values()) tagCount += tags.length;
+    const entryStats: RepoMapStats = {
+      fromCache: false,
+      files: tagsByFile.size,
+      tags: tagCount,
+      definitions: fit.items.filter((item) => item.kind === 'def').length,
+      budget,
+      tokens: fit.tokens,
+      buildMs: deps.now() - started,
+    };
+    return { text: fit.text, fileList: files.join('\0'), stats: entryStats };
+  };
+
+  return {
+    async get(request) {
+      if (request.budget <= 0) {
+        stats = undefined;
+        return '';
+      }
+      if (mode === 'manual' && !request.refresh && last !== undefined) return reuse(last);
+      const started = deps.now();
+      const files = sorted(await deps.listFiles());
+      const key = requestKey(request);
+      const cached = cache.get(key);
+      const sameFiles = cached !== undefined && cached.fileList === files.join('\0');
+      if (cached !== undefined && !request.refresh && sameFiles) {
+        if (mode === 'files' || mode === 'manual') return reuse(cached);
+        if (mode === 'auto' && cached.stats.buildMs >= fastBuildMs) return reuse(cached);
+      }
+      const entry = await build(request, files, started);
+      remember(key, entry);
+      stats = entry.stats;
+      return entry.text;
+    },
+    lastStats: () => stats,
+  };
+}
+
+export interface Mentions {
+  readonly files: string[];
+  readonly idents: string[];
+}
+
+const IDENT = /[A-Za-z_$][A-Za-z0-9_$]*/g;
+
+/**
+ * Identifiers (3+ characters) and repository files named in a request. A bare file name counts
+ * only when it looks like one (has a dot, dash or underscore), so "map" does not select map.ts.
+ */
+export function findMentions(text: string, files: readonly string[]): Mentions {
+  const idents = [...new Set(text.match(IDENT) ?? [])].filter((word) => word.length >= 3);
+  const words = new Set(
+    text
+      .split(/[\s'"`,;:()[\]{}<>]+/)
+      .map((word) => word.replace(/^[./]+(?=\w)/, '').replace(/[.!?]+$/, ''))
+      .filter((word) => word.length > 0),
+  );
+  const mentioned = new Set<string>();
+  for (const file of files) {
+    const base = file.slice(file.lastIndexOf('/') + 1);
+    if (text.includes(file) || (words.has(base) && /[._-]/.test(base))) mentioned.add(file);
+  }
+  return { files: [...mentioned].sort(), idents };
+}

@@ -1,0 +1,31 @@
+// Worker-thread entry for the tags pool: receives batches of files, answers one outcome per file.
+// Being a thread's entry point, it starts listening when loaded (only ever via `new Worker`).
+import { parentPort, workerData } from 'node:worker_threads';
+import type { MessagePort } from 'node:worker_threads';
+import { createGrammarLoader } from '../platform/tree-sitter.js';
+import { createTagExtractor } from './extract-tags.js';
+import { parseFile } from './parse-file.js';
+import type { ParseJob, ParseOutcome } from './parse-file.js';
+
+export interface TagsWorkerData {
+  readonly queriesDir: string;
+  readonly grammarDir?: string;
+}
+
+/** Parent -> worker: a batch to parse. Worker -> parent: each outcome, then `idle` after the batch. */
+export type TagsWorkerRequest = { readonly type: 'batch'; readonly jobs: readonly ParseJob[] };
+export type TagsWorkerReply = { readonly type: 'outcome'; readonly outcome: ParseOutcome } | { readonly type: 'idle' };
+
+export function serveTags(port: MessagePort, data: TagsWorkerData): void {
+  const loader = createGrammarLoader(data.grammarDir ? { grammarDir: data.grammarDir } : {});
+  const extractor = createTagExtractor(loader, data.queriesDir);
+  port.on('message', async (request: TagsWorkerRequest) => {
+    for (const job of request.jobs) {
+      const outcome = await parseFile(extractor, job);
+      port.postMessage({ type: 'outcome', outcome } satisfies TagsWorkerReply);
+    }
+    port.postMessage({ type: 'idle' } satisfies TagsWorkerReply);
+  });
+}
+
+if (parentPort) serveTags(parentPort, workerData as TagsWorkerData);

@@ -1,0 +1,47 @@
+// The typed events a session emits. Renderers (terminal, JSON lines) subscribe; core code never prints.
+
+export type ResultStatus = 'completed' | 'reflection_limit' | 'approval_required' | 'error' | 'interrupted';
+
+export interface Totals {
+  readonly requests: number;
+  readonly promptTokens: number;
+  readonly completionTokens: number;
+  readonly cost: number | null;
+  readonly editsApplied: number;
+  readonly editsFailed: number;
+  readonly commits: number;
+  readonly reflections: number;
+}
+
+export type SessionEvent =
+  | { readonly type: 'session'; readonly model: string; readonly editFormat: string; readonly files: string[]; readonly readOnly: string[] }
+  | { readonly type: 'waiting' }
+  | { readonly type: 'assistant_delta'; readonly text: string }
+  | { readonly type: 'assistant'; readonly text: string; readonly interrupted: boolean }
+  | {
+      readonly type: 'edit';
+      readonly path: string;
+      readonly status: 'applied' | 'failed' | 'denied' | 'planned';
+      readonly diff?: string;
+      readonly error?: string;
+    }
+  | { readonly type: 'commit'; readonly hash: string; readonly message: string; readonly files: string[]; readonly user: boolean }
+  | { readonly type: 'lint'; readonly ok: boolean; readonly output: string }
+  | { readonly type: 'test'; readonly ok: boolean; readonly output: string }
+  | { readonly type: 'reflection'; readonly n: number; readonly reason: string }
+  | { readonly type: 'question'; readonly text: string; readonly answer: boolean }
+  | {
+      readonly type: 'usage';
+      readonly promptTokens: number;
+      readonly completionTokens: number;
+      readonly cachedTokens: number;
+      readonly cost: number | null;
+      readonly sessionCost: number | null;
+    }
+  | { readonly type: 'shell'; readonly command: string; readonly ran: boolean; readonly output?: string }
+  | { readonly type: 'info'; readonly message: string }
+  | { readonly type: 'warning'; readonly message: string }
+  | { readonly type: 'error'; readonly message: string }
+  | { readonly type: 'result'; readonly status: ResultStatus; readonly totals: Totals };
+
+export type EmitEvent = (event: SessionEvent) => void;

@@ -1,0 +1,35 @@
+// Running totals for a session: tokens, cost, edits, commits, reflections.
+import type { Usage } from '../model/types.js';
+import type { Totals } from './events.js';
+
+export class SessionTotals {
+  requests = 0;
+  promptTokens = 0;
+  completionTokens = 0;
+  cachedTokens = 0;
+  cost: number | null = null;
+  editsApplied = 0;
+  editsFailed = 0;
+  commits = 0;
+  reflections = 0;
+
+  addUsage(usage: Usage): void {
+    this.promptTokens += usage.promptTokens;
+    this.completionTokens += usage.completionTokens;
+    this.cachedTokens += usage.cachedTokens;
+    if (usage.cost !== null) this.cost = (this.cost ?? 0) + usage.cost;
+  }
+
+  snapshot(): Totals {
+    return {
+      requests: this.requests,
+      promptTokens: this.promptTokens,
+      completionTokens: this.completionTokens,
+      cost: this.cost,
+      editsApplied: this.editsApplied,
+      editsFailed: this.editsFailed,
+      commits: this.commits,
+      reflections: this.reflections,
+    };
+  }
+}

@@ -1,0 +1,3 @@
+DEBUG = False   
+PORT = 9000
+HOST = "localhost"

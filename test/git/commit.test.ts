@@ -1,0 +1,127 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { commitFiles, isTandemCommit } from '../../src/git/commit.js';
+import { commitDirty, dirtyFiles } from '../../src/git/dirty.js';
+import { GitOperationError } from '../../src/git/errors.js';
+import { filesIn, makeFixture, userCommit, type Fixture } from './git-fixture.js';
+
+describe('commitFiles', () => {
+  let fx: Fixture;
+  afterEach(async () => fx.cleanup());
+
+  it('commits exactly the given files and leaves other staged and dirty files alone', async () => {
+    fx = await makeFixture();
+    await userCommit(fx, { 'a.py': 'a\n', 'b.py': 'b\n', 'c.py': 'c\n' });
+    await fx.write({ 'a.py': 'a2\n', 'b.py': 'b2\n', 'c.py': 'c2\n', 'new.py': 'n\n' });
+    await fx.git('add', 'c.py');
+    const hash = await commitFiles(fx.root, ['a.py', join(fx.root, 'new.py')], 'feat: change a', {
+      attribution: true,
+      env: fx.env,
+    });
+    expect(hash).toMatch(/^[0-9a-f]{40}$/);
+    expect(await filesIn(fx, hash!)).toEqual(['a.py', 'new.py']);
+    const status = await fx.git('status', '--porcelain');
+    expect(status).toBe(' M b.py\nM  c.py\n');
+    expect(await isTandemCommit(fx.root, hash!, { env: fx.env })).toBe(true);
+  });
+
+  it('marks the committer, keeps the user as author, adds the trailer', async () => {
+    fx = await makeFixture();
+    await userCommit(fx, { 'a.txt': '1\n' });
+    await fx.write({ 'a.txt': '2\n' });
+    const hash = await commitFiles(fx.root, ['a.txt'], 'fix: two', { attribution: true, env: fx.env });
+    const info = await fx.git('log', '-1', '--format=%an <%ae>|%cn <%ce>|%B', hash!);
+    expect(info).toBe('Ada User <ada@example.com>|Ada User (tandem) <ada@example.com>|fix: two\n\nTandem-Commit: yes\n\n');
+  });
+
+  it('makes plain commits without attribution', async () => {
+    fx = await makeFixture();
+    await userCommit(fx, { 'a.txt': '1\n' });
+    await fx.write({ 'a.txt': '2\n' });
+    const hash = await commitFiles(fx.root, ['a.txt'], 'chore: mine', { attribution: false, env: fx.env });
+    expect(await fx.git('log', '-1', '--format=%cn|%B', hash!)).toBe('Ada User|chore: mine\n\n');
+    expect(await isTandemCommit(fx.root, hash!, { env: fx.env })).toBe(false);
+  });
+
+  it('works in a repository without commits and without any identity', async () => {
+    fx = await makeFixture({ identity: false });
+    await fx.write({ 'hello.py': 'print(1)\n', 'other.py': 'x\n' });
+    const hash = await commitFiles(fx.root, ['hello.py'], 'feat: hello', { attribution: true, env: fx.env });
+    expect(await filesIn(fx, hash!)).toEqual(['hello.py']);
+    expect(await fx.git('log', '-1', '--format=%an <%ae>|%cn', hash!)).toBe('tandem <tandem@localhost>|tandem\n');
+    expect(await fx.git('status', '--porcelain')).toBe('?? other.py\n');
+  });
+
+  it('commits a deletion and a file in a sub-folder, on a detached HEAD', async () => {
+    fx = await makeFixture();
+    const first = await userCommit(fx, { 'gone.txt': 'x\n', 'src/keep.ts': 'let a = 1;\n' });
+    await fx.git('checkout', '--quiet', '--detach', first);
+    await fx.git('rm', '--quiet', '--cached', 'gone.txt');
+    await fx.write({ 'src/keep.ts': 'let a = 2;\n' });
+    const { rm } = await import('node:fs/promises');
+    await rm(join(fx.root, 'gone.txt'));
+    const hash = await commitFiles(fx.root, ['gone.txt', 'src/keep.ts'], 'refactor: x', {
+      attribution: true,
+      env: fx.env,
+    });
+    expect(await filesIn(fx, hash!)).toEqual(['gone.txt', 'src/keep.ts']);
+    expect((await fx.git('rev-parse', 'HEAD')).trim()).toBe(hash);
+    expect(await fx.git('status', '--porcelain')).toBe('');
+  });
+
+  it('returns null when the files have no change', async () => {
+    fx = await makeFixture();
+    await userCommit(fx, { 'a.txt': '1\n' });
+    expect(await commitFiles(fx.root, ['a.txt', 'missing.txt'], 'noop', { attribution: true, env: fx.env })).toBeNull();
+  });
+
+  it('refuses a path outside the repository', async () => {
+    fx = await makeFixture();
+    await expect(commitFiles(fx.root, ['../x'], 'm', { attribution: true })).rejects.toBeInstanceOf(GitOperationError);
+  });
+
+  it('takes file names with glob characters literally', async () => {
+    fx = await makeFixture();
+    await userCommit(fx, { 'a.txt': '1\n', 'b.txt': '1\n' });
+    await fx.write({ '*.txt': 'star\n', 'a.txt': '2\n' });
+    const hash = await commitFiles(fx.root, ['*.txt'], 'add star', { attribution: true, env: fx.env });
+    expect(await filesIn(fx, hash!)).toEqual(['*.txt']);
+  });
+});
+
+describe('dirty files', () => {
+  let fx: Fixture;
+  afterEach(async () => fx.cleanup());
+
+  it('lists tracked files with staged or unstaged changes, not untracked or clean ones', async () => {
+    fx = await makeFixture();
+    await userCommit(fx, { 'a.txt': '1\n', 'b.txt': '1\n', 'c.txt': '1\n' });
+    await fx.write({ 'a.txt': '2\n', 'b.txt': '2\n', 'new.txt': 'n\n' });
+    await fx.git('add', 'b.txt');
+    expect(await dirtyFiles(fx.root, ['a.txt', 'b.txt', 'c.txt', 'new.txt'], { env: fx.env })).toEqual(['a.txt', 'b.txt']);
+  });
+
+  it('commits the user change first, then tandem commits only its own change', async () => {
+    fx = await makeFixture();
+    await userCommit(fx, { 'app.py': 'def f():\n    return 1\n', 'other.py': 'o\n' });
+    await fx.write({ 'app.py': 'def f():\n    return 2\n', 'other.py': 'o2\n' });
+    const userHash = await commitDirty(fx.root, ['app.py'], undefined, { env: fx.env });
+    expect(userHash).not.toBeNull();
+    await fx.write({ 'app.py': 'def f():\n    return 2\n\ndef g():\n    return 3\n' });
+    const tandemHash = await commitFiles(fx.root, ['app.py'], 'feat: add g', { attribution: true, env: fx.env });
+    expect(await fx.git('log', '--format=%s', '-2')).toBe('feat: add g\nwip: user changes before tandem edit\n');
+    expect(await isTandemCommit(fx.root, userHash!, { env: fx.env })).toBe(false);
+    expect(await isTandemCommit(fx.root, tandemHash!, { env: fx.env })).toBe(true);
+    expect(await fx.git('show', '--format=', userHash!)).toContain('+    return 2');
+    expect(await fx.git('show', '--format=', tandemHash!)).not.toContain('+    return 2');
+    expect(await fx.git('status', '--porcelain')).toBe(' M other.py\n');
+    expect(await readFile(join(fx.root, 'other.py'), 'utf8')).toBe('o2\n');
+  });
+
+  it('commits nothing when the files are clean', async () => {
+    fx = await makeFixture();
+    await userCommit(fx, { 'a.txt': '1\n' });
+    expect(await commitDirty(fx.root, ['a.txt'], undefined, { env: fx.env })).toBeNull();
+  });
+});

@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
+import { classifyModelError, retryAfterMsOf } from '../../src/model/errors.js';
+
+const ctx = { baseURL: 'http://127.0.0.1:9/v1', model: 'm1' };
+
+function httpError(status: number, message: string, headers: Record<string, string> = {}): APIError {
+  return APIError.generate(status, { error: { message } }, undefined, new Headers(headers));
+}
+
+function systemError(code: string): Error {
+  return Object.assign(new Error(`connect ${code}`), { code });
+}
+
+describe('classifyModelError', () => {
+  it.each([
+    [401, 'bad key', 'auth', false],
+    [403, 'forbidden', 'auth', false],
+    [404, 'The model `m1` does not exist', 'not_found', false],
+    [429, 'Rate limit reached', 'rate_limit', true],
+    [400, 'messages: missing', 'bad_request', false],
+    [422, 'unprocessable', 'bad_request', false],
+    [500, 'oops', 'server', true],
+    [503, 'overloaded', 'server', true],
+  ] as const)('HTTP %i is %s', (status, message, kind, retryable) => {
+    expect(classifyModelError(httpError(status, message), ctx)).toMatchObject({ kind, retryable, status });
+  });
+
+  it.each([
+    [400, "This model's maximum context length is 128000 tokens"],
+    [400, 'the request exceeds the available context size, try increasing it'],
+    [413, 'Request too large: too many tokens'],
+    [400, 'prompt is too long: 210000 tokens > 200000 maximum'],
+  ])('HTTP %i "%s" is context_overflow', (status, message) => {
+    const error = classifyModelError(httpError(status, message), ctx);
+    expect(error).toMatchObject({ kind: 'context_overflow', retryable: false });
+    expect(error.message).toContain('m1');
+  });
+
+  it('does not retry an exhausted quota', () => {
+    expect(classifyModelError(httpError(429, 'You exceeded your current quota'), ctx)).toMatchObject({
+      kind: 'rate_limit',
+      retryable: false,
+    });
+  });
+
+  it('names the server and the reason for network failures', () => {
+    const refused = new APIConnectionError({ cause: Object.assign(new TypeError('fetch failed'), { cause: systemError('ECONNREFUSED') }) });
+    expect(classifyModelError(refused, ctx)).toEqual({
+      kind: 'connection',
+      retryable: true,
+      message: 'Cannot reach the model server at http://127.0.0.1:9/v1 (connection refused).',
+    });
+    expect(classifyModelError(systemError('ENOTFOUND'), ctx).message).toContain('host not found');
+    expect(classifyModelError(systemError('ECONNRESET'), ctx).message).toContain('connection reset');
+    const terminated = Object.assign(new TypeError('terminated'), { cause: systemError('UND_ERR_SOCKET') });
+    expect(classifyModelError(terminated, ctx).kind).toBe('connection');
+  });
+
+  it('explains a port that fetch refuses and does not retry it', () => {
+    const badPort = new APIConnectionError({ cause: new TypeError('fetch failed', { cause: new Error('bad port') }) });
+    expect(classifyModelError(badPort, ctx)).toMatchObject({ kind: 'connection', retryable: false, message: expect.stringContaining('port') });
+    expect(classifyModelError(new APIConnectionError({}), ctx)).toMatchObject({ kind: 'connection', retryable: true });
+  });
+
+  it('classifies the SDK timeout and abort errors', () => {
+    expect(classifyModelError(new APIConnectionTimeoutError(), ctx)).toMatchObject({ kind: 'timeout', retryable: true });
+    expect(classifyModelError(new APIUserAbortError(), ctx)).toMatchObject({ kind: 'aborted', retryable: false });
+    expect(classifyModelError(new DOMException('stop', 'AbortError'), ctx).kind).toBe('aborted');
+  });
+
+  it('treats an error event inside a stream as a server error', () => {
+    const inStream = new APIError(undefined, { message: 'upstream provider failed' }, undefined, undefined);
+    expect(classifyModelError(inStream, ctx)).toMatchObject({ kind: 'server', message: expect.stringContaining('upstream provider failed') });
+  });
+
+  it('rethrows bugs instead of dressing them up as model errors', () => {
+    const bug = new TypeError("Cannot read properties of undefined (reading 'content')");
+    expect(() => classifyModelError(bug, ctx)).toThrow(bug);
+    expect(() => classifyModelError(new RangeError('x'), ctx)).toThrow(RangeError);
+    expect(() => classifyModelError('a string', ctx)).toThrow();
+  });
+
+  it('shortens long server messages to one line', () => {
+    const error = classifyModelError(httpError(500, `line one\n${'x'.repeat(500)}`), ctx);
+    expect(error.message).not.toContain('\n');
+    expect(error.message.length).toBeLessThan(300);
+  });
+});
+
+describe('retryAfterMsOf', () => {
+  it('reads retry-after-ms, retry-after seconds and an HTTP date', () => {
+    expect(retryAfterMsOf(httpError(429, 'x', { 'retry-after-ms': '250' }))).toBe(250);
+    expect(retryAfterMsOf(httpError(429, 'x', { 'retry-after': '1.5' }))).toBe(1500);
+    const now = Date.parse('2025-01-01T00:00:00Z');
+    expect(retryAfterMsOf(httpError(429, 'x', { 'retry-after': 'Wed, 01 Jan 2025 00:00:10 GMT' }), now)).toBe(10_000);
+    expect(retryAfterMsOf(httpError(429, 'x'))).toBeNull();
+    expect(retryAfterMsOf(new Error('no headers'))).toBeNull();
+  });
+});

@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { costOf, lookupIn, lookupModelSettings } from '../../src/model/model-settings.js';
+
+describe('lookupModelSettings', () => {
+  it('knows the common models', () => {
+    for (const name of ['gpt-4o', 'gpt-4o-mini', 'gpt-4.1', 'o3', 'o4-mini', 'gpt-5', 'deepseek-chat', 'gemini-2.5-pro']) {
+      const settings = lookupModelSettings(name);
+      expect(settings.known, name).toBe(true);
+      expect(settings.prices, name).not.toBeNull();
+      expect(settings.contextWindow, name).toBeGreaterThanOrEqual(64_000);
+    }
+    expect(lookupModelSettings('gpt-4o')).toMatchObject({ canonicalName: 'gpt-4o', contextWindow: 128000, editFormat: 'diff', weakModel: 'gpt-4o-mini' });
+    expect(lookupModelSettings('o3').acceptsTemperature).toBe(false);
+  });
+
+  it('matches dated names, tags and the most specific pattern', () => {
+    expect(lookupModelSettings('gpt-4o-2024-08-06').canonicalName).toBe('gpt-4o');
+    expect(lookupModelSettings('gpt-4o-mini-2024-07-18').canonicalName).toBe('gpt-4o-mini');
+    expect(lookupModelSettings('GPT-4.1-MINI').canonicalName).toBe('gpt-4.1-mini');
+    expect(lookupModelSettings('gpt-5.1').canonicalName).toBe('gpt-5');
+    expect(lookupModelSettings('gpt-5.1-mini').canonicalName).toBe('gpt-5-mini');
+    expect(lookupModelSettings('qwen2.5-coder:32b').canonicalName).toBe('qwen2.5-coder');
+    expect(lookupModelSettings('llama3.1:8b').canonicalName).toBe('llama-3');
+  });
+
+  it('strips provider prefixes and puts them back on the weak model', () => {
+    expect(lookupModelSettings('anthropic/claude-sonnet-4')).toMatchObject({
+      name: 'anthropic/claude-sonnet-4',
+      canonicalName: 'claude-sonnet-4',
+      weakModel: 'anthropic/claude-3.5-haiku',
+    });
+    expect(lookupModelSettings('openrouter/openai/gpt-4o').weakModel).toBe('openrouter/openai/gpt-4o-mini');
+    expect(lookupModelSettings('deepseek/deepseek-r1').canonicalName).toBe('deepseek-reasoner');
+    expect(lookupModelSettings('google/gemini-2.5-pro-preview').editFormat).toBe('diff-fenced');
+  });
+
+  it('gives unknown models sensible defaults', () => {
+    expect(lookupModelSettings('my-local-finetune')).toEqual({
+      name: 'my-local-finetune',
+      canonicalName: null,
+      known: false,
+      contextWindow: 32768,
+      maxOutputTokens: 4096,
+      prices: null,
+      editFormat: 'diff',
+      weakModel: null,
+      acceptsTemperature: true,
+      reminder: 'user',
+    });
+  });
+
+  it('looks up any table of the same shape', () => {
+    const table = {
+      defaults: { contextWindow: 1000, maxOutputTokens: 100, prices: null, editFormat: 'whole', weakModel: null, acceptsTemperature: true, reminder: 'user' },
+      models: [{ name: 'tiny', patterns: ['tiny-*'], contextWindow: 2000, editFormat: 'bogus' }],
+    };
+    expect(lookupIn(table, 'tiny-v2')).toMatchObject({ canonicalName: 'tiny', contextWindow: 2000, maxOutputTokens: 100, editFormat: 'diff' });
+    expect(lookupIn(table, 'other')).toMatchObject({ known: false, editFormat: 'whole' });
+  });
+});
+
+describe('costOf', () => {
+  const gpt4o = lookupModelSettings('gpt-4o');
+
+  it('prices prompt, cached and completion tokens', () => {
+    expect(costOf({ promptTokens: 1_000_000, completionTokens: 0, cachedTokens: 0 }, gpt4o)).toBeCloseTo(2.5);
+    expect(costOf({ promptTokens: 0, completionTokens: 1_000_000, cachedTokens: 0 }, gpt4o)).toBeCloseTo(10);
+    expect(costOf({ promptTokens: 1_000_000, completionTokens: 0, cachedTokens: 1_000_000 }, gpt4o)).toBeCloseTo(1.25);
+    expect(costOf({ promptTokens: 2000, completionTokens: 500, cachedTokens: 1000 }, gpt4o)).toBeCloseTo(0.0025 + 0.00125 + 0.005);
+  });
+
+  it('charges cached tokens at the input price when no cached price is known', () => {
+    const prices = { inputPerMillion: 1, outputPerMillion: 2, cachedInputPerMillion: null };
+    expect(costOf({ promptTokens: 1_000_000, completionTokens: 0, cachedTokens: 500_000 }, { prices })).toBeCloseTo(1);
+  });
+
+  it('is null when prices are unknown', () => {
+    expect(costOf({ promptTokens: 10, completionTokens: 10, cachedTokens: 0 }, lookupModelSettings('mystery'))).toBeNull();
+  });
+});

@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { createApproxTokenCounter, createTokenCounter, createTokenizerPool, FALLBACK_ENCODING } from '../../src/model/tokens.js';
+
+describe('token counting', () => {
+  const pool = createTokenizerPool();
+
+  it('uses the model encoding for OpenAI names, with or without a provider prefix', () => {
+    expect(pool.counterFor('gpt-4o').encoding).toBe('o200k_base');
+    expect(pool.counterFor('gpt-4').encoding).toBe('cl100k_base');
+    expect(pool.counterFor('openai/gpt-4').encoding).toBe('cl100k_base');
+  });
+
+  it('falls back to o200k_base for unknown models', () => {
+    const counter = createTokenCounter('qwen2.5-coder:32b', pool);
+    expect(counter.encoding).toBe(FALLBACK_ENCODING);
+    expect(counter.count('hello world')).toBe(2);
+  });
+
+  it('counts real tokens and tolerates special-token text', () => {
+    const counter = pool.counterFor('gpt-4o');
+    expect(counter.count('')).toBe(0);
+    expect(counter.count('function add(a, b) { return a + b; }')).toBeGreaterThan(8);
+    expect(counter.count('before <|endoftext|> after')).toBeGreaterThan(3);
+  });
+
+  it('counters from one pool share the encoder and stay consistent', () => {
+    const a = pool.counterFor('gpt-4o');
+    const b = pool.counterFor('unknown-local-model');
+    const text = 'The quick brown fox jumps over the lazy dog.';
+    expect(a.count(text)).toBe(b.count(text));
+  });
+
+  it('the approximate counter is chars / 4 rounded up', () => {
+    const approx = createApproxTokenCounter();
+    expect(approx.count('')).toBe(0);
+    expect(approx.count('abcde')).toBe(2);
+    expect(approx.count('x'.repeat(400))).toBe(100);
+  });
+
+  it('free() releases the encoders and a later count builds them again', () => {
+    const own = createTokenizerPool();
+    expect(own.counterFor('gpt-4o').count('hello')).toBe(1);
+    own.free();
+    expect(own.counterFor('gpt-4o').count('hello')).toBe(1);
+    own.free();
+  });
+});

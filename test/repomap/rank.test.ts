@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import { rankDefinitions, type RankedItem } from '../../src/repomap/rank.js';
+import type { Tag } from '../../src/repomap/tag.js';
+import { SMALL_REPO, tagsFor } from './map-fixture.js';
+
+function position(items: readonly RankedItem[], path: string, name: string): number {
+  return items.findIndex((item) => item.kind === 'def' && item.tag.path === path && item.tag.name === name);
+}
+
+function def(path: string, name: string, line = 0): Tag {
+  return { path, name, role: 'def', kind: 'function', line, endLine: line };
+}
+
+function ref(path: string, name: string, line = 0): Tag {
+  return { path, name, role: 'ref', kind: 'call', line, endLine: line };
+}
+
+describe('rankDefinitions', () => {
+  const tags = tagsFor(SMALL_REPO);
+
+  it('ranks the file that defines what a chat file uses above an unrelated file', () => {
+    const { items, fileRanks } = rankDefinitions(tags, { chatFiles: ['src/app.ts'] });
+    expect(fileRanks.get('src/geometry/total-area.ts') ?? 0).toBeGreaterThan(fileRanks.get('src/logging/logger.ts') ?? 1);
+    expect(fileRanks.get('src/geometry/shapes.ts') ?? 0).toBeGreaterThan(fileRanks.get('src/billing/invoice.ts') ?? 1);
+    const used = position(items, 'src/geometry/total-area.ts', 'totalArea');
+    expect(used).toBeGreaterThanOrEqual(0);
+    expect(used).toBeLessThan(position(items, 'src/logging/logger.ts', 'Logger'));
+    expect(position(items, 'src/geometry/shapes.ts', 'Circle')).toBeLessThan(position(items, 'src/billing/invoice.ts', 'calculateInvoiceTotal'));
+  });
+
+  it('leaves the chat files out and lists files without definitions by path after the definitions', () => {
+    const { items } = rankDefinitions(tags, { chatFiles: ['src/app.ts'] });
+    expect(items.some((item) => item.kind === 'def' && item.tag.path === 'src/app.ts')).toBe(false);
+    expect(items.at(-1)).toMatchObject({ kind: 'file', path: 'README.md' });
+    expect(items.filter((item) => item.kind === 'file')).toHaveLength(1);
+  });
+
+  it('pulls in a definition whose name is mentioned in the request', () => {
+    const plain = rankDefinitions(tags, { chatFiles: ['src/app.ts'] }).items;
+    const asked = rankDefinitions(tags, { chatFiles: ['src/app.ts'], mentionedIdents: ['calculateInvoiceTotal'] }).items;
+    const before = position(plain, 'src/billing/invoice.ts', 'calculateInvoiceTotal');
+    const after = position(asked, 'src/billing/invoice.ts', 'calculateInvoiceTotal');
+    expect(after).toBeLessThan(before);
+    expect(after).toBeLessThan(3);
+  });
+
+  it('personalizes files whose stem matches a mentioned identifier or that are named', () => {
+    const plain = rankDefinitions(tags, { chatFiles: ['src/app.ts'] }).fileRanks;
+    const byStem = rankDefinitions(tags, { chatFiles: ['src/app.ts'], mentionedIdents: ['Logger'] }).fileRanks;
+    const byName = rankDefinitions(tags, { chatFiles: ['src/app.ts'], mentionedFiles: ['src/billing/invoice.ts'] }).fileRanks;
+    expect(byStem.get('src/logging/logger.ts') ?? 0).toBeGreaterThan((plain.get('src/logging/logger.ts') ?? 0) * 10);
+    expect(byName.get('src/billing/invoice.ts') ?? 0).toBeGreaterThan(0.05);
+    expect(plain.get('src/billing/invoice.ts') ?? 1).toBeLessThan(0.01);
+  });
+
+  it('discounts private names and names defined in many files', () => {
+    const files = new Map<string, Tag[]>([
+      ['chat.ts', [ref('chat.ts', '_cache'), ref('chat.ts', 'cache2'), ref('chat.ts', 'init'), ref('chat.ts', 'render')]],
+      ['a.ts', [def('a.ts', '_cache')]],
+      ['b.ts', [def('b.ts', 'cache2')]],
+      ['r.ts', [def('r.ts', 'render')]],
+      ...Array.from({ length: 6 }, (_, i): [string, Tag[]] => [`i${i}.ts`, [def(`i${i}.ts`, 'init')]]),
+    ]);
+    const { items } = rankDefinitions(files, { chatFiles: ['chat.ts'] });
+    const rankOf = (path: string, name: string): number => {
+      const found = items.find((item) => item.kind === 'def' && item.tag.path === path && item.tag.name === name);
+      return found?.rank ?? -1;
+    };
+    expect(rankOf('b.ts', 'cache2')).toBeGreaterThan(rankOf('a.ts', '_cache') * 5);
+    expect(rankOf('r.ts', 'render')).toBeGreaterThan(rankOf('i0.ts', 'init') * 5);
+  });
+
+  it('favours long descriptive names over short ones', () => {
+    const files = new Map<string, Tag[]>([
+      ['chat.py', [ref('chat.py', 'load_user_profile'), ref('chat.py', 'load')]],
+      ['a.py', [def('a.py', 'load_user_profile')]],
+      ['b.py', [def('b.py', 'load')]],
+    ]);
+    const { items } = rankDefinitions(files, { chatFiles: ['chat.py'] });
+    expect(items[0]).toMatchObject({ kind: 'def', tag: { name: 'load_user_profile' } });
+  });
+
+  it('is deterministic whatever the order of files and handles empty input', () => {
+    const reversed = new Map([...tags.entries()].reverse());
+    const a = rankDefinitions(tags, { chatFiles: ['src/app.ts'] }).items;
+    const b = rankDefinitions(reversed, { chatFiles: ['src/app.ts'] }).items;
+    expect(JSON.stringify(b)).toBe(JSON.stringify(a));
+    expect(rankDefinitions(new Map(), { chatFiles: [] }).items).toEqual([]);
+  });
+});

@@ -1,0 +1,136 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { get_encoding } from 'tiktoken';
+import { createRepoMap, findMentions, type MapRefreshMode, type RepoMapDeps } from '../../src/repomap/repo-map.js';
+import type { Tag } from '../../src/repomap/tag.js';
+import { SMALL_REPO, fileReader, generatedRepo, tagsFor, writeRepo } from './map-fixture.js';
+
+const encoder = get_encoding('o200k_base');
+const countTokens = (text: string): number => encoder.encode_ordinary(text).length;
+afterAll(() => encoder.free());
+
+interface Harness {
+  deps: RepoMapDeps;
+  collected: () => number;
+  setFiles: (files: string[]) => void;
+  /** Milliseconds each clock reading advances: large makes every build look slow. */
+  setTick: (ms: number) => void;
+}
+
+async function harness(files: Record<string, string>, refreshMode: MapRefreshMode = 'auto'): Promise<Harness> {
+  const root = await writeRepo(files);
+  const tags = tagsFor(files);
+  let listed = Object.keys(files);
+  let collections = 0;
+  let clock = 0;
+  let tick = 5;
+  const deps: RepoMapDeps = {
+    listFiles: async () => listed,
+    collectTags: async (paths) => {
+      collections++;
+      return new Map(paths.flatMap((p): [string, Tag[]][] => [[p, tags.get(p) ?? []]]));
+    },
+    readFile: fileReader(root),
+    countTokens,
+    now: () => (clock += tick),
+    refreshMode,
+  };
+  return { deps, collected: () => collections, setFiles: (f) => (listed = f), setTick: (ms) => (tick = ms) };
+}
+
+const ask = { chatFiles: ['src/app.ts'], budget: 1024 };
+
+describe('createRepoMap', () => {
+  it('returns an empty map for a zero budget without collecting tags', async () => {
+    const h = await harness(SMALL_REPO);
+    expect(await createRepoMap(h.deps).get({ ...ask, budget: 0 })).toBe('');
+    expect(h.collected()).toBe(0);
+  });
+
+  it('leaves chat and read-only files out and gives the same bytes from separate instances', async () => {
+    const h = await harness(SMALL_REPO, 'always');
+    const request = { ...ask, readOnlyFiles: ['src/logging/logger.ts'] };
+    const first = await createRepoMap(h.deps).get(request);
+    const second = await createRepoMap(h.deps).get(request);
+    expect(second).toBe(first);
+    expect(first).toContain('src/geometry/total-area.ts:');
+    expect(first).not.toContain('src/app.ts');
+    expect(first).not.toContain('logger.ts');
+  });
+
+  it('auto: rebuilds after a fast build, reuses after a slow one, rebuilds when inputs change', async () => {
+    const h = await harness(SMALL_REPO, 'auto');
+    const map = createRepoMap(h.deps);
+    await map.get(ask);
+    await map.get(ask);
+    expect(h.collected()).toBe(2);
+    h.setTick(2000);
+    await map.get(ask);
+    const cached = await map.get(ask);
+    expect(h.collected()).toBe(3);
+    expect(map.lastStats()?.fromCache).toBe(true);
+    expect(cached).toContain('totalArea');
+    await map.get({ ...ask, mentionedIdents: ['calculateInvoiceTotal'] });
+    expect(h.collected()).toBe(4);
+    h.setFiles(Object.keys(SMALL_REPO).filter((f) => f !== 'README.md'));
+    await map.get(ask);
+    expect(h.collected()).toBe(5);
+  });
+
+  it('always rebuilds; files rebuilds only when the file list changes', async () => {
+    const always = await harness(SMALL_REPO, 'always');
+    const alwaysMap = createRepoMap(always.deps);
+    await alwaysMap.get(ask);
+    await alwaysMap.get(ask);
+    expect(always.collected()).toBe(2);
+
+    const files = await harness(SMALL_REPO, 'files');
+    const filesMap = createRepoMap(files.deps);
+    const before = await filesMap.get(ask);
+    await filesMap.get(ask);
+    expect(files.collected()).toBe(1);
+    files.setFiles(Object.keys(SMALL_REPO).filter((f) => !f.includes('billing')));
+    const after = await filesMap.get(ask);
+    expect(files.collected()).toBe(2);
+    expect(before).toContain('invoice.ts');
+    expect(after).not.toContain('invoice.ts');
+  });
+
+  it('manual: keeps the last map until a refresh is asked for', async () => {
+    const h = await harness(SMALL_REPO, 'manual');
+    const map = createRepoMap(h.deps);
+    const first = await map.get(ask);
+    h.setFiles(['src/app.ts']);
+    expect(await map.get({ ...ask, mentionedIdents: ['Logger'] })).toBe(first);
+    expect(h.collected()).toBe(1);
+    expect(await map.get({ ...ask, refresh: true })).toBe('');
+    expect(h.collected()).toBe(2);
+  });
+
+  it('grows the budget when no file is in the chat, never above the cap', async () => {
+    const h = await harness(generatedRepo(60), 'always');
+    const map = createRepoMap({ ...h.deps, budgetGrowth: { noChatMultiplier: 4, maxBudget: 1500 } });
+    const withChat = await map.get({ chatFiles: ['pkg/main.ts'], budget: 512 });
+    expect(countTokens(withChat)).toBeLessThanOrEqual(512);
+    const noChat = await map.get({ chatFiles: [], budget: 512 });
+    const tokens = countTokens(noChat);
+    expect(tokens).toBeGreaterThan(512);
+    expect(tokens).toBeLessThanOrEqual(1500);
+    expect(map.lastStats()).toMatchObject({ budget: 1500, tokens });
+  });
+});
+
+describe('findMentions', () => {
+  const files = ['src/app.ts', 'src/geometry/total-area.ts', 'src/map.ts', 'lib/map.ts', 'README.md'];
+
+  it('finds full paths, file names that look like file names, and identifiers', () => {
+    const found = findMentions('In `total-area.ts` make totalArea skip nulls, see src/app.ts. Also the map and README.md.', files);
+    expect(found.files).toEqual(['README.md', 'src/app.ts', 'src/geometry/total-area.ts']);
+    expect(found.idents).toContain('totalArea');
+    expect(found.idents).toContain('nulls');
+    expect(found.idents).not.toContain('In');
+  });
+
+  it('matches a bare name with an extension in every folder', () => {
+    expect(findMentions('why is map.ts slow?', files).files).toEqual(['lib/map.ts', 'src/map.ts']);
+  });
+});
