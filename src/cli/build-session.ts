@@ -58,6 +58,7 @@ export async function buildSession(input: BuildInput): Promise<BuiltSession> {
     baseURL: settings['base-url'] ?? undefined,
     apiKey: settings['api-key'] ?? undefined,
     timeoutMs: settings['request-timeout'] * 1000,
+    maxRetries: settings['max-retries'],
   });
   const runner = createProcessRunner();
   const commandTimeoutMs = settings['command-timeout'] * 1000;
@@ -127,6 +128,7 @@ export async function buildSession(input: BuildInput): Promise<BuiltSession> {
         inputPricePerToken: modelSettings.prices ? modelSettings.prices.inputPerMillion / 1e6 : null,
       },
       commands,
+      tokens,
     }),
     showRepoMap: async () =>
       repoMap ? repoMap.get({ chatFiles: session.chatFiles, readOnlyFiles: [], requestText: '', budget: settings['map-tokens'] }) : '',

@@ -31,13 +31,24 @@ export interface MessageInput {
 
 export interface MessagePart {
   readonly name: string;
-  readonly tokens: number;
+  readonly messages: readonly ChatMessage[];
 }
 
 export interface BuiltMessages {
   readonly messages: ChatMessage[];
   readonly parts: MessagePart[];
 }
+
+/** Tokens per part, counted only when someone asks (loading an encoder costs over a second). */
+export function countParts(built: BuiltMessages, tokens: TokenCounter): Array<{ name: string; tokens: number }> {
+  return built.parts.map((part) => ({
+    name: part.name,
+    tokens: part.messages.reduce((sum, m) => sum + tokens.count(m.content) + PER_MESSAGE_TOKENS, 0),
+  }));
+}
+
+// Chat formats wrap each message in a few tokens of role markers.
+const PER_MESSAGE_TOKENS = 4;
 
 /** A fence longer than any backtick run at the start of a line in `text`. */
 export function fenceFor(text: string): string {
@@ -56,13 +67,13 @@ export function renderFiles(files: readonly FileText[]): string {
     .join('\n\n');
 }
 
-export function buildMessages(input: MessageInput, tokens: TokenCounter): BuiltMessages {
+export function buildMessages(input: MessageInput): BuiltMessages {
   const messages: ChatMessage[] = [];
   const parts: MessagePart[] = [];
   const add = (name: string, added: ChatMessage[]): void => {
     if (added.length === 0) return;
     messages.push(...added);
-    parts.push({ name, tokens: added.reduce((sum, m) => sum + tokens.count(m.content) + 4, 0) });
+    parts.push({ name, messages: added });
   };
   const pair = (content: string): ChatMessage[] => [
     { role: 'user', content },

@@ -103,6 +103,10 @@ export const OPTIONS = {
     type: 'int', min: 1, default: 600, group: 'model', metavar: 'SECONDS',
     help: 'give up on a model request after this long',
   },
+  'max-retries': {
+    type: 'int', min: 0, default: 3, group: 'model', metavar: 'N',
+    help: 'retries after rate limits, server errors and dropped connections',
+  },
   stream: { type: 'boolean', default: true, group: 'model', help: 'stream replies as they arrive' },
 
   // request

@@ -2,7 +2,8 @@
 //
 // Rules:
 // - Every fence that is not a shell block is a file listing. Its file name is on the fence line
-//   after the language, or on the non-blank line before the fence (same leniency as `diff`).
+//   after the language, or on the non-blank line before the fence (same leniency as `diff`), or,
+//   failing both, a chat file's path alone on the first line inside the fence.
 // - A fence without a file name belongs to the only chat file; with several chat files it is
 //   reported to the model.
 // - Where the listing ends follows `findFenceClose`: a ``` opener counts nested fences (a fence
@@ -37,8 +38,10 @@ export function parseWhole(reply: string, ctx: ParseContext): ParseResult {
     }
     const onFence = filenameFromInfo(open.info, ctx.chatFiles);
     const named = onFence === undefined ? nameAbove(lines, i, lastEnd, ctx.chatFiles) : { path: onFence, start: i };
-    const path = named?.path ?? (ctx.chatFiles.length === 1 ? ctx.chatFiles[0] : undefined);
+    const inside = named === undefined ? chatFileOnFirstLine(lines, i, ctx.chatFiles) : undefined;
+    const path = named?.path ?? inside ?? (ctx.chatFiles.length === 1 ? ctx.chatFiles[0] : undefined);
     const start = named?.start ?? i;
+    const first = inside === undefined ? i + 1 : i + 2;
     const end = findFenceClose(lines, i, open);
     if (end < 0) {
       const what = path === undefined ? 'The file listing' : `The listing of ${path}`;
@@ -57,7 +60,7 @@ export function parseWhole(reply: string, ctx: ParseContext): ParseResult {
       edits.push({
         kind: 'whole',
         path,
-        content: joinLines(lines, i + 1, end),
+        content: joinLines(lines, first, end),
         index: edits.length,
         source: joinLines(lines, start, end + 1),
       });
@@ -66,6 +69,15 @@ export function parseWhole(reply: string, ctx: ParseContext): ParseResult {
     i = end + 1;
   }
   return { edits, shellCommands, problems };
+}
+
+/**
+ * The diff-fenced habit of naming the file on the first line inside the fence. Only a chat
+ * file's exact path counts, since any other first line may be the file's own content.
+ */
+function chatFileOnFirstLine(lines: readonly ReplyLine[], fence: number, chatFiles: readonly string[]): string | undefined {
+  const name = filenameFromLine(lines[fence + 1]?.bare ?? '', chatFiles);
+  return name !== undefined && chatFiles.includes(name) ? name : undefined;
 }
 
 function nameAbove(

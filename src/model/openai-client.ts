@@ -10,7 +10,10 @@ export interface OpenAIClientOptions {
   readonly baseURL?: string;
   /** Optional: local servers accept anything, so a placeholder is sent when missing. */
   readonly apiKey?: string;
-  /** Longest silence allowed: before the answer starts and between two stream chunks. */
+  /**
+   * Streaming: the longest silence allowed before the answer starts and between two chunks.
+   * Not streaming: the whole request. Generous by default, since reasoning models think first.
+   */
   readonly timeoutMs?: number;
   /** Retries after the first attempt, for rate limits, server errors, connection errors, timeouts. */
   readonly maxRetries?: number;
@@ -27,7 +30,7 @@ export interface OpenAIClientOptions {
 }
 
 export const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
-const DEFAULTS = { timeoutMs: 120_000, maxRetries: 3, retryBaseMs: 1_000, maxRetryWaitMs: 30_000 };
+const DEFAULTS = { timeoutMs: 600_000, maxRetries: 3, retryBaseMs: 1_000, maxRetryWaitMs: 30_000 };
 
 /** What one attempt ended with; `delivered` says whether any text already reached onText. */
 type AttemptResult =
@@ -145,7 +148,8 @@ async function streamAttempt(
     request.onText?.(delta);
   }
   const usage = rawUsage ? costFor(toUsage(rawUsage)) : null;
-  if (caught === undefined && !control.userAborted() && !control.timedOut() && finishReason !== null) {
+  // Once finish_reason arrived the reply is whole; a hiccup while waiting for [DONE] does not undo it.
+  if (finishReason !== null && !control.userAborted()) {
     return { ok: true, text, usage: usage ?? NO_USAGE, finishReason };
   }
   const error = failureOf(caught, control, context, text.length > 0);
@@ -203,7 +207,10 @@ function failureOf(err: unknown, control: AttemptControl, context: ModelErrorCon
     ? modelError('timeout', `No answer from ${where} for ${formatDuration(control.timeoutMs)}.`)
     : err === undefined
       ? modelError('cut_off', `The reply from ${where} ended before it was finished (no finish reason).`)
-      : classifyModelError(err, context);
+      : err instanceof SyntaxError
+        ? // Only SDK calls reach here, so this is the server's malformed body, not our bug.
+          modelError('server', `The model server at ${context.baseURL} sent a reply that is not valid JSON.`)
+        : classifyModelError(err, context);
   if (!delivered || base.kind === 'cut_off') return base;
   if (base.kind === 'connection') return modelError('cut_off', `The connection to ${where} was lost mid-reply.`);
   if (base.kind === 'timeout') {

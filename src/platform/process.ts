@@ -4,9 +4,10 @@ import { spawn } from 'node:child_process';
 
 export interface RunOptions {
   readonly cwd: string;
-  readonly timeoutMs: number;
   /** The complete environment of the command; nothing is inherited. */
   readonly env: Record<string, string>;
+  /** Milliseconds before the process group is killed; Infinity or 0 for no limit. */
+  readonly timeoutMs: number;
   /** Output kept in memory; beyond it the middle is dropped for a marker. Default 1 MiB. */
   readonly maxOutputBytes?: number;
   /** Aborting kills the process group, like a timeout. */
@@ -133,10 +134,13 @@ function runCommand(command: string, options: RunOptions): Promise<RunResult> {
     });
     let timedOut = false;
     let aborted = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      killGroup(child.pid);
-    }, options.timeoutMs);
+    // setTimeout treats Infinity as 1 ms: only a finite, positive timeout arms the timer.
+    const timer = Number.isFinite(options.timeoutMs) && options.timeoutMs > 0
+      ? setTimeout(() => {
+          timedOut = true;
+          killGroup(child.pid);
+        }, options.timeoutMs)
+      : undefined;
     const onAbort = (): void => {
       aborted = true;
       killGroup(child.pid);

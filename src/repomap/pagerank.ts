@@ -21,70 +21,93 @@ export interface PageRankResult {
   readonly converged: boolean;
 }
 
-/** A compact adjacency view so the iteration touches typed arrays only. */
-interface Adjacency {
-  readonly nodes: string[];
+/**
+ * A weighted directed graph in compressed rows: node i's out-edges are starts[i]..starts[i+1]-1.
+ * The ranking builds this directly, which on 400k edges is seconds faster than a graphology graph.
+ */
+export interface WeightedAdjacency {
+  readonly nodeCount: number;
   readonly starts: Int32Array;
   readonly targets: Int32Array;
-  /** Edge weight divided by its source's total out-weight. */
-  readonly shares: Float64Array;
-  readonly dangling: Int32Array;
+  /** Raw weights; negative or non-finite count as 0. */
+  readonly weights: Float64Array;
 }
 
-function buildAdjacency(graph: MultiDirectedGraph, weightAttribute: string): Adjacency {
+export interface AdjacencyRankResult {
+  readonly ranks: Float64Array;
+  readonly iterations: number;
+  readonly converged: boolean;
+}
+
+export type AdjacencyRankOptions = Omit<PageRankOptions, 'personalization' | 'weightAttribute'> & {
+  /** Teleport weight per node index; all zero or absent: uniform. */
+  readonly personalization?: Float64Array;
+};
+
+function usableWeight(raw: unknown): number {
+  return typeof raw === 'number' && raw > 0 && Number.isFinite(raw) ? raw : 0;
+}
+
+/** The graphology graph as adjacency; node order is graph.nodes(). */
+export function adjacencyOf(graph: MultiDirectedGraph, weightAttribute = 'weight'): { nodes: string[]; adjacency: WeightedAdjacency } {
   const nodes = graph.nodes();
   const ids = new Map<string, number>();
   nodes.forEach((node, i) => ids.set(node, i));
   const starts = new Int32Array(nodes.length + 1);
   const targets = new Int32Array(graph.size);
-  const shares = new Float64Array(graph.size);
-  const dangling: number[] = [];
+  const weights = new Float64Array(graph.size);
   let n = 0;
   nodes.forEach((node, i) => {
     starts[i] = n;
-    let total = 0;
     graph.forEachOutEdge(node, (_edge, attributes, _source, target) => {
-      const raw: unknown = attributes[weightAttribute];
-      const weight = typeof raw === 'number' && raw > 0 && Number.isFinite(raw) ? raw : 0;
       targets[n] = ids.get(target) ?? 0;
-      shares[n] = weight;
-      total += weight;
+      weights[n] = usableWeight(attributes[weightAttribute]);
       n++;
     });
-    // A node whose out-edges all weigh 0 leaks its mass like a node without edges.
-    if (total === 0) dangling.push(i);
-    for (let j = starts[i] ?? 0; j < n; j++) shares[j] = total === 0 ? 0 : (shares[j] ?? 0) / total;
   });
   starts[nodes.length] = n;
-  return { nodes, starts, targets, shares, dangling: Int32Array.from(dangling) };
+  return { nodes, adjacency: { nodeCount: nodes.length, starts, targets, weights } };
 }
 
-function teleportVector(nodes: readonly string[], personalization?: ReadonlyMap<string, number>): Float64Array {
-  const vector = new Float64Array(nodes.length);
+function normalizedTeleport(count: number, personalization?: Float64Array): Float64Array {
+  const vector = new Float64Array(count);
   let sum = 0;
-  nodes.forEach((node, i) => {
-    const value = personalization?.get(node) ?? 0;
-    if (value > 0 && Number.isFinite(value)) {
-      vector[i] = value;
-      sum += value;
-    }
-  });
-  if (sum === 0) return vector.fill(nodes.length === 0 ? 0 : 1 / nodes.length);
-  for (let i = 0; i < vector.length; i++) vector[i] = (vector[i] ?? 0) / sum;
+  for (let i = 0; i < count; i++) {
+    const value = usableWeight(personalization?.[i]);
+    vector[i] = value;
+    sum += value;
+  }
+  if (sum === 0) return vector.fill(count === 0 ? 0 : 1 / count);
+  for (let i = 0; i < count; i++) vector[i] = (vector[i] ?? 0) / sum;
   return vector;
 }
 
+/** Each edge's share of its source's out-weight, and the nodes with no usable out-weight. */
+function edgeShares(adjacency: WeightedAdjacency): { shares: Float64Array; dangling: Int32Array } {
+  const { nodeCount, starts, weights } = adjacency;
+  const shares = new Float64Array(weights.length);
+  const dangling: number[] = [];
+  for (let i = 0; i < nodeCount; i++) {
+    const begin = starts[i] ?? 0;
+    const end = starts[i + 1] ?? 0;
+    let total = 0;
+    for (let j = begin; j < end; j++) total += usableWeight(weights[j]);
+    // A node whose out-edges all weigh 0 leaks its mass like a node without edges.
+    if (total === 0) dangling.push(i);
+    else for (let j = begin; j < end; j++) shares[j] = usableWeight(weights[j]) / total;
+  }
+  return { shares, dangling: Int32Array.from(dangling) };
+}
+
 /** Ranks sum to 1. Dangling mass and teleport go to the personalization vector. Never throws on shape. */
-export function personalizedPageRank(graph: MultiDirectedGraph, options: PageRankOptions = {}): PageRankResult {
+export function pageRankAdjacency(adjacency: WeightedAdjacency, options: AdjacencyRankOptions = {}): AdjacencyRankResult {
   const damping = options.damping ?? 0.85;
   const tolerance = options.tolerance ?? 1e-6;
   const maxIterations = options.maxIterations ?? 100;
-  const adjacency = buildAdjacency(graph, options.weightAttribute ?? 'weight');
-  const { nodes, starts, targets, shares, dangling } = adjacency;
-  const count = nodes.length;
-  if (count === 0) return { ranks: new Map(), iterations: 0, converged: true };
-
-  const teleport = teleportVector(nodes, options.personalization);
+  const { nodeCount: count, starts, targets } = adjacency;
+  if (count === 0) return { ranks: new Float64Array(0), iterations: 0, converged: true };
+  const { shares, dangling } = edgeShares(adjacency);
+  const teleport = normalizedTeleport(count, options.personalization);
   let current = new Float64Array(count).fill(1 / count);
   let next = new Float64Array(count);
   let iterations = 0;
@@ -108,7 +131,15 @@ export function personalizedPageRank(graph: MultiDirectedGraph, options: PageRan
     iterations++;
     converged = error < count * tolerance;
   }
+  return { ranks: current, iterations, converged };
+}
+
+/** Personalized PageRank over a graphology graph; parallel edges add up. */
+export function personalizedPageRank(graph: MultiDirectedGraph, options: PageRankOptions = {}): PageRankResult {
+  const { nodes, adjacency } = adjacencyOf(graph, options.weightAttribute ?? 'weight');
+  const personalization = new Float64Array(nodes.map((node) => options.personalization?.get(node) ?? 0));
+  const result = pageRankAdjacency(adjacency, { ...options, personalization });
   const ranks = new Map<string, number>();
-  nodes.forEach((node, i) => ranks.set(node, current[i] ?? 0));
-  return { ranks, iterations, converged };
+  nodes.forEach((node, i) => ranks.set(node, result.ranks[i] ?? 0));
+  return { ranks, iterations: result.iterations, converged: result.converged };
 }

@@ -103,7 +103,8 @@ async function runWorkers(jobs: readonly ParseJob[], threads: number, setup: Wor
       void worker.terminate().then(() => resolve(), () => resolve());
     };
     const sendNext = (): void => {
-      inFlight = queue.splice(0, BATCH_SIZE);
+      // Smaller batches near the end keep both threads busy when a few files are huge.
+      inFlight = queue.splice(0, Math.max(1, Math.min(BATCH_SIZE, Math.floor(queue.length / (threads * 4)))));
       if (inFlight.length === 0) return finish();
       worker.postMessage({ type: 'batch', jobs: inFlight } satisfies TagsWorkerRequest);
     };

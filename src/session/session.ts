@@ -129,8 +129,7 @@ export class Session {
   async buildRequest(request: string): Promise<BuiltMessages> {
     const [chatFiles, readOnlyFiles] = await Promise.all([this.readChatFiles(), this.readReadOnlyFiles()]);
     const repoMap = await this.repoMap(request);
-    return buildMessages(
-      {
+    return buildMessages({
         format: this.prompts.format,
         context: this.prompts.context,
         readOnlyFiles,
@@ -138,9 +137,7 @@ export class Session {
         history: this.history,
         chatFiles,
         request,
-      },
-      this.ports.tokens,
-    );
+    });
   }
 
   private async send(built: BuiltMessages, signal?: AbortSignal): Promise<ChatResult> {

@@ -89,10 +89,14 @@ const formats: EditFormat[] = ['diff', 'diff-fenced', 'whole', 'udiff'];
 describe('fuzz: parse + plan', () => {
   it('never throws, never plans outside the repo, never touches an unnamed file', () => {
     expect(seeds.length).toBeGreaterThan(5);
+    let planned = 0;
+    let refused = 0;
     fc.assert(
       fc.property(fc.constantFrom(...formats), fc.oneof(mutatedReply, randomReply), (format, reply) => {
         const parsed = parseReply(format, reply, { chatFiles });
         const plan = planEdits(parsed.edits, files, { chatFiles, root: ROOT });
+        if (plan.files.length > 0) planned++;
+        if (plan.failures.some((f) => f.reason === 'outside_repo')) refused++;
         const named = new Set(parsed.edits.map((e) => normalizeRepoPath(e.path, ROOT)).filter((p) => typeof p === 'string'));
         for (const f of plan.files) {
           expect(normalizeRepoPath(f.path, ROOT)).toBe(f.path);
@@ -106,5 +110,8 @@ describe('fuzz: parse + plan', () => {
       }),
       { numRuns: 20000, seed: 20240611 },
     );
+    // The generators must reach both the planner's success path and its path refusals.
+    expect(planned).toBeGreaterThan(500);
+    expect(refused).toBeGreaterThan(100);
   });
 });

@@ -34,6 +34,12 @@ describe('findRepoRoot and initRepo', () => {
     expect(await findRepoRoot(plain, { env })).toBe(plain);
   });
 
+  it('drops the variables simple-git refuses from a given environment', async () => {
+    fx = await makeFixture();
+    const env = { ...fx.env, GIT_DIR: '/nonexistent', EDITOR: 'vim', GIT_CONFIG_GLOBAL: '/nonexistent' };
+    expect(await findRepoRoot(fx.root, { env })).toBe(fx.root);
+  });
+
   it('turns paths into repository-relative posix paths', () => {
     expect(toRepoPaths('/r', ['/r/a/b.ts', 'c.ts', './d/../e.ts'])).toEqual(['a/b.ts', 'c.ts', 'e.ts']);
     expect(() => toRepoPaths('/r', ['/other/x'])).toThrow(/not a file inside/);

@@ -196,6 +196,20 @@ describe('createOpenAIClient', () => {
     expect(result).toMatchObject({ ok: false, partialText: 'abcdefghijkl', error: { kind: 'cut_off', retryable: true } });
   });
 
+  it('keeps a reply whose connection broke after finish_reason', async () => {
+    const server = await serve([textReply('complete answer', { cutAfterFinish: true })]);
+    const { client } = clientFor(server);
+    expect(await client.chat(ask())).toMatchObject({ ok: true, text: 'complete answer', finishReason: 'stop', usage: { cost: null } });
+    expect(server.chatRequests()).toHaveLength(1);
+  });
+
+  it('classifies a truncated non-streamed body instead of throwing', async () => {
+    const server = await serve([partialReply('abc', 1, 'end'), partialReply('abc', 1, 'destroy')]);
+    const { client } = clientFor(server, { maxRetries: 0 });
+    expect(await client.chat(ask({ stream: false }))).toMatchObject({ ok: false, error: { kind: 'server' } });
+    expect(await client.chat(ask({ stream: false }))).toMatchObject({ ok: false, error: { kind: 'connection' } });
+  });
+
   it('retries a stream cut before any text was delivered', async () => {
     const server = await serve([partialReply('never seen', 0, 'destroy'), textReply('clean')]);
     const { client } = clientFor(server);
@@ -205,14 +219,14 @@ describe('createOpenAIClient', () => {
 
   it('times out when the server goes silent, and retries', async () => {
     const server = await serve([hangReply(), textReply('awake')]);
-    const { client } = clientFor(server, { timeoutMs: 150 });
+    const { client } = clientFor(server, { timeoutMs: 300 });
     expect(await client.chat(ask())).toMatchObject({ ok: true, text: 'awake' });
     expect(server.chatRequests()).toHaveLength(2);
   });
 
   it('gives up with a timeout error', async () => {
     const server = await serve([hangReply()]);
-    const { client } = clientFor(server, { timeoutMs: 100, maxRetries: 0 });
+    const { client } = clientFor(server, { timeoutMs: 200, maxRetries: 0 });
     const result = await client.chat(ask());
     expect(result).toMatchObject({ ok: false, error: { kind: 'timeout', retryable: true } });
     if (result.ok) throw new Error('expected failure');

@@ -82,6 +82,11 @@ describe('createProcessRunner', () => {
     expect(result.durationMs).toBeLessThan(10_000);
   });
 
+  it('runs without a limit when the timeout is Infinity', async () => {
+    const result = await createProcessRunner().run('sleep 0.2; echo late', { cwd: dir, timeoutMs: Infinity, env });
+    expect(result).toMatchObject({ exitCode: 0, timedOut: false, output: 'late\n' });
+  });
+
   it('stops on abort', async () => {
     const controller = new AbortController();
     const running = createProcessRunner().run('echo go; sleep 30', {

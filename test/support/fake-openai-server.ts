@@ -22,6 +22,8 @@ export interface FakeTextStep {
   /** Leave the usage out entirely, as some local servers do. */
   readonly noUsage?: boolean;
   readonly delayMs?: number;
+  /** Cut the connection right after the finish_reason chunk, before usage and [DONE]. */
+  readonly cutAfterFinish?: boolean;
 }
 
 export interface FakeErrorStep {
@@ -242,6 +244,10 @@ function streamText(res: ServerResponse, step: FakeTextStep, request: FakeReques
   writeEvent(res, chunk(id, model, { role: 'assistant', content: '' }, null));
   for (const piece of step.chunks ?? splitText(step.text, step.chunkSize)) writeEvent(res, chunk(id, model, { content: piece }, null));
   writeEvent(res, chunk(id, model, {}, step.finishReason ?? 'stop'));
+  if (step.cutAfterFinish) {
+    res.socket?.end(() => res.socket?.destroy());
+    return;
+  }
   if (request.body?.stream_options?.include_usage && !step.noUsage) {
     writeEvent(res, { id, object: 'chat.completion.chunk', created: 0, model, choices: [], usage: usageOf(step, request) });
   }

@@ -1,5 +1,5 @@
 // What a slash command is and what it may touch.
-import type { RepoMapPort } from '../../coders/ports.js';
+import type { RepoMapPort, TokenCounter } from '../../coders/ports.js';
 import type { ResultStatus } from '../../session/events.js';
 import type { Session } from '../../session/session.js';
 
@@ -28,6 +28,7 @@ export interface CommandContext {
   readonly refreshMap: () => void;
   readonly model: { readonly contextWindow: number; readonly inputPricePerToken: number | null };
   readonly commands: readonly SlashCommand[];
+  readonly tokens: TokenCounter;
 }
 
 export interface CommandResult {

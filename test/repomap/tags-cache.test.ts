@@ -1,0 +1,96 @@
+// Tag cache and collectTags: hits, misses, touched files, content changes, corrupt and old caches.
+import { mkdir, mkdtemp, readFile, rm, utimes, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { collectTags } from '../../src/repomap/collect-tags.js';
+import type { CollectTagsStats } from '../../src/repomap/collect-tags.js';
+import { findQueriesDir } from '../../src/repomap/extract-tags.js';
+import type { Tag } from '../../src/repomap/tag.js';
+import { decodeCache, encodeCache, loadTagCache, tagCachePath } from '../../src/repomap/tag-cache.js';
+import { createTagsPool } from '../../src/repomap/tags-pool.js';
+
+const temps: string[] = [];
+afterEach(async () => {
+  await Promise.all(temps.splice(0).map((d) => rm(d, { recursive: true, force: true })));
+});
+
+async function makeRepo(): Promise<string> {
+  const root = await mkdtemp(path.join(os.tmpdir(), 'tandem-cache-'));
+  temps.push(root);
+  await mkdir(path.join(root, 'src'));
+  await writeFile(path.join(root, 'src/a.py'), 'def alpha():\n    return beta()\n');
+  await writeFile(path.join(root, 'src/b.py'), 'def beta():\n    return 1\n');
+  return root;
+}
+
+const pool = createTagsPool({ queriesDir: findQueriesDir(import.meta.url), threads: 0 });
+const FILES = ['src/a.py', 'src/b.py'];
+
+async function run(root: string): Promise<{ tags: Map<string, Tag[]>; stats: CollectTagsStats }> {
+  const stats = { files: 0, hits: 0, parsed: 0, failed: 0 };
+  const tags = await collectTags(root, FILES, { pool, cache: await loadTagCache(root) }, stats);
+  return { tags, stats };
+}
+
+describe('tag cache', () => {
+  it('parses on the cold run and hits on the warm run with equal tags', async () => {
+    const root = await makeRepo();
+    const cold = await run(root);
+    expect(cold.stats).toEqual({ files: 2, hits: 0, parsed: 2, failed: 0 });
+    expect(cold.tags.get('src/a.py')?.map((t) => `${t.role} ${t.name}`)).toEqual(['def alpha', 'ref beta']);
+    const warm = await run(root);
+    expect(warm.stats).toEqual({ files: 2, hits: 2, parsed: 0, failed: 0 });
+    expect(warm.tags).toEqual(cold.tags);
+  });
+
+  it('keeps a touched file with unchanged content and reparses a changed one', async () => {
+    const root = await makeRepo();
+    await run(root);
+    const later = new Date(Date.now() + 60_000);
+    await utimes(path.join(root, 'src/a.py'), later, later);
+    await writeFile(path.join(root, 'src/b.py'), 'def gamma():\n    return 2\n'); // same size
+    const next = await run(root);
+    expect(next.stats).toEqual({ files: 2, hits: 1, parsed: 1, failed: 0 });
+    expect(next.tags.get('src/b.py')?.[0]?.name).toBe('gamma');
+    // The touched file's new mtime was saved: the next run hits both.
+    expect((await run(root)).stats.hits).toBe(2);
+  });
+
+  it('ignores a corrupt or other-version cache file and rewrites it', async () => {
+    const root = await makeRepo();
+    await run(root);
+    const file = tagCachePath(root);
+    const good = await readFile(file, 'utf8');
+    await writeFile(file, good.slice(0, good.length - 20));
+    expect((await run(root)).stats.parsed).toBe(2);
+    await writeFile(file, good.replace('"version":1', '"version":0'));
+    expect((await run(root)).stats.parsed).toBe(2);
+    expect(await readFile(file, 'utf8')).toBe(good);
+  });
+
+  it('drops entries of files that are gone and skips missing files', async () => {
+    const root = await makeRepo();
+    await run(root);
+    await rm(path.join(root, 'src/b.py'));
+    const after = await run(root);
+    expect([...after.tags.keys()]).toEqual(['src/a.py']);
+    expect([...(decodeCache(await readFile(tagCachePath(root), 'utf8'))?.keys() ?? [])]).toEqual(['src/a.py']);
+  });
+
+  it('round-trips 100k tags quickly', () => {
+    const tags: Tag[] = Array.from({ length: 100_000 }, (_, i) => ({
+      path: `f${i % 1000}.ts`, name: `name${i}`, role: i % 3 ? 'ref' : 'def', kind: i % 2 ? 'call' : 'function', line: i, endLine: i + 2,
+    }));
+    const entries = new Map<string, { size: number; mtimeMs: number; hash: string; tags: Tag[] }>();
+    for (const tag of tags) {
+      const entry = entries.get(tag.path) ?? { size: 1, mtimeMs: 2.5, hash: 'h', tags: [] };
+      entry.tags.push(tag);
+      entries.set(tag.path, entry);
+    }
+    const started = performance.now();
+    const decoded = decodeCache(encodeCache(entries));
+    expect(performance.now() - started).toBeLessThan(2000);
+    expect(decoded?.get('f7.ts')).toEqual(entries.get('f7.ts'));
+  });
+});

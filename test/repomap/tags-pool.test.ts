@@ -1,0 +1,67 @@
+// The worker pool gives the same outcomes as in-process parsing, and reports progress.
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { findQueriesDir } from '../../src/repomap/extract-tags.js';
+import type { ParseJob } from '../../src/repomap/parse-file.js';
+import { createTagsPool, defaultTagThreads } from '../../src/repomap/tags-pool.js';
+
+const FIXTURES = fileURLToPath(new URL('./fixtures/', import.meta.url));
+const queriesDir = findQueriesDir(import.meta.url);
+// Languages whose queries compile fast: each worker compiles its own (the goldens cover the rest).
+const CHEAP = new Set(['c', 'go', 'java', 'php', 'rust']);
+const inProcessPool = createTagsPool({ queriesDir, threads: 0 });
+
+async function fixtureJobs(): Promise<ParseJob[]> {
+  const jobs: ParseJob[] = [];
+  for (const lang of (await readdir(FIXTURES)).filter((l) => CHEAP.has(l)).sort()) {
+    for (const file of (await readdir(path.join(FIXTURES, lang))).sort()) {
+      if (file !== 'expected-tags.json') jobs.push({ path: `${lang}/${file}`, absPath: path.join(FIXTURES, lang, file) });
+    }
+  }
+  jobs.push({ path: 'missing/gone.py', absPath: path.join(FIXTURES, 'missing/gone.py') });
+  return jobs;
+}
+
+describe('tags pool', () => {
+  it('parses on worker threads (the .ts worker through tsx) exactly as in-process', async () => {
+    const jobs = await fixtureJobs();
+    const inProcess = await inProcessPool.parse(jobs);
+    const progress: number[] = [];
+    const workers = createTagsPool({
+      queriesDir, threads: 2, inProcessBelow: 1,
+      workerUrl: new URL('../../src/repomap/tags-worker.ts', import.meta.url), execArgv: ['--import', 'tsx'],
+    });
+    const threaded = await workers.parse(jobs, (done, total) => {
+      expect(total).toBe(jobs.length);
+      progress.push(done);
+    });
+    expect(threaded).toEqual(inProcess);
+    expect(progress).toEqual(jobs.map((_, i) => i + 1));
+    expect(inProcess.filter((o) => o.ok).length).toBe(jobs.length - 1);
+    expect(inProcess.at(-1)).toMatchObject({ path: 'missing/gone.py', ok: false });
+  });
+
+  it('parses in-process when the worker module does not exist', async () => {
+    const jobs = (await fixtureJobs()).slice(0, 3);
+    const pool = createTagsPool({ queriesDir, threads: 2, inProcessBelow: 1, workerUrl: new URL('file:///nonexistent/worker.js') });
+    const outcomes = await pool.parse(jobs);
+    expect(outcomes.map((o) => o.ok)).toEqual([true, true, true]);
+  });
+
+  it('recovers when every worker dies: their jobs are parsed in-process', async () => {
+    const jobs = (await fixtureJobs()).slice(0, 4);
+    const pool = createTagsPool({
+      queriesDir, threads: 2, inProcessBelow: 1,
+      workerUrl: new URL('./fixtures/python/shapes.py', import.meta.url), // not a loadable worker
+    });
+    const outcomes = await pool.parse(jobs);
+    expect(outcomes.map((o) => o.ok)).toEqual([true, true, true, true]);
+  });
+
+  it('caps the default thread count at two', () => {
+    expect(defaultTagThreads(1)).toBe(1);
+    expect(defaultTagThreads(8)).toBe(2);
+  });
+});
