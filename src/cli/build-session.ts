@@ -72,7 +72,7 @@ export async function buildSession(input: BuildInput): Promise<BuiltSession> {
     weakModel: client,
     tokens,
     git: input.repoRoot ? createGitPort(input.repoRoot, gitOptions) : null,
-    checks: createChecksPort({ root, runner, env: { ...environment.env }, lintCommands: settings['lint-cmd'], testCommand: settings['test-cmd'], timeoutMs: commandTimeoutMs }),
+    checks: createChecksPort({ root, runner, env: definedEnv(environment.env), lintCommands: settings['lint-cmd'], testCommand: settings['test-cmd'], timeoutMs: commandTimeoutMs }),
     asker: createAsker({
       yesAlways: settings['yes-always'],
       prompt: input.interactive ? (question) => input.lines.read(question) : null,
@@ -152,4 +152,8 @@ function repoRelative(root: string, cwd: string, file: string): string | null {
   const rel = relative(root, isAbsolute(file) ? file : resolve(cwd, file));
   if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) return null;
   return rel.split(sep).join('/');
+}
+
+function definedEnv(env: Readonly<Record<string, string | undefined>>): Record<string, string> {
+  return Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined));
 }

@@ -1,21 +1,54 @@
-// The checks port over the process runner and the checks/ functions.
+// The checks port over the checks/ functions: tree-sitter syntax check, lint commands, test command.
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { renderCodeContext } from '../checks/code-context.js';
+import { formatLintFailure, parseLintCommands, runLint } from '../checks/lint.js';
+import { checkSyntax, describeSyntaxProblems } from '../checks/syntax-check.js';
+import { runTests } from '../checks/test-runner.js';
 import type { ChecksPort } from '../coders/ports.js';
 import type { ProcessRunner } from '../platform/process.js';
+import { createGrammarLoader, type GrammarLoader } from '../platform/tree-sitter.js';
+
+/** Test output sent to the model is cut to this many characters, keeping the end. */
+const TEST_OUTPUT_BUDGET = 8_000;
 
 export interface ChecksAdapterOptions {
   readonly root: string;
   readonly runner: ProcessRunner;
-  readonly env: Record<string, string | undefined>;
+  readonly env: Record<string, string>;
   readonly lintCommands: readonly string[];
   readonly testCommand: string | null;
   readonly timeoutMs: number;
 }
 
 export function createChecksPort(options: ChecksAdapterOptions): ChecksPort {
-  void options;
+  let loader: GrammarLoader | undefined;
+  const lintCommands = parseLintCommands(options.lintCommands);
+  const run = { env: options.env, timeoutMs: options.timeoutMs };
   return {
-    syntax: async () => null,
-    lint: async () => null,
-    test: async () => null,
+    async syntax(path, before, after) {
+      loader ??= createGrammarLoader();
+      const result = await checkSyntax(loader, path, before, after);
+      if (result.problems.length === 0) return null;
+      const context = renderCodeContext(after, result.problems.map((p) => p.line));
+      return `${describeSyntaxProblems(path, result.problems)}\n\n${path}:\n${context}`;
+    },
+    async lint(paths) {
+      if (lintCommands.length === 0) return null;
+      const result = await runLint(options.runner, options.root, paths, lintCommands, run);
+      if (result.ok) return { ok: true, output: '' };
+      const sections = await Promise.all(
+        result.failures.map(async (failure) => {
+          const text = await readFile(join(options.root, failure.file), 'utf8').catch(() => null);
+          return formatLintFailure(failure, text);
+        }),
+      );
+      return { ok: false, output: sections.join('\n\n') };
+    },
+    async test() {
+      if (!options.testCommand) return null;
+      const result = await runTests(options.runner, options.root, options.testCommand, TEST_OUTPUT_BUDGET, run);
+      return { ok: result.ok, output: result.output };
+    },
   };
 }

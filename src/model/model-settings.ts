@@ -58,7 +58,8 @@ interface RawEntry {
   readonly reminder?: string;
 }
 
-interface RawTable {
+/** The shape of model-settings.json. */
+export interface ModelSettingsTable {
   readonly defaults: Omit<Required<RawEntry>, 'name' | 'aliases' | 'patterns'>;
   readonly models: readonly RawEntry[];
 }
@@ -67,14 +68,14 @@ const EDIT_FORMATS: readonly DefaultEditFormat[] = ['diff', 'diff-fenced', 'whol
 
 /** Looks a model name up in the built-in data file; unknown names get the defaults. */
 export function lookupModelSettings(name: string): ModelSettings {
-  return lookupIn(table as RawTable, name);
+  return lookupIn(table as ModelSettingsTable, name);
 }
 
 /** The same lookup over any table shaped like model-settings.json (tests, user overrides). */
-export function lookupIn(data: RawTable, name: string): ModelSettings {
+export function lookupIn(data: ModelSettingsTable, name: string): ModelSettings {
   const { entry, prefix } = findEntry(data.models, name);
-  const pick = <K extends keyof RawTable['defaults']>(key: K): RawTable['defaults'][K] =>
-    (entry?.[key] ?? data.defaults[key]) as RawTable['defaults'][K];
+  const pick = <K extends keyof ModelSettingsTable['defaults']>(key: K): ModelSettingsTable['defaults'][K] =>
+    (entry?.[key] ?? data.defaults[key]) as ModelSettingsTable['defaults'][K];
   const prices = entry ? entry.prices ?? null : data.defaults.prices;
   const weak = pick('weakModel');
   return {

@@ -3,7 +3,7 @@
 
 import { MultiDirectedGraph } from 'graphology';
 import type { Tag } from './tag.js';
-import { personalizedPageRank } from './pagerank.js';
+import { pageRankAdjacency, type WeightedAdjacency } from './pagerank.js';
 
 export interface RankOptions {
   /** Files in the chat: personalized, their references weigh more, their definitions are left out. */
@@ -22,6 +22,9 @@ export interface RankResult {
   /** Definitions best first, then files that define nothing (path only). */
   readonly items: readonly RankedItem[];
   readonly fileRanks: ReadonlyMap<string, number>;
+  /** The file graph the ranks came from: node i is files[i]. */
+  readonly files: readonly string[];
+  readonly adjacency: WeightedAdjacency;
 }
 
 /**
@@ -39,40 +42,69 @@ export const RANK_WEIGHTS = {
   descriptiveMinLength: 8,
 } as const;
 
+/** Names and files as small integers, so the hot loops touch arrays rather than maps and strings. */
 interface NameIndex {
   readonly files: string[];
   readonly fileIds: Map<string, number>;
-  readonly definers: Map<string, number[]>;
-  /** name -> (referencing file id -> count) */
-  readonly references: Map<string, Map<number, number>>;
-  readonly defTags: Tag[][];
+  readonly nameIds: Map<string, number>;
+  readonly names: string[];
+  /** name id -> defining file ids, ascending. */
+  readonly definers: number[][];
+  /** file id -> referenced name ids and their counts (parallel arrays). */
+  readonly refNames: number[][];
+  readonly refCounts: number[][];
+  /** file id -> its distinct definition tags, with each tag's name id. */
+  readonly defTags: { tag: Tag; nameId: number }[][];
 }
 
 function indexTags(tagsByFile: ReadonlyMap<string, readonly Tag[]>): NameIndex {
   const files = [...tagsByFile.keys()].sort();
   const fileIds = new Map(files.map((file, i) => [file, i]));
-  const definers = new Map<string, number[]>();
-  const references = new Map<string, Map<number, number>>();
-  const defTags: Tag[][] = files.map(() => []);
-  files.forEach((file, id) => {
+  const nameIds = new Map<string, number>();
+  const names: string[] = [];
+  const definers: number[][] = [];
+  const idOf = (name: string): number => {
+    let id = nameIds.get(name);
+    if (id === undefined) {
+      id = names.length;
+      nameIds.set(name, id);
+      names.push(name);
+      definers.push([]);
+    }
+    return id;
+  };
+  const refNames: number[][] = [];
+  const refCounts: number[][] = [];
+  const defTags: { tag: Tag; nameId: number }[][] = [];
+  files.forEach((file, fileId) => {
+    const counts = new Map<number, number>();
+    const defs: { tag: Tag; nameId: number }[] = [];
+    const seen = new Set<string>();
     for (const tag of tagsByFile.get(file) ?? []) {
-      if (tag.role === 'def') {
-        defTags[id]?.push(tag);
-        const list = definers.get(tag.name) ?? [];
-        if (list[list.length - 1] !== id) list.push(id);
-        definers.set(tag.name, list);
+      const nameId = idOf(tag.name);
+      if (tag.role === 'ref') {
+        counts.set(nameId, (counts.get(nameId) ?? 0) + 1);
         continue;
       }
-      const counts = references.get(tag.name) ?? new Map<number, number>();
-      counts.set(id, (counts.get(id) ?? 0) + 1);
-      references.set(tag.name, counts);
+      const list = definers[nameId] ?? [];
+      if (list[list.length - 1] !== fileId) list.push(fileId);
+      const identity = `${tag.line}\0${tag.name}`;
+      if (!seen.has(identity)) defs.push({ tag, nameId });
+      seen.add(identity);
     }
+    refNames.push([...counts.keys()]);
+    refCounts.push([...counts.values()]);
+    defTags.push(defs);
   });
   // Without any references (no query, no identifiers) let definitions stand in, so ranks still differ.
-  if (references.size === 0) {
-    for (const [name, ids] of definers) references.set(name, new Map(ids.map((id) => [id, 1])));
+  if (refNames.every((list) => list.length === 0)) {
+    defTags.forEach((defs, fileId) => {
+      const unique = [...new Set(defs.map((d) => d.nameId))];
+      refNames[fileId] = unique;
+      refCounts[fileId] = unique.map(() => 1);
+    });
   }
-  return { files, fileIds, definers, references, defTags };
+  return { files, fileIds, nameIds, names, definers, refNames, refCounts, defTags };
 }
 
 function isDescriptive(name: string): boolean {
@@ -89,49 +121,55 @@ function nameMultiplier(name: string, definerCount: number, mentioned: ReadonlyS
   return multiplier;
 }
 
-/** One (referencing file -> defining file, name) contribution; parallel arrays keep it compact. */
-interface Contributions {
-  readonly sources: number[];
-  readonly targets: number[];
-  readonly names: string[];
-  readonly weights: number[];
+/** Weight of one (referencing file, name) pair, applied to each edge towards a definer of the name. */
+type RefWeight = (fileId: number, nameId: number, count: number) => number;
+
+function refWeigher(index: NameIndex, chat: ReadonlySet<number>, mentioned: ReadonlySet<string>): RefWeight {
+  const multipliers = index.names.map((name, id) => nameMultiplier(name, index.definers[id]?.length ?? 0, mentioned));
+  return (fileId, nameId, count) =>
+    (multipliers[nameId] ?? 0) * Math.sqrt(count) * (chat.has(fileId) ? RANK_WEIGHTS.referencedFromChat : 1);
 }
 
-function collectContributions(index: NameIndex, chat: ReadonlySet<number>, mentioned: ReadonlySet<string>): Contributions {
-  const out: Contributions = { sources: [], targets: [], names: [], weights: [] };
-  const names = [...index.definers.keys()].sort();
-  for (const name of names) {
-    const refs = index.references.get(name);
-    const defs = index.definers.get(name);
-    if (refs === undefined || defs === undefined) continue;
-    const multiplier = nameMultiplier(name, defs.length, mentioned);
-    for (const [source, count] of refs) {
-      const weight = multiplier * Math.sqrt(count) * (chat.has(source) ? RANK_WEIGHTS.referencedFromChat : 1);
-      for (const target of defs) {
-        out.sources.push(source);
-        out.targets.push(target);
-        out.names.push(name);
-        out.weights.push(weight);
+/** Edges from each referencing file to each file defining a referenced name; parallel edges summed. */
+function buildAdjacency(index: NameIndex, weigh: RefWeight): WeightedAdjacency {
+  const count = index.files.length;
+  const row = new Float64Array(count);
+  const starts = new Int32Array(count + 1);
+  const targets: number[] = [];
+  const weights: number[] = [];
+  for (let source = 0; source < count; source++) {
+    starts[source] = targets.length;
+    const touched: number[] = [];
+    const names = index.refNames[source] ?? [];
+    const counts = index.refCounts[source] ?? [];
+    names.forEach((nameId, k) => {
+      const definers = index.definers[nameId] ?? [];
+      if (definers.length === 0) return;
+      const weight = weigh(source, nameId, counts[k] ?? 1);
+      for (const target of definers) {
+        if (row[target] === 0) touched.push(target);
+        row[target] = (row[target] ?? 0) + weight;
       }
+    });
+    touched.sort((a, b) => a - b);
+    for (const target of touched) {
+      targets.push(target);
+      weights.push(row[target] ?? 0);
+      row[target] = 0;
     }
   }
-  return out;
+  starts[count] = targets.length;
+  return { nodeCount: count, starts, targets: Int32Array.from(targets), weights: Float64Array.from(weights) };
 }
 
-function buildGraph(files: readonly string[], contributions: Contributions): MultiDirectedGraph {
+/** The ranking's file graph as a graphology graph (for inspection and for checking the ranks). */
+export function fileGraphOf(files: readonly string[], adjacency: WeightedAdjacency): MultiDirectedGraph {
   const graph = new MultiDirectedGraph();
   for (const file of files) graph.addNode(file);
-  // Parallel edges sum in PageRank, so one edge per file pair gives the same ranks with far fewer edges.
-  const pairWeights = new Map<number, number>();
-  const count = files.length;
-  contributions.sources.forEach((source, i) => {
-    const key = source * count + (contributions.targets[i] ?? 0);
-    pairWeights.set(key, (pairWeights.get(key) ?? 0) + (contributions.weights[i] ?? 0));
-  });
-  for (const [key, weight] of pairWeights) {
-    const source = files[Math.floor(key / count)] ?? '';
-    const target = files[key % count] ?? '';
-    graph.addEdge(source, target, { weight });
+  for (let source = 0; source < adjacency.nodeCount; source++) {
+    for (let j = adjacency.starts[source] ?? 0; j < (adjacency.starts[source + 1] ?? 0); j++) {
+      graph.addEdge(files[source] ?? '', files[adjacency.targets[j] ?? 0] ?? '', { weight: adjacency.weights[j] ?? 0 });
+    }
   }
   return graph;
 }
@@ -146,24 +184,31 @@ function fileStem(path: string): string {
   return dot > 0 ? base.slice(0, dot) : base;
 }
 
-function personalization(index: NameIndex, options: RankOptions): Map<string, number> {
-  const chosen = new Map<string, number>();
+function personalization(index: NameIndex, options: RankOptions): Float64Array {
+  const chosen = new Float64Array(index.files.length);
   for (const file of [...options.chatFiles, ...(options.mentionedFiles ?? [])]) {
-    if (index.fileIds.has(file)) chosen.set(file, 1);
+    const id = index.fileIds.get(file);
+    if (id !== undefined) chosen[id] = 1;
   }
   // The request itself points at the files defining the names it mentions.
   for (const name of options.mentionedIdents ?? []) {
-    for (const id of index.definers.get(name) ?? []) chosen.set(index.files[id] ?? '', 1);
+    for (const id of index.definers[index.nameIds.get(name) ?? -1] ?? []) chosen[id] = 1;
   }
   const idents = new Set((options.mentionedIdents ?? []).map(normalizeStem).filter((s) => s.length >= 3));
   if (idents.size === 0) return chosen;
-  for (const file of index.files) {
-    if (idents.has(normalizeStem(fileStem(file)))) chosen.set(file, 1);
-  }
+  index.files.forEach((file, id) => {
+    if (idents.has(normalizeStem(fileStem(file)))) chosen[id] = 1;
+  });
   return chosen;
 }
 
-function compareDefs(a: { tag: Tag; rank: number; fileRank: number }, b: { tag: Tag; rank: number; fileRank: number }): number {
+interface Candidate {
+  readonly tag: Tag;
+  readonly rank: number;
+  readonly fileRank: number;
+}
+
+function compareDefs(a: Candidate, b: Candidate): number {
   if (a.rank !== b.rank) return b.rank - a.rank;
   if (a.fileRank !== b.fileRank) return b.fileRank - a.fileRank;
   if (a.tag.path !== b.tag.path) return a.tag.path < b.tag.path ? -1 : 1;
@@ -171,33 +216,54 @@ function compareDefs(a: { tag: Tag; rank: number; fileRank: number }, b: { tag: 
   return a.tag.name < b.tag.name ? -1 : a.tag.name > b.tag.name ? 1 : 0;
 }
 
-function definitionRanks(
-  index: NameIndex,
-  contributions: Contributions,
-  fileRanks: ReadonlyMap<string, number>,
-  mentioned: ReadonlySet<string>,
-): Map<string, number> {
-  const outWeight = new Float64Array(index.files.length);
-  contributions.sources.forEach((source, i) => {
-    outWeight[source] = (outWeight[source] ?? 0) + (contributions.weights[i] ?? 0);
-  });
-  const ranks = new Map<string, number>();
-  contributions.sources.forEach((source, i) => {
-    const total = outWeight[source] ?? 0;
+/** Rank of each (name, defining file) pair, stored at slotStart[name] + position among its definers. */
+interface DefinitionRanks {
+  readonly slotStart: Int32Array;
+  readonly ranks: Float64Array;
+}
+
+function definitionRanks(index: NameIndex, weigh: RefWeight, fileRanks: Float64Array, mentioned: ReadonlySet<string>): DefinitionRanks {
+  const slotStart = new Int32Array(index.names.length + 1);
+  index.definers.forEach((list, nameId) => (slotStart[nameId + 1] = (slotStart[nameId] ?? 0) + list.length));
+  const ranks = new Float64Array(slotStart[index.names.length] ?? 0);
+  index.files.forEach((_file, source) => {
+    const names = index.refNames[source] ?? [];
+    const counts = index.refCounts[source] ?? [];
+    const weights = names.map((nameId, k) => weigh(source, nameId, counts[k] ?? 1));
+    let total = 0;
+    names.forEach((nameId, k) => (total += (weights[k] ?? 0) * (index.definers[nameId]?.length ?? 0)));
     if (total <= 0) return;
-    const sourceRank = fileRanks.get(index.files[source] ?? '') ?? 0;
-    const key = `${contributions.targets[i] ?? 0}\0${contributions.names[i] ?? ''}`;
-    ranks.set(key, (ranks.get(key) ?? 0) + (sourceRank * (contributions.weights[i] ?? 0)) / total);
+    const share = (fileRanks[source] ?? 0) / total;
+    names.forEach((nameId, k) => {
+      const start = slotStart[nameId] ?? 0;
+      const length = index.definers[nameId]?.length ?? 0;
+      for (let slot = start; slot < start + length; slot++) ranks[slot] = (ranks[slot] ?? 0) + share * (weights[k] ?? 0);
+    });
   });
   // A mentioned name may be referenced by no file at all; the request is then its only referrer.
   for (const name of mentioned) {
-    for (const id of index.definers.get(name) ?? []) {
-      const key = `${id}\0${name}`;
-      const fileRank = fileRanks.get(index.files[id] ?? '') ?? 0;
-      ranks.set(key, (ranks.get(key) ?? 0) + fileRank * RANK_WEIGHTS.mentionedName);
-    }
+    const nameId = index.nameIds.get(name);
+    if (nameId === undefined) continue;
+    (index.definers[nameId] ?? []).forEach((fileId, k) => {
+      const slot = (slotStart[nameId] ?? 0) + k;
+      ranks[slot] = (ranks[slot] ?? 0) + (fileRanks[fileId] ?? 0) * RANK_WEIGHTS.mentionedName;
+    });
   }
-  return ranks;
+  return { slotStart, ranks };
+}
+
+function definitionRank(index: NameIndex, defRanks: DefinitionRanks, nameId: number, fileId: number): number {
+  const list = index.definers[nameId] ?? [];
+  let low = 0;
+  let high = list.length - 1;
+  while (low <= high) {
+    const mid = (low + high) >> 1;
+    const value = list[mid] ?? 0;
+    if (value === fileId) return defRanks.ranks[(defRanks.slotStart[nameId] ?? 0) + mid] ?? 0;
+    if (value < fileId) low = mid + 1;
+    else high = mid - 1;
+  }
+  return 0;
 }
 
 /** Rank every definition outside the chat files. Deterministic for the same inputs. */
@@ -205,31 +271,24 @@ export function rankDefinitions(tagsByFile: ReadonlyMap<string, readonly Tag[]>,
   const index = indexTags(tagsByFile);
   const chat = new Set(options.chatFiles.flatMap((file) => index.fileIds.get(file) ?? []));
   const mentioned = new Set(options.mentionedIdents ?? []);
-  const contributions = collectContributions(index, chat, mentioned);
-  const graph = buildGraph(index.files, contributions);
-  const fileRanks = personalizedPageRank(graph, { personalization: personalization(index, options) }).ranks;
-  const defRanks = definitionRanks(index, contributions, fileRanks, mentioned);
+  const weigh = refWeigher(index, chat, mentioned);
+  const adjacency = buildAdjacency(index, weigh);
+  const ranks = pageRankAdjacency(adjacency, { personalization: personalization(index, options) }).ranks;
+  const defRanks = definitionRanks(index, weigh, ranks, mentioned);
 
-  const defs: { tag: Tag; rank: number; fileRank: number }[] = [];
+  const defs: Candidate[] = [];
   const bare: { path: string; rank: number }[] = [];
-  index.files.forEach((file, id) => {
-    if (chat.has(id)) return;
-    const fileRank = fileRanks.get(file) ?? 0;
-    const tags = index.defTags[id] ?? [];
+  index.files.forEach((file, fileId) => {
+    if (chat.has(fileId)) return;
+    const fileRank = ranks[fileId] ?? 0;
+    const tags = index.defTags[fileId] ?? [];
     if (tags.length === 0) bare.push({ path: file, rank: fileRank });
-    const seen = new Set<string>();
-    for (const tag of tags) {
-      const identity = `${tag.line}\0${tag.name}`;
-      if (seen.has(identity)) continue;
-      seen.add(identity);
-      defs.push({ tag, rank: defRanks.get(`${id}\0${tag.name}`) ?? 0, fileRank });
-    }
+    for (const { tag, nameId } of tags) defs.push({ tag, rank: definitionRank(index, defRanks, nameId, fileId), fileRank });
   });
   defs.sort(compareDefs);
   bare.sort((a, b) => b.rank - a.rank || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  const items: RankedItem[] = [
-    ...defs.map((d): RankedItem => ({ kind: 'def', tag: d.tag, rank: d.rank })),
-    ...bare.map((b): RankedItem => ({ kind: 'file', path: b.path, rank: b.rank })),
-  ];
-  return { items, fileRanks };
+  const items: RankedItem[] = defs.map((d): RankedItem => ({ kind: 'def', tag: d.tag, rank: d.rank }));
+  for (const b of bare) items.push({ kind: 'file', path: b.path, rank: b.rank });
+  const fileRanks = new Map(index.files.map((file, i) => [file, ranks[i] ?? 0]));
+  return { items, fileRanks, files: index.files, adjacency };
 }

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { rankDefinitions, type RankedItem } from '../../src/repomap/rank.js';
+import * as pagerankModule from 'graphology-metrics/centrality/pagerank.js';
+import { fileGraphOf, rankDefinitions, type RankedItem } from '../../src/repomap/rank.js';
 import type { Tag } from '../../src/repomap/tag.js';
-import { SMALL_REPO, tagsFor } from './map-fixture.js';
+import { SMALL_REPO, generatedRepo, tagsFor } from './map-fixture.js';
 
 function position(items: readonly RankedItem[], path: string, name: string): number {
   return items.findIndex((item) => item.kind === 'def' && item.tag.path === path && item.tag.name === name);
@@ -15,8 +16,20 @@ function ref(path: string, name: string, line = 0): Tag {
   return { path, name, role: 'ref', kind: 'call', line, endLine: line };
 }
 
+type Reference = (graph: ReturnType<typeof fileGraphOf>, options: { getEdgeWeight: string }) => Record<string, number>;
+const referencePageRank = ((pagerankModule as unknown as { default: unknown }).default ?? pagerankModule) as Reference;
+
 describe('rankDefinitions', () => {
   const tags = tagsFor(SMALL_REPO);
+
+  it('computes file ranks that graphology-metrics agrees with on the same file graph', () => {
+    const files = generatedRepo(12);
+    const { fileRanks, files: nodes, adjacency } = rankDefinitions(tagsFor(files), { chatFiles: [] });
+    const graph = fileGraphOf(nodes, adjacency);
+    expect(graph.size).toBeGreaterThanOrEqual(12);
+    const expected = referencePageRank(graph, { getEdgeWeight: 'weight' });
+    for (const node of nodes) expect(Math.abs((fileRanks.get(node) ?? -1) - (expected[node] ?? 1))).toBeLessThan(1e-6);
+  });
 
   it('ranks the file that defines what a chat file uses above an unrelated file', () => {
     const { items, fileRanks } = rankDefinitions(tags, { chatFiles: ['src/app.ts'] });
