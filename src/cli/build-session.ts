@@ -1,13 +1,15 @@
 // The composition root's assembly: real model client, git, checks, repo map and asker, wired into a Session.
 import { existsSync } from 'node:fs';
-import { platform } from 'node:os';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { createCoder, type CoderFormat } from '../coders/base-coder.js';
+import type { CoderFormat } from '../coders/base-coder.js';
 import type { RequestPorts, ShellPort } from '../coders/ports.js';
-import { loadPromptSet } from '../coders/prompt-set.js';
-import type { Settings } from '../config/schema.js';
+import { readPrompt } from '../coders/prompt-files.js';
+import type { SettingKey, Settings } from '../config/schema.js';
+import type { SettingSource } from '../config/load.js';
+import { renderSettingsReport } from '../config/settings-report.js';
 import { ensureExcluded } from '../git/exclude.js';
 import { lookupModelSettings, type ModelSettings } from '../model/model-settings.js';
+import { withLlmLog } from '../model/logging-client.js';
 import { createOpenAIClient } from '../model/openai-client.js';
 import { createTokenizerPool } from '../model/tokens.js';
 import { createProcessRunner, scrubSecrets } from '../platform/process.js';
@@ -15,6 +17,9 @@ import type { EmitEvent } from '../session/events.js';
 import { Session } from '../session/session.js';
 import { createAsker } from './asker.js';
 import { createChecksPort } from './checks-adapter.js';
+import { createCoderLoader } from './coder-loader.js';
+import { readInstructions } from './instructions.js';
+import { LazySessionLog, newId, recordingEmit, resumeSession } from './session-files.js';
 import type { CliEnvironment } from './cli-environment.js';
 import { allCommands } from './commands/registry.js';
 import type { CommandContext, GitCommandsPort } from './commands/types.js';
@@ -31,6 +36,8 @@ export interface BuildInput {
   readonly emit: EmitEvent;
   readonly interactive: boolean;
   readonly lines: LineReader;
+  /** Where each setting came from, for /settings. */
+  readonly sources?: ReadonlyMap<SettingKey, SettingSource>;
 }
 
 export interface BuiltSession {
@@ -51,15 +58,20 @@ export async function buildSession(input: BuildInput): Promise<BuiltSession> {
   if (input.repoRoot) await ensureExcluded(input.repoRoot, '.tandem/', gitOptions);
 
   const modelSettings = lookupModelSettings(settings.model);
-  const format = (settings['edit-format'] ?? modelSettings.editFormat) as CoderFormat;
-  const prompts = await loadPromptSet(join(environment.packageRoot, 'prompts'), format, { fence: '```', platform: platform() });
+  const editorModel = settings['editor-model'] ?? settings.model;
+  const requested = settings['edit-format'];
+  const editFormat: CoderFormat = requested && requested !== 'ask' ? requested : modelSettings.editFormat;
+  const editorFormat: CoderFormat = settings['editor-edit-format'] ?? lookupModelSettings(editorModel).editFormat;
+  const loadCoder = createCoderLoader(environment.packageRoot);
   const tokens = createTokenizerPool().counterFor(settings.model);
-  const client = createOpenAIClient({
+  const openai = createOpenAIClient({
     baseURL: settings['base-url'] ?? undefined,
     apiKey: settings['api-key'] ?? undefined,
     timeoutMs: settings['request-timeout'] * 1000,
     maxRetries: settings['max-retries'],
   });
+  const llmLog = settings['llm-log'];
+  const client = llmLog ? withLlmLog(openai, resolve(environment.cwd, llmLog), () => new Date()) : openai;
   const runner = createProcessRunner();
   const commandTimeoutMs = settings['command-timeout'] * 1000;
   const shellEnv = scrubSecrets({ ...environment.env });
@@ -67,6 +79,26 @@ export async function buildSession(input: BuildInput): Promise<BuiltSession> {
     runner.run(command, { cwd: root, timeoutMs: commandTimeoutMs, env: shellEnv });
   const repoMap: RepoMapHandle | null =
     settings['map-tokens'] > 0 ? createRepoMapPort({ root, packageRoot: environment.packageRoot, tokens, refreshMode: settings['map-refresh'], emit }) : null;
+  const contextWindow = settings['context-window'] ?? modelSettings.contextWindow;
+  const mode = settings.architect ? 'architect' : requested === 'ask' ? 'ask' : 'code';
+
+  const resumed = settings.resume !== null ? resumeSession(root, settings.resume) : null;
+  let session: Session | null = null;
+  const recorder = new LazySessionLog(
+    root,
+    () => ({
+      type: 'meta',
+      id: newId(new Date()),
+      version: environment.version,
+      created: new Date().toISOString(),
+      model: settings.model,
+      editFormat: editFormat,
+      files: [...(session?.chatFiles ?? [])],
+      readOnly: session?.readOnlyFiles.map((f) => f.name) ?? [],
+    }),
+    resumed?.log ?? null,
+  );
+  const recordingEmitter = recordingEmit(emit, recorder, join(root, '.tandem', 'chat.history.md'), () => new Date());
   const ports: RequestPorts = {
     model: client,
     weakModel: client,
@@ -76,16 +108,21 @@ export async function buildSession(input: BuildInput): Promise<BuiltSession> {
     asker: createAsker({
       yesAlways: settings['yes-always'],
       prompt: input.interactive ? (question) => input.lines.read(question) : null,
-      emit,
+      emit: recordingEmitter,
     }),
     repoMap,
     shell: { run: runShell },
   };
-  const session = new Session(
+  const [summarize, summaryTemplate, editorRequest] = await Promise.all(
+    ['summarize.md', 'context/summary.md', 'architect/editor-request.md'].map((id) => readPrompt(join(environment.packageRoot, 'prompts'), id)),
+  );
+  session = new Session(
     {
       root,
-      model: settings.model,
-      weakModel: settings['weak-model'] ?? settings.model,
+      models: { main: settings.model, weak: settings['weak-model'] ?? settings.model, editor: editorModel },
+      editFormat,
+      editorFormat,
+      mode,
       stream: settings.stream,
       dryRun: settings['dry-run'],
       autoCommits: settings['auto-commits'],
@@ -95,24 +132,33 @@ export async function buildSession(input: BuildInput): Promise<BuiltSession> {
       testCommand: settings['test-cmd'] ?? '',
       maxReflections: settings['max-reflections'],
       mapTokens: settings['map-tokens'],
+      maxHistoryTokens: settings['max-chat-history-tokens'] ?? defaultHistoryBudget(contextWindow),
+      contextWindow,
+      reminderPlacement: modelSettings.reminder,
     },
-    createCoder(format, prompts.format),
-    prompts,
-    ports,
-    emit,
+    { ports, emit: recordingEmitter, loadCoder, recorder, texts: { summarize: summarize!, summaryTemplate: summaryTemplate!, editorRequest: editorRequest! } },
   );
+  if (resumed) {
+    session.restore(resumed.history, resumed.chatFiles);
+    for (const notice of resumed.notices) emit({ type: 'warning', message: notice });
+    emit({ type: 'info', message: `Resumed session ${resumed.log.id} with ${resumed.history.length} messages.` });
+  }
+  const found = readInstructions(root, environment.cwd);
+  session.instructions.push(...found.instructions);
+  for (const note of found.notes) emit({ type: 'warning', message: note });
   addStartFiles(session, root, environment.cwd, input.files, settings.read);
   const git = input.repoRoot ? createGitCommands(input.repoRoot, gitOptions) : null;
   const commands = allCommands();
+  const built = session;
   return {
-    session,
+    session: built,
     settings,
     root,
-    emit,
+    emit: recordingEmitter,
     git,
     modelSettings,
     commandContext: (print) => ({
-      session,
+      session: built,
       root,
       cwd: environment.cwd,
       print,
@@ -129,22 +175,28 @@ export async function buildSession(input: BuildInput): Promise<BuiltSession> {
       },
       commands,
       tokens,
+      settingsReport: () => renderSettingsReport(settings, input.sources ?? new Map()),
     }),
     showRepoMap: async () =>
-      repoMap ? repoMap.get({ chatFiles: session.chatFiles, readOnlyFiles: [], requestText: '', budget: settings['map-tokens'] }) : '',
+      repoMap ? repoMap.get({ chatFiles: built.chatFiles, readOnlyFiles: [], requestText: '', budget: settings['map-tokens'] }) : '',
   };
+}
+
+/** History budget when none is set: a sixteenth of the window, between 1k and 8k tokens. */
+export function defaultHistoryBudget(contextWindow: number): number {
+  return Math.min(Math.max(Math.floor(contextWindow / 16), 1024), 8192);
 }
 
 function addStartFiles(session: Session, root: string, cwd: string, files: readonly string[], readOnly: readonly string[]): void {
   for (const file of files) {
     const rel = repoRelative(root, cwd, file);
     if (rel === null) throw new CliError(`${file} is outside the repository (${root})`, EXIT.usage);
-    session.addChatFile(rel);
+    if (!session.chatFiles.includes(rel)) session.chatFiles.push(rel);
   }
   for (const file of readOnly) {
     const absolutePath = isAbsolute(file) ? file : resolve(cwd, file);
     if (!existsSync(absolutePath)) throw new CliError(`--read: no such file: ${file}`, EXIT.usage);
-    session.readOnlyFiles.push({ name: repoRelative(root, cwd, file) ?? absolutePath, absolutePath });
+    session.addReadOnlyFile({ name: repoRelative(root, cwd, file) ?? absolutePath, absolutePath });
   }
 }
 

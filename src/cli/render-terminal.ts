@@ -1,48 +1,80 @@
-// The terminal renderer: the reply as it streams, edits as diffs, one status line per request.
+// The terminal renderer: a spinner until the first token, the reply rendered as Markdown while it
+// streams (plain text when not pretty), edits as coloured diffs, and one status line per reply.
 import type { SessionEvent } from '../session/events.js';
 import type { Palette } from './colors.js';
-import { colorDiff } from './colors.js';
+import { ANSI, colorDiff, PLAIN } from './colors.js';
+import { ANSI_CODE_STYLE } from './highlight.js';
+import { createMarkdownStream, sanitize, type MarkdownStream, type MarkdownStyle } from './markdown-stream.js';
+import { createSpinner, localeIsUtf8, type Spinner } from './spinner.js';
 
 export interface TerminalOutput {
   readonly out: (text: string) => void;
   readonly err: (text: string) => void;
   readonly palette: Palette;
+  /** Render Markdown with colours; otherwise replies stream as plain text. Default: palette is ANSI. */
+  readonly pretty?: boolean;
+  /** Shown while waiting for the first token (only given on a terminal). */
+  readonly spinner?: Spinner | null;
+  readonly unicode?: boolean;
+}
+
+export function markdownStyle(unicode: boolean): MarkdownStyle {
+  const sgr = (open: number, close: number) => (s: string) => `\u001b[${open}m${s}\u001b[${close}m`;
+  return {
+    bold: ANSI.bold,
+    italic: sgr(3, 23),
+    heading: (s) => ANSI.bold(ANSI.cyan(s)),
+    inlineCode: ANSI.yellow,
+    dim: ANSI.dim,
+    link: sgr(4, 24),
+    code: ANSI_CODE_STYLE,
+    unicode,
+  };
 }
 
 export function createTerminalRenderer(io: TerminalOutput): (event: SessionEvent) => void {
   const { out, err, palette } = io;
+  const pretty = io.pretty ?? palette !== PLAIN;
+  const style = pretty ? markdownStyle(io.unicode ?? false) : null;
   let streamed = false;
+  let endsWithNewline = true;
+  const write = (text: string): void => {
+    if (text === '') return;
+    out(text);
+    endsWithNewline = text.endsWith('\n');
+  };
+  let reply: MarkdownStream = createMarkdownStream(write, style);
   return (event) => {
+    if (event.type !== 'waiting') io.spinner?.stop();
     switch (event.type) {
       case 'session':
         err(palette.dim(`tandem: model ${event.model}, edit format ${event.editFormat}${filesNote(event.files)}\n`));
         return;
       case 'waiting':
         streamed = false;
+        reply = createMarkdownStream(write, style);
+        io.spinner?.start();
         return;
       case 'assistant_delta':
         streamed = true;
-        out(event.text);
+        reply.push(event.text);
         return;
       case 'assistant':
-        if (!streamed && event.text) out(event.text);
-        if (event.text && !event.text.endsWith('\n')) out('\n');
+        if (!streamed && event.text) reply.push(event.text);
+        reply.end();
+        if (!endsWithNewline) write('\n');
         if (event.interrupted) err(palette.yellow('(reply interrupted)\n'));
         streamed = false;
         return;
       case 'edit':
-        if (event.diff) out(`${colorDiff(event.diff, palette)}\n`);
-        if (event.status === 'applied') err(palette.green(`Applied edit to ${event.path}\n`));
-        if (event.status === 'planned') err(palette.cyan(`Would edit ${event.path} (dry run)\n`));
-        if (event.status === 'failed') err(palette.red(`Edit to ${event.path} failed: ${event.error ?? ''}\n`));
-        if (event.status === 'denied') err(palette.yellow(`Edit to ${event.path} not allowed\n`));
+        renderEdit(event, out, err, palette);
         return;
       case 'commit':
-        err(palette.dim(`Commit ${event.hash.slice(0, 7)} ${event.message}\n`));
+        err(palette.dim(`Commit ${event.hash.slice(0, 7)} ${sanitize(event.message, false)}\n`));
         return;
       case 'lint':
       case 'test':
-        if (!event.ok) err(palette.yellow(`${event.type === 'lint' ? 'Lint' : 'Tests'} failed:\n${event.output}\n`));
+        if (!event.ok) err(palette.yellow(`${event.type === 'lint' ? 'Lint' : 'Tests'} failed:\n${sanitize(event.output, true)}\n`));
         return;
       case 'reflection':
         err(palette.yellow(`Sending the ${event.reason} failures back to the model (reflection ${event.n})\n`));
@@ -51,9 +83,7 @@ export function createTerminalRenderer(io: TerminalOutput): (event: SessionEvent
         err(palette.dim(`${usageLine(event)}\n`));
         return;
       case 'shell':
-        err(event.ran ? `$ ${event.command}\n${event.output ?? ''}\n` : palette.dim(`Suggested command not run: ${event.command}\n`));
-        return;
-      case 'question':
+        err(event.ran ? `$ ${event.command}\n${sanitize(event.output ?? '', true)}\n` : palette.dim(`Suggested command not run: ${event.command}\n`));
         return;
       case 'info':
         err(`${event.message}\n`);
@@ -64,22 +94,60 @@ export function createTerminalRenderer(io: TerminalOutput): (event: SessionEvent
       case 'error':
         err(palette.red(`${event.message}\n`));
         return;
-      case 'result':
+      default:
+        // question, result, and events this renderer has no view of.
         return;
     }
   };
+}
+
+function renderEdit(event: Extract<SessionEvent, { type: 'edit' }>, out: (t: string) => void, err: (t: string) => void, palette: Palette): void {
+  if (event.diff) out(`${colorDiff(sanitize(event.diff, true), palette)}\n`);
+  if (event.status === 'applied') err(palette.green(`Applied edit to ${event.path}\n`));
+  if (event.status === 'planned') err(palette.cyan(`Would edit ${event.path} (dry run)\n`));
+  if (event.status === 'failed') err(palette.red(`Edit to ${event.path} failed: ${event.error ?? ''}\n`));
+  if (event.status === 'denied') err(palette.yellow(`Edit to ${event.path} not allowed\n`));
 }
 
 function filesNote(files: readonly string[]): string {
   return files.length > 0 ? `, files: ${files.join(' ')}` : '';
 }
 
-function usageLine(event: Extract<SessionEvent, { type: 'usage' }>): string {
+/** `Tokens: 2.1k sent (1.0k cached), 312 received. Cost: $0.0042 request, $0.0131 session.` */
+export function usageLine(event: Extract<SessionEvent, { type: 'usage' }>): string {
   const cached = event.cachedTokens > 0 ? ` (${formatCount(event.cachedTokens)} cached)` : '';
-  const cost = event.cost === null ? '' : `, cost $${event.cost.toFixed(4)} (session $${(event.sessionCost ?? 0).toFixed(4)})`;
-  return `Tokens: ${formatCount(event.promptTokens)} sent${cached}, ${formatCount(event.completionTokens)} received${cost}`;
+  const tokens = `Tokens: ${formatCount(event.promptTokens)} sent${cached}, ${formatCount(event.completionTokens)} received.`;
+  if (event.cost === null) return tokens;
+  return `${tokens} Cost: ${formatCost(event.cost)} request, ${formatCost(event.sessionCost ?? event.cost)} session.`;
+}
+
+function formatCost(dollars: number): string {
+  return `$${dollars.toFixed(dollars >= 1 ? 2 : 4)}`;
 }
 
 function formatCount(n: number): string {
+  if (n >= 1_000_000) return `${(n / 1_000_000).toFixed(1)}M`;
   return n >= 10_000 ? `${(n / 1000).toFixed(1)}k` : String(n);
+}
+
+export interface TerminalStreams {
+  readonly stdout: NodeJS.WritableStream;
+  readonly stderr: NodeJS.WritableStream;
+  readonly stdoutIsTTY: boolean;
+  readonly env: Readonly<Record<string, string | undefined>>;
+}
+
+/**
+ * The renderer for a person at a terminal: Markdown and colours only on a TTY without NO_COLOR and
+ * with `pretty` on; the spinner only when stderr is a terminal.
+ */
+export function createTerminalEmit(streams: TerminalStreams, prettySetting: boolean): (event: SessionEvent) => void {
+  const out = (text: string): void => void streams.stdout.write(text);
+  const err = (text: string): void => void streams.stderr.write(text);
+  const noColor = streams.env['NO_COLOR'] !== undefined && streams.env['NO_COLOR'] !== '';
+  const pretty = streams.stdoutIsTTY && prettySetting && !noColor;
+  const unicode = localeIsUtf8(streams.env);
+  const stderrIsTTY = (streams.stderr as { isTTY?: boolean }).isTTY === true;
+  const spinner = stderrIsTTY && prettySetting ? createSpinner({ write: err, unicode: unicode && !noColor }) : null;
+  return createTerminalRenderer({ out, err, palette: pretty ? ANSI : PLAIN, pretty, spinner, unicode });
 }

@@ -6,6 +6,11 @@ import type { CliEnvironment } from './cli-environment.js';
 import { CliError, EXIT } from './exit-codes.js';
 
 export async function runCli(environment: CliEnvironment): Promise<number> {
+  if (environment.argv[0] === 'eval') {
+    // The eval harness is its own command with its own options; loaded only when asked for.
+    const { runEvalCli } = await import('../eval/eval-cli.js');
+    return runEvalCli(environment, environment.argv.slice(1));
+  }
   const parsed = parseArgs(environment.argv);
   if (!parsed.ok) {
     environment.stderr.write(`tandem: ${parsed.error}\n`);

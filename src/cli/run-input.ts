@@ -1,5 +1,6 @@
 // One line of user input, whichever mode it came from: a slash command or a request to the model.
 import type { ResultStatus } from '../session/events.js';
+import type { ChatMode } from '../session/session.js';
 import type { BuiltSession } from './build-session.js';
 import { findCommand } from './commands/registry.js';
 
@@ -20,13 +21,13 @@ export async function runInput(built: BuiltSession, line: string, signal: AbortS
   if (lookup.kind === 'command') {
     const result = await lookup.command.run(lookup.args, context);
     if (result.request === undefined) return { status: result.status ?? 'completed', exit: result.exit ?? false };
-    return { status: await request(built, result.request, signal), exit: false };
+    return { status: await request(built, result.request, signal, result.mode), exit: false };
   }
   return { status: await request(built, line, signal), exit: false };
 }
 
-async function request(built: BuiltSession, text: string, signal: AbortSignal): Promise<ResultStatus> {
+async function request(built: BuiltSession, text: string, signal: AbortSignal, mode?: ChatMode): Promise<ResultStatus> {
   built.session.lastRequestStartHash = built.git ? await built.git.headHash() : null;
-  const outcome = await built.session.runRequest(text, signal);
+  const outcome = await built.session.runRequest(text, signal, mode ? { mode } : {});
   return outcome.status;
 }

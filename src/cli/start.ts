@@ -1,30 +1,36 @@
 // Builds a session from the settings and runs it in the chosen mode: --show-repo-map, one-shot,
 // interactive, or requests read line by line from a non-terminal stdin.
 import { readFileSync } from 'node:fs';
-import { isAbsolute, resolve } from 'node:path';
-import type { Settings } from '../config/schema.js';
-import { loadConfig } from '../config/load.js';
+import { isAbsolute, join, resolve } from 'node:path';
+import type { SettingKey, Settings } from '../config/schema.js';
+import { loadConfig, type SettingSource } from '../config/load.js';
 import { findRepoRoot, initRepo } from '../git/repo.js';
 import type { EmitEvent } from '../session/events.js';
 import type { ParseArgsResult } from './args.js';
 import type { CliEnvironment } from './cli-environment.js';
-import { ANSI, PLAIN } from './colors.js';
 import { approvalFile, createApprovalStore } from './command-approvals.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { createJsonRenderer } from './render-json.js';
-import { createTerminalRenderer } from './render-terminal.js';
+import { createTerminalEmit } from './render-terminal.js';
+import { createRepositoryCompleter } from './completion.js';
 import { askLine, createLineReader, type LineReader } from './line-reader.js';
-import { buildSession } from './build-session.js';
+import { buildSession, type BuiltSession } from './build-session.js';
 import { runOneShot } from './one-shot.js';
 import { runRepl } from './repl.js';
+import { formatSessionList } from './commands/sessions.js';
+import { listSessions } from '../session/session-log.js';
 
 type ParsedArgs = Extract<ParseArgsResult, { ok: true }>;
 
 export async function startTandem(environment: CliEnvironment, parsed: ParsedArgs): Promise<number> {
   const gitEnv = { ...environment.env };
   let repoRoot = await findRepoRoot(environment.cwd, { env: gitEnv });
-  const { settings, approvalsNeeded } = loadSettings(environment, parsed, repoRoot);
+  const { settings, approvalsNeeded, sources } = loadSettings(environment, parsed, repoRoot);
   const json = settings.json;
+  if (settings.sessions) {
+    environment.stdout.write(formatSessionList(listSessions(repoRoot ?? environment.cwd)));
+    return EXIT.ok;
+  }
   const message = readMessage(settings, environment.cwd);
   const interactive = !json && message === null && environment.stdinIsTTY;
   const lines = createLineReader(environment, interactive);
@@ -32,7 +38,8 @@ export async function startTandem(environment: CliEnvironment, parsed: ParsedArg
   try {
     if (repoRoot === null) repoRoot = await offerGitInit(environment, interactive, lines, emit);
     await approveRepoCommands(environment, parsed, { repoRoot, settings, approvalsNeeded, interactive, lines, emit });
-    const built = await buildSession({ environment, settings, repoRoot, files: parsed.files, emit, interactive, lines });
+    const built = await buildSession({ environment, settings, repoRoot, files: parsed.files, emit, interactive, lines, sources });
+    if (interactive) configurePrompt(lines, built, environment, repoRoot);
     if (settings['show-repo-map']) {
       environment.stdout.write(`${await built.showRepoMap()}\n`);
       return EXIT.ok;
@@ -47,6 +54,7 @@ export async function startTandem(environment: CliEnvironment, parsed: ParsedArg
 interface LoadedSettings {
   readonly settings: Settings;
   readonly approvalsNeeded: ReadonlyArray<{ readonly key: string; readonly value: string }>;
+  readonly sources: ReadonlyMap<SettingKey, SettingSource>;
 }
 
 function loadSettings(environment: CliEnvironment, parsed: ParsedArgs, repoRoot: string | null): LoadedSettings {
@@ -64,10 +72,10 @@ function loadSettings(environment: CliEnvironment, parsed: ParsedArgs, repoRoot:
   }
   const error = config.problems.find((p) => p.severity === 'error');
   if (error) throw new CliError(error.message, EXIT.usage);
-  return { settings: config.settings, approvalsNeeded: config.approvalsNeeded };
+  return { settings: config.settings, approvalsNeeded: config.approvalsNeeded, sources: config.sources };
 }
 
-interface ApprovalInput extends LoadedSettings {
+interface ApprovalInput extends Omit<LoadedSettings, 'sources'> {
   readonly repoRoot: string | null;
   readonly interactive: boolean;
   readonly lines: LineReader;
@@ -128,10 +136,21 @@ function readMessage(settings: Settings, cwd: string): string | null {
 }
 
 function createRenderer(environment: CliEnvironment, settings: Settings): EmitEvent {
-  const write = (stream: NodeJS.WritableStream) => (text: string) => void stream.write(text);
-  if (settings.json) return createJsonRenderer(write(environment.stdout));
-  const colors = environment.stdoutIsTTY && settings.pretty && !environment.env['NO_COLOR'];
-  return createTerminalRenderer({ out: write(environment.stdout), err: write(environment.stderr), palette: colors ? ANSI : PLAIN });
+  if (settings.json) return createJsonRenderer((text) => void environment.stdout.write(text));
+  return createTerminalEmit(environment, settings.pretty);
+}
+
+/** Persistent input history under the repository's .tandem/ and Tab completion for the prompt. */
+function configurePrompt(lines: LineReader, built: BuiltSession, environment: CliEnvironment, repoRoot: string | null): void {
+  lines.configure({
+    historyFile: repoRoot ? join(repoRoot, '.tandem', 'input.history') : null,
+    completer: createRepositoryCompleter({
+      root: built.root,
+      cwd: environment.cwd,
+      env: environment.env,
+      commands: built.commandContext(() => {}).commands,
+    }),
+  });
 }
 
 function readIfExists(file: string): string | null {

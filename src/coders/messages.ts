@@ -27,6 +27,8 @@ export interface MessageInput {
   readonly history: readonly ChatMessage[];
   readonly chatFiles: readonly FileText[];
   readonly request: string;
+  /** Where the format's reminder goes: the end of the system prompt, or the end of the request. */
+  readonly reminderPlacement?: 'system' | 'user';
 }
 
 export interface MessagePart {
@@ -80,7 +82,9 @@ export function buildMessages(input: MessageInput): BuiltMessages {
     { role: 'assistant', content: input.context.ack },
   ];
 
-  add('system prompt', [{ role: 'system', content: input.format.system }]);
+  const reminder = input.format.reminder ? `\n\n${input.format.reminder}` : '';
+  const inSystem = input.reminderPlacement === 'system';
+  add('system prompt', [{ role: 'system', content: `${input.format.system}${inSystem ? reminder : ''}` }]);
   add('examples', input.format.examples);
   if (input.readOnlyFiles.length > 0) {
     add('read-only files', pair(fillPlaceholders(input.context.readOnly, { files: renderFiles(input.readOnlyFiles) })));
@@ -94,7 +98,6 @@ export function buildMessages(input: MessageInput): BuiltMessages {
       ? fillPlaceholders(input.context.chatFiles, { files: renderFiles(input.chatFiles) })
       : input.context.noChatFiles;
   add('chat files', pair(filesText));
-  const reminder = input.format.reminder ? `\n\n${input.format.reminder}` : '';
-  add('request', [{ role: 'user', content: `${input.request}${reminder}` }]);
+  add('request', [{ role: 'user', content: `${input.request}${inSystem ? '' : reminder}` }]);
   return { messages, parts };
 }

@@ -31,7 +31,13 @@ export interface ChecksPort {
   test(): Promise<CheckOutcome | null>;
 }
 
-export type ApprovalKind = 'edit-outside-chat' | 'create-file' | 'shell-command' | 'add-file' | 'fix-failures';
+export type ApprovalKind =
+  | 'edit-outside-chat'
+  | 'create-file'
+  | 'shell-command'
+  | 'add-file'
+  | 'fix-failures'
+  | 'oversized-request';
 
 export type Answer = 'yes' | 'no' | 'unanswerable';
 

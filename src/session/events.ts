@@ -15,6 +15,7 @@ export interface Totals {
 
 export type SessionEvent =
   | { readonly type: 'session'; readonly model: string; readonly editFormat: string; readonly files: string[]; readonly readOnly: string[] }
+  | { readonly type: 'user'; readonly text: string; readonly mode: string }
   | { readonly type: 'waiting' }
   | { readonly type: 'assistant_delta'; readonly text: string }
   | { readonly type: 'assistant'; readonly text: string; readonly interrupted: boolean }

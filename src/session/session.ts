@@ -1,7 +1,7 @@
-// The chat: files, history, and one user request carried through its rounds of reflection.
-// It emits events; it never prints. Model failures arrive as values, never as exceptions.
+// The chat: files, history and modes, and one user request carried through its rounds of reflection.
+// It emits events and records the log; it never prints. Model failures arrive as values.
 import { join } from 'node:path';
-import type { Coder } from '../coders/base-coder.js';
+import type { Coder, CoderFormat } from '../coders/base-coder.js';
 import { runCheckRound } from '../coders/check-round.js';
 import { writeCommitMessage } from '../coders/commit-message.js';
 import { describeEditProblems, runEditRound } from '../coders/edit-round.js';
@@ -13,13 +13,21 @@ import type { FailureKind } from '../coders/reflection.js';
 import { decideReflection, needsFixApproval } from '../coders/reflection.js';
 import type { ChatMessage, ChatResult } from '../model/types.js';
 import { readTextFile } from '../platform/text-files.js';
+import { checkContextWindow } from './context-window.js';
 import type { EmitEvent, ResultStatus, Totals } from './events.js';
+import type { SessionRecorder } from './session-log.js';
+import { summarizeHistory } from './summarize.js';
 import { SessionTotals } from './totals.js';
+
+export type ChatMode = 'code' | 'ask' | 'architect';
+export type ModelRole = 'main' | 'weak' | 'editor';
 
 export interface SessionOptions {
   readonly root: string;
-  readonly model: string;
-  readonly weakModel: string;
+  readonly models: Record<ModelRole, string>;
+  readonly editFormat: CoderFormat;
+  readonly editorFormat: CoderFormat;
+  readonly mode: ChatMode;
   readonly stream: boolean;
   readonly dryRun: boolean;
   readonly autoCommits: boolean;
@@ -29,7 +37,31 @@ export interface SessionOptions {
   readonly testCommand: string;
   readonly maxReflections: number;
   readonly mapTokens: number;
-  readonly temperature?: number;
+  readonly maxHistoryTokens: number;
+  readonly contextWindow: number;
+  readonly reminderPlacement: 'system' | 'user';
+}
+
+export interface LoadedCoder {
+  readonly coder: Coder;
+  readonly prompts: PromptSet;
+}
+
+/** Loads (and caches) the coder of an edit format, or the architect's planner. */
+export type CoderLoader = (kind: CoderFormat | 'architect') => Promise<LoadedCoder>;
+
+export interface SessionTexts {
+  readonly summarize: string;
+  readonly summaryTemplate: string;
+  readonly editorRequest: string;
+}
+
+export interface SessionDeps {
+  readonly ports: RequestPorts;
+  readonly emit: EmitEvent;
+  readonly loadCoder: CoderLoader;
+  readonly recorder: SessionRecorder | null;
+  readonly texts: SessionTexts;
 }
 
 export interface RequestOutcome {
@@ -43,44 +75,64 @@ export interface ReadOnlyFile {
   readonly absolutePath: string;
 }
 
+/** Repository instructions (AGENTS.md) already read and cut to size. */
+export interface Instruction {
+  readonly name: string;
+  readonly text: string;
+}
+
+interface Profile {
+  readonly loaded: LoadedCoder;
+  readonly model: string;
+  readonly history: ChatMessage[];
+  /** Whether this conversation is the session's own (recorded in the log). */
+  readonly main: boolean;
+}
+
 export class Session {
   readonly chatFiles: string[] = [];
   readonly readOnlyFiles: ReadOnlyFile[] = [];
+  readonly instructions: Instruction[] = [];
   history: ChatMessage[] = [];
   readonly totals = new SessionTotals();
-  /** Commits tandem made during the last request, for /diff. */
+  mode: ChatMode;
+  readonly models: Record<ModelRole, string>;
+  /** HEAD when the last request started, for /diff. */
   lastRequestStartHash: string | null = null;
 
   constructor(
     readonly options: SessionOptions,
-    private coder: Coder,
-    private prompts: PromptSet,
-    private readonly ports: RequestPorts,
-    private readonly emit: EmitEvent,
-  ) {}
-
-  get format(): string {
-    return this.coder.format;
+    private readonly deps: SessionDeps,
+  ) {
+    this.mode = options.mode;
+    this.models = { ...options.models };
   }
 
-  setCoder(coder: Coder, prompts: PromptSet): void {
-    this.coder = coder;
-    this.prompts = prompts;
+  private get emit(): EmitEvent {
+    return this.deps.emit;
+  }
+
+  private get ports(): RequestPorts {
+    return this.deps.ports;
   }
 
   announce(): void {
-    this.emit({
-      type: 'session',
-      model: this.options.model,
-      editFormat: this.coder.format,
-      files: [...this.chatFiles],
-      readOnly: this.readOnlyFiles.map((f) => f.name),
-    });
+    const format = this.mode === 'code' ? this.options.editFormat : this.mode;
+    this.emit({ type: 'session', model: this.models.main, editFormat: format, files: [...this.chatFiles], readOnly: this.readOnlyFiles.map((f) => f.name) });
+  }
+
+  setMode(mode: ChatMode): void {
+    this.mode = mode;
+  }
+
+  async setModel(role: ModelRole, name: string): Promise<void> {
+    this.models[role] = name;
   }
 
   addChatFile(path: string): boolean {
     if (this.chatFiles.includes(path)) return false;
     this.chatFiles.push(path);
+    this.recordFiles();
     return true;
   }
 
@@ -88,24 +140,92 @@ export class Session {
     const index = this.chatFiles.indexOf(path);
     if (index < 0) return false;
     this.chatFiles.splice(index, 1);
+    this.recordFiles();
+    return true;
+  }
+
+  dropAllChatFiles(): number {
+    const count = this.chatFiles.splice(0).length;
+    this.recordFiles();
+    return count;
+  }
+
+  addReadOnlyFile(file: ReadOnlyFile): boolean {
+    if (this.readOnlyFiles.some((f) => f.absolutePath === file.absolutePath)) return false;
+    this.readOnlyFiles.push(file);
+    this.recordFiles();
     return true;
   }
 
   clearHistory(): void {
     this.history = [];
+    this.deps.recorder?.record({ type: 'clear' });
   }
 
-  /** One user request and its reflections. */
-  async runRequest(text: string, signal?: AbortSignal): Promise<RequestOutcome> {
+  /** Puts back a chat read from a session log (nothing is recorded again). */
+  restore(history: readonly ChatMessage[], chatFiles: readonly string[]): void {
+    this.history = [...history];
+    this.chatFiles.splice(0, this.chatFiles.length, ...chatFiles);
+  }
+
+  /** One user request and its reflections, in the session's mode or a one-off `mode`. */
+  async runRequest(text: string, signal?: AbortSignal, options: { mode?: ChatMode } = {}): Promise<RequestOutcome> {
+    const mode = options.mode ?? this.mode;
+    this.emit({ type: 'user', text, mode });
+    await this.summarizeIfLong();
+    if (mode === 'architect') return this.runArchitect(text, signal);
+    const loaded = await this.deps.loadCoder(mode === 'ask' ? 'ask' : this.options.editFormat);
+    return this.runLoop(text, signal, { loaded, model: this.models.main, history: this.history, main: true });
+  }
+
+  /** The messages the next request would carry, with their named parts. */
+  async buildRequest(request: string, loaded?: LoadedCoder, history: readonly ChatMessage[] = this.history): Promise<BuiltMessages> {
+    const coder = loaded ?? (await this.deps.loadCoder(this.mode === 'code' ? this.options.editFormat : this.mode === 'ask' ? 'ask' : 'architect'));
+    const [chatFiles, readOnlyFiles] = await Promise.all([this.readChatFiles(), this.readReadOnlyFiles()]);
+    const repoMap = await this.repoMap(request);
+    return buildMessages({
+      format: coder.prompts.format,
+      context: coder.prompts.context,
+      readOnlyFiles: [...this.instructions.map((i) => ({ path: i.name, text: i.text })), ...readOnlyFiles],
+      repoMap,
+      history,
+      chatFiles,
+      request,
+      reminderPlacement: this.options.reminderPlacement,
+    });
+  }
+
+  resultTotals(): Totals {
+    return this.totals.snapshot();
+  }
+
+  private async runArchitect(text: string, signal?: AbortSignal): Promise<RequestOutcome> {
+    const planner = await this.deps.loadCoder('architect');
+    const built = await this.buildRequest(text, planner);
+    const plan = await this.send(built, this.models.main, signal);
+    if (!plan.ok) return this.failedReply(text, plan, this.history, true);
+    this.remember(this.history, text, plan.text, true);
+    const editor = await this.deps.loadCoder(this.options.editorFormat);
+    const request = this.deps.texts.editorRequest.replace('{plan}', () => plan.text);
+    return this.runLoop(request, signal, { loaded: editor, model: this.models.editor, history: [], main: false });
+  }
+
+  private async runLoop(text: string, signal: AbortSignal | undefined, profile: Profile): Promise<RequestOutcome> {
     let message = text;
     for (let used = 0; ; used++) {
-      const built = await this.buildRequest(message);
-      const reply = await this.send(built, signal);
-      if (!reply.ok) return this.failedReply(message, reply);
-      this.remember(message, reply.text);
-      if (!this.coder.makesEdits) return { status: 'completed' };
+      const built = await this.buildRequest(message, profile.loaded, profile.history);
+      const room = await checkContextWindow(built, this.options.contextWindow, this.ports.tokens);
+      if (room) {
+        const answer = await this.ports.asker.confirm(room, 'oversized-request');
+        if (answer === 'unanswerable') return { status: 'approval_required', message: room };
+        if (answer === 'no') return { status: 'completed', message: 'Request not sent.' };
+      }
+      const reply = await this.send(built, profile.model, signal);
+      if (!reply.ok) return this.failedReply(message, reply, profile.history, profile.main);
+      this.remember(profile.history, message, reply.text, profile.main);
+      if (!profile.loaded.coder.makesEdits) return { status: 'completed' };
 
-      const round = await this.applyReply(reply.text);
+      const round = await this.applyReply(reply.text, profile.loaded);
       if (round.stop) return round.stop;
       const decision = decideReflection(round.failures, used, this.options.maxReflections);
       if (decision.action === 'done') return { status: 'completed' };
@@ -125,102 +245,97 @@ export class Session {
     }
   }
 
-  /** The messages the next request would carry, with token counts per part. */
-  async buildRequest(request: string): Promise<BuiltMessages> {
-    const [chatFiles, readOnlyFiles] = await Promise.all([this.readChatFiles(), this.readReadOnlyFiles()]);
-    const repoMap = await this.repoMap(request);
-    return buildMessages({
-        format: this.prompts.format,
-        context: this.prompts.context,
-        readOnlyFiles,
-        repoMap,
-        history: this.history,
-        chatFiles,
-        request,
-    });
-  }
-
-  private async send(built: BuiltMessages, signal?: AbortSignal): Promise<ChatResult> {
+  private async send(built: BuiltMessages, model: string, signal?: AbortSignal): Promise<ChatResult> {
     this.emit({ type: 'waiting' });
     this.totals.requests++;
     const result = await this.ports.model.chat({
-      model: this.options.model,
+      model,
       messages: built.messages,
       stream: this.options.stream,
       signal,
       onText: (delta) => this.emit({ type: 'assistant_delta', text: delta }),
-      temperature: this.options.temperature,
     });
-    const usage = result.usage;
-    if (usage) {
-      this.totals.addUsage(usage);
-      this.emit({ type: 'usage', ...usage, sessionCost: this.totals.cost });
+    if (result.usage) {
+      this.totals.addUsage(result.usage);
+      this.emit({ type: 'usage', ...result.usage, sessionCost: this.totals.cost });
     }
     if (result.ok) this.emit({ type: 'assistant', text: result.text, interrupted: false });
     return result;
   }
 
-  private failedReply(message: string, reply: Extract<ChatResult, { ok: false }>): RequestOutcome {
+  private failedReply(message: string, reply: Extract<ChatResult, { ok: false }>, history: ChatMessage[], main: boolean): RequestOutcome {
+    const partial = reply.partialText;
     if (reply.error.kind === 'aborted') {
-      const partial = reply.partialText ? `${reply.partialText}\n\n[interrupted by the user]` : '[interrupted by the user]';
-      this.emit({ type: 'assistant', text: reply.partialText, interrupted: true });
-      this.remember(message, partial);
+      this.emit({ type: 'assistant', text: partial, interrupted: true });
+      this.remember(history, message, `${partial}${partial ? '\n\n' : ''}[interrupted by the user]`, main);
       return { status: 'interrupted', message: 'Interrupted; no edits from the partial reply were applied.' };
     }
-    if (reply.partialText) this.emit({ type: 'assistant', text: reply.partialText, interrupted: true });
-    const note = reply.partialText ? ' No edits from the partial reply were applied.' : '';
+    if (partial) this.emit({ type: 'assistant', text: partial, interrupted: true });
+    const note = partial ? ' No edits from the partial reply were applied.' : '';
     this.emit({ type: 'error', message: `${reply.error.message}${note}` });
     return { status: 'error', message: reply.error.message };
   }
 
-  private remember(user: string, assistant: string): void {
-    this.history.push({ role: 'user', content: user }, { role: 'assistant', content: assistant });
+  private remember(history: ChatMessage[], user: string, assistant: string, main: boolean): void {
+    history.push({ role: 'user', content: user }, { role: 'assistant', content: assistant });
+    if (!main) return;
+    this.deps.recorder?.record({ type: 'message', role: 'user', content: user });
+    this.deps.recorder?.record({ type: 'message', role: 'assistant', content: assistant });
   }
 
-  private async applyReply(reply: string): Promise<{ failures: { sections: string[]; kinds: FailureKind[] }; stop?: RequestOutcome }> {
+  private async summarizeIfLong(): Promise<void> {
+    const { prompts } = await this.deps.loadCoder('ask');
+    const summary = await summarizeHistory(this.history, {
+      client: this.ports.weakModel,
+      model: this.models.weak,
+      systemPrompt: this.deps.texts.summarize,
+      summaryTemplate: this.deps.texts.summaryTemplate,
+      ack: prompts.context.ack,
+      count: (text) => this.ports.tokens.count(text),
+      budget: this.options.maxHistoryTokens,
+    });
+    if (!summary) return;
+    this.history = [...summary.messages, ...this.history.slice(summary.replaced)];
+    this.deps.recorder?.record({ type: 'summary', messages: summary.messages, replaced: summary.replaced });
+    this.emit({ type: 'info', message: `Summarized ${summary.replaced} older messages to keep the history within its budget.` });
+  }
+
+  private async applyReply(reply: string, loaded: LoadedCoder): Promise<{ failures: { sections: string[]; kinds: FailureKind[] }; stop?: RequestOutcome }> {
     const edits = await runEditRound(
       reply,
       { root: this.options.root, chatFiles: this.chatFiles, dryRun: this.options.dryRun, dirtyCommits: this.options.dirtyCommits },
-      { coder: this.coder, asker: this.ports.asker, git: this.ports.git, emit: this.emit },
+      { coder: loaded.coder, asker: this.ports.asker, git: this.ports.git, emit: this.emit },
     );
-    for (const path of edits.addedToChat) if (!this.chatFiles.includes(path)) this.chatFiles.push(path);
+    for (const path of edits.addedToChat) this.addChatFile(path);
     this.totals.editsApplied += edits.appliedCount;
     this.totals.editsFailed += edits.failures.length;
     await this.offerShellCommands(edits.shellCommands);
 
     const sections: string[] = [];
     const kinds: FailureKind[] = [];
-    const editText = describeEditProblems(edits, this.prompts.reflection);
+    const editText = describeEditProblems(edits, loaded.prompts.reflection);
     if (editText) {
       sections.push(editText);
       kinds.push('edit');
     }
     if (edits.approvalRequired) {
-      this.remember('(tandem) Some edits were not applied.', editText);
       return { failures: { sections, kinds }, stop: { status: 'approval_required', message: 'An edit needed approval that nobody could give.' } };
     }
-    if (edits.written.length > 0) await this.commitChange(edits.written.map((f) => f.path), edits.diff);
+    if (edits.written.length > 0) await this.commitChange(edits.written.map((f) => f.path), edits.diff, loaded.prompts.commitMessage);
     const checks = await runCheckRound(
       edits.written,
       { lint: this.options.autoLint, test: this.options.autoTest && edits.written.length > 0 },
-      { checks: this.ports.checks, emit: this.emit, prompts: this.prompts.reflection, testCommand: this.options.testCommand },
+      { checks: this.ports.checks, emit: this.emit, prompts: loaded.prompts.reflection, testCommand: this.options.testCommand },
     );
     sections.push(...checks.failures);
     kinds.push(...checks.kinds);
     return { failures: { sections, kinds } };
   }
 
-  private async commitChange(paths: string[], diff: string): Promise<void> {
+  private async commitChange(paths: string[], diff: string, systemPrompt: string): Promise<void> {
     if (!this.ports.git || !this.options.autoCommits) return;
     const request = [...this.history].reverse().find((m) => m.role === 'user')?.content;
-    const message = await writeCommitMessage({
-      client: this.ports.weakModel,
-      model: this.options.weakModel,
-      systemPrompt: this.prompts.commitMessage,
-      diff,
-      paths,
-      context: request,
-    });
+    const message = await writeCommitMessage({ client: this.ports.weakModel, model: this.models.weak, systemPrompt, diff, paths, context: request });
     const hash = await this.ports.git.commitTandemChange(paths, message);
     if (!hash) return;
     this.totals.commits++;
@@ -240,17 +355,17 @@ export class Session {
     }
   }
 
+  private recordFiles(): void {
+    this.deps.recorder?.record({ type: 'files', chat: [...this.chatFiles], readOnly: this.readOnlyFiles.map((f) => f.name) });
+  }
+
   private async readChatFiles(): Promise<FileText[]> {
-    const files = await Promise.all(
-      this.chatFiles.map(async (path) => ({ path, text: await readTextFile(join(this.options.root, path)) })),
-    );
+    const files = await Promise.all(this.chatFiles.map(async (path) => ({ path, text: await readTextFile(join(this.options.root, path)) })));
     return files.filter((f): f is FileText => f.text !== null);
   }
 
   private async readReadOnlyFiles(): Promise<FileText[]> {
-    const files = await Promise.all(
-      this.readOnlyFiles.map(async (f) => ({ path: f.name, text: await readTextFile(f.absolutePath) })),
-    );
+    const files = await Promise.all(this.readOnlyFiles.map(async (f) => ({ path: f.name, text: await readTextFile(f.absolutePath) })));
     return files.filter((f): f is FileText => f.text !== null);
   }
 
@@ -262,9 +377,5 @@ export class Session {
       requestText: request,
       budget: this.options.mapTokens,
     });
-  }
-
-  resultTotals(): Totals {
-    return this.totals.snapshot();
   }
 }

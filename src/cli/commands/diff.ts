@@ -4,6 +4,7 @@ import type { SlashCommand } from './types.js';
 export const diffCommand: SlashCommand = {
   name: 'diff',
   summary: 'show the changes since the last request',
+  usage: '/diff  (everything committed or changed since the last request started)',
   async run(_args, ctx) {
     if (!ctx.git) {
       ctx.print('No diff: this folder is not a git repository.\n');

@@ -10,8 +10,7 @@ export const dropCommand: SlashCommand = {
   async run(args, ctx) {
     const words = splitArgs(args);
     if (words.length === 0) {
-      const count = ctx.session.chatFiles.length;
-      ctx.session.chatFiles.splice(0);
+      const count = ctx.session.dropAllChatFiles();
       ctx.print(`Dropped ${count} file(s) from the chat.\n`);
       return {};
     }

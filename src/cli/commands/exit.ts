@@ -4,6 +4,7 @@ import type { SlashCommand } from './types.js';
 export const exitCommand: SlashCommand = {
   name: 'exit',
   summary: 'leave tandem (Ctrl-D works too)',
+  usage: '/exit',
   async run() {
     return { exit: true };
   },

@@ -13,7 +13,7 @@ export const helpCommand: SlashCommand = {
         ctx.print(`No command /${name}. Type /help for the list.\n`);
         return {};
       }
-      ctx.print(`/${command.name}: ${command.summary}\n${command.usage ? `Usage: ${command.usage}\n` : ''}`);
+      ctx.print(`/${command.name}: ${command.summary}\nUsage: ${command.usage ?? `/${command.name}`}\n`);
       return {};
     }
     const width = Math.max(...ctx.commands.map((c) => c.name.length)) + 2;

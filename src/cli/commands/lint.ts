@@ -4,6 +4,7 @@ import type { SlashCommand } from './types.js';
 export const lintCommand: SlashCommand = {
   name: 'lint',
   summary: 'lint the chat files (--lint-cmd); failures go to the model',
+  usage: '/lint  (runs each --lint-cmd on the chat files)',
   async run(_args, ctx) {
     if (ctx.lintCommands.length === 0) {
       ctx.print('No lint command: set one with --lint-cmd.\n');

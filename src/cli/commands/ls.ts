@@ -4,6 +4,7 @@ import type { SlashCommand } from './types.js';
 export const lsCommand: SlashCommand = {
   name: 'ls',
   summary: 'list the files in the chat',
+  usage: '/ls',
   async run(_args, ctx) {
     const { chatFiles, readOnlyFiles } = ctx.session;
     if (chatFiles.length === 0 && readOnlyFiles.length === 0) {

@@ -4,6 +4,7 @@ import type { SlashCommand } from './types.js';
 export const mapCommand: SlashCommand = {
   name: 'map',
   summary: 'print the repository map for the current chat',
+  usage: '/map',
   async run(_args, ctx) {
     if (!ctx.repoMap || ctx.mapTokens <= 0) {
       ctx.print('The repository map is off (--map-tokens 0).\n');
@@ -23,6 +24,7 @@ export const mapCommand: SlashCommand = {
 export const mapRefreshCommand: SlashCommand = {
   name: 'map-refresh',
   summary: 'rebuild the repository map',
+  usage: '/map-refresh',
   async run(_args, ctx) {
     ctx.refreshMap();
     ctx.print('The repository map will be rebuilt for the next request.\n');

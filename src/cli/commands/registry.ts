@@ -10,7 +10,13 @@ import { helpCommand } from './help.js';
 import { lintCommand } from './lint.js';
 import { lsCommand } from './ls.js';
 import { mapCommand, mapRefreshCommand } from './map.js';
+import { architectCommand, askCommand, codeCommand } from './modes.js';
+import { editorModelCommand, mainModelCommand, weakModelCommand } from './models.js';
+import { readOnlyCommand } from './read-only.js';
+import { resetCommand } from './reset.js';
 import { runCommand } from './run.js';
+import { sessionsCommand } from './sessions.js';
+import { settingsCommand } from './settings.js';
 import { testCommand } from './test.js';
 import { tokensCommand } from './tokens.js';
 import type { SlashCommand } from './types.js';
@@ -20,8 +26,16 @@ export function allCommands(): SlashCommand[] {
   return [
     addCommand,
     dropCommand,
+    readOnlyCommand,
     lsCommand,
+    askCommand,
+    codeCommand,
+    architectCommand,
+    mainModelCommand,
+    weakModelCommand,
+    editorModelCommand,
     clearCommand,
+    resetCommand,
     tokensCommand,
     undoCommand,
     diffCommand,
@@ -32,6 +46,8 @@ export function allCommands(): SlashCommand[] {
     lintCommand,
     mapCommand,
     mapRefreshCommand,
+    sessionsCommand,
+    settingsCommand,
     helpCommand,
     exitCommand,
   ];

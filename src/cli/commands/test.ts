@@ -4,6 +4,7 @@ import type { SlashCommand } from './types.js';
 export const testCommand: SlashCommand = {
   name: 'test',
   summary: 'run the test command (--test-cmd); failures go to the model',
+  usage: '/test  (runs --test-cmd)',
   async run(_args, ctx) {
     if (!ctx.testCommand) {
       ctx.print('No test command: set one with --test-cmd.\n');

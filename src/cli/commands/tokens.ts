@@ -5,6 +5,7 @@ import type { SlashCommand } from './types.js';
 export const tokensCommand: SlashCommand = {
   name: 'tokens',
   summary: 'show the tokens the next request will use, part by part',
+  usage: '/tokens',
   async run(_args, ctx) {
     const parts = countParts(await ctx.session.buildRequest(''), ctx.tokens);
     const total = parts.reduce((sum, p) => sum + p.tokens, 0);

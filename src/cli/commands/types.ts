@@ -1,7 +1,7 @@
 // What a slash command is and what it may touch.
 import type { RepoMapPort, TokenCounter } from '../../coders/ports.js';
 import type { ResultStatus } from '../../session/events.js';
-import type { Session } from '../../session/session.js';
+import type { ChatMode, Session } from '../../session/session.js';
 
 /** Git operations behind /undo, /diff, /commit, /git. Null without a repository. */
 export interface GitCommandsPort {
@@ -29,6 +29,8 @@ export interface CommandContext {
   readonly model: { readonly contextWindow: number; readonly inputPricePerToken: number | null };
   readonly commands: readonly SlashCommand[];
   readonly tokens: TokenCounter;
+  /** The effective settings and where each came from, for /settings. */
+  readonly settingsReport: () => string;
 }
 
 export interface CommandResult {
@@ -38,6 +40,8 @@ export interface CommandResult {
   readonly status?: ResultStatus;
   /** Text that should now go to the model as a request. */
   readonly request?: string;
+  /** The mode for `request` when it is a one-off (`/ask how does X work`); default: the chat's mode. */
+  readonly mode?: ChatMode;
 }
 
 export interface SlashCommand {

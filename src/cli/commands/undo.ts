@@ -4,6 +4,7 @@ import type { SlashCommand } from './types.js';
 export const undoCommand: SlashCommand = {
   name: 'undo',
   summary: "revert tandem's last commit, if it is tandem's, unpushed and untouched since",
+  usage: '/undo',
   async run(_args, ctx) {
     if (!ctx.git) {
       ctx.print('Nothing to undo: this folder is not a git repository.\n');

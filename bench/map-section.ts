@@ -1,0 +1,54 @@
+// The repo-map section: runs the repo-map benchmark (bench/repomap.ts, owned by the repo-map work)
+// and turns its per-tree results into rows with ctags ratios and the issue's targets.
+import { existsSync } from 'node:fs';
+import { symlink } from 'node:fs/promises';
+import path from 'node:path';
+import { runRepoMapBench, type RepoMapBenchReport, type TreeResult } from './repomap.js';
+import type { BenchRow, SectionContext, SectionResult } from './measure.js';
+
+export const MAP_TARGETS = { cold: 3, warm: 0.5, touched: 0.5 };
+
+function treeRows(r: TreeResult): BenchRow[] {
+  const reference = { label: 'ctags -R', value: r.ctagsMs };
+  const name = `${r.tree} (${r.files} files, ${r.megabytes.toFixed(1)} MB)`;
+  const row = (what: string, ms: number, limit: number): BenchRow => ({
+    metric: `${name}: ${what}`,
+    value: ms,
+    unit: 'ms',
+    reference,
+    ratio: ms / r.ctagsMs,
+    target: `<= ${limit}x ctags`,
+    ok: ms / r.ctagsMs <= limit,
+  });
+  return [
+    row('cold', r.coldMs, MAP_TARGETS.cold),
+    row('warm', r.warmMs, MAP_TARGETS.warm),
+    // The touched-file target also allows that file's own parse, which the report does not isolate.
+    { ...row('one file touched', r.touchedMs, MAP_TARGETS.touched), target: `<= ${MAP_TARGETS.touched}x ctags + 1 parse`, ok: undefined },
+    { metric: `${name}: cold throughput`, value: r.megabytesPerSecond, unit: 'MB/s' },
+    { metric: `${name}: peak RSS`, value: r.peakRssMb, unit: 'MB' },
+  ];
+}
+
+export function mapRows(report: RepoMapBenchReport): BenchRow[] {
+  return report.results.flatMap(treeRows);
+}
+
+export async function runMapSection(ctx: SectionContext): Promise<SectionResult> {
+  // runRepoMapBench keeps its cache in <root>/.bench-cache beside <root>/queries; when our cache lives
+  // elsewhere (a test's temp folder), give that folder a link to the real queries.
+  const root = path.dirname(ctx.cacheDir);
+  const queries = path.join(root, 'queries');
+  if (!existsSync(queries)) await symlink(path.join(ctx.packageRoot, 'queries'), queries, 'dir');
+  const report = await runRepoMapBench({
+    packageRoot: root,
+    log: ctx.log,
+    ...(ctx.quick ? { npmPackages: [], generatedFiles: 40, generatedMegabytes: 1 } : {}),
+  });
+  return {
+    name: 'repomap',
+    rows: mapRows(report),
+    notes: [`${report.threads} tag threads on ${report.cpus} cpus; ratios against ctags -R on the same tree, same run`],
+    details: report,
+  };
+}

@@ -1,0 +1,145 @@
+// Per-request overhead: a whole one-shot request (edit applied, commit message from the weak model,
+// commit) through the built CLI against the fake server, on a small repo and on a large generated
+// repo whose repo-map cache is warm. The fake answers at once, so the wall time is tandem's own cost.
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { startFakeOpenAI, textReply, type FakeOpenAIServer } from '../test/support/fake-openai-server.js';
+import { builtPaths, median, ratioRow, runNode, type ChildRun, type SectionContext, type SectionResult } from './measure.js';
+import { generateTree } from './repomap-trees.js';
+
+const run = promisify(execFile);
+
+export const HELLO_PATH = 'app/hello.py';
+const HELLO = 'def hello():\n    print("hello")\n';
+const EDIT = ['Changing the greeting.', '', HELLO_PATH, '```python', '<<<<<<< SEARCH', '    print("hello")', '=======',
+  '    print("hello, world")', '>>>>>>> REPLACE', '```', ''].join('\n');
+
+/** A git work tree ready for repeated requests: `reset` puts it back to the first commit. */
+export interface BenchRepo {
+  readonly root: string;
+  readonly files: number;
+  reset(): Promise<void>;
+}
+
+/** The tandem and git processes of one request, with a private HOME so no user config leaks in. */
+export interface RequestRunner {
+  readonly server: FakeOpenAIServer;
+  request(repo: BenchRepo, options?: { rssProbe?: string }): Promise<ChildRun>;
+  close(): Promise<void>;
+}
+
+async function git(root: string, ...args: string[]): Promise<string> {
+  return (await run('git', args, { cwd: root, maxBuffer: 64 * 1024 * 1024 })).stdout;
+}
+
+async function commitAll(root: string): Promise<void> {
+  await git(root, 'init', '-q');
+  await git(root, 'config', 'user.name', 'Bench');
+  await git(root, 'config', 'user.email', 'bench@example.com');
+  await git(root, 'add', '-A');
+  await git(root, 'commit', '-q', '-m', 'initial');
+}
+
+async function asBenchRepo(root: string): Promise<BenchRepo> {
+  const initial = (await git(root, 'rev-list', '--max-parents=0', 'HEAD')).trim();
+  const files = (await git(root, 'ls-files')).split('\n').filter(Boolean).length;
+  return { root, files, reset: async () => void (await git(root, 'reset', '-q', '--hard', initial)) };
+}
+
+/** A two-file repository in a fresh temp folder. */
+export async function smallRepo(): Promise<BenchRepo> {
+  const root = await mkdtemp(path.join(os.tmpdir(), 'tandem-bench-small-'));
+  await mkdir(path.join(root, 'app'));
+  await writeFile(path.join(root, HELLO_PATH), HELLO);
+  await writeFile(path.join(root, 'app', 'util.py'), 'def shout(text):\n    return text.upper()\n');
+  await commitAll(root);
+  return asBenchRepo(root);
+}
+
+/** The generated tree (cached under cacheDir) plus app/hello.py, committed once. */
+export async function largeRepo(cacheDir: string, size: { files: number; megabytes: number }): Promise<BenchRepo> {
+  const root = await generateTree(path.join(cacheDir, 'one-shot'), size);
+  if (!existsSync(path.join(root, '.git'))) {
+    await mkdir(path.join(root, 'app'), { recursive: true });
+    await writeFile(path.join(root, HELLO_PATH), HELLO);
+    await commitAll(root);
+  }
+  return asBenchRepo(root);
+}
+
+export function largeSize(quick: boolean): { files: number; megabytes: number } {
+  return quick ? { files: 30, megabytes: 0.3 } : { files: 1600, megabytes: 30 };
+}
+
+export async function startRequestRunner(ctx: SectionContext): Promise<RequestRunner> {
+  // Any number of requests: the weak model writes the commit message, the main model the edit.
+  const server = await startFakeOpenAI({
+    fallback: (request) => (request.model === 'bench-weak' ? textReply('bench: greet the world') : textReply(EDIT)),
+  });
+  const home = await mkdtemp(path.join(os.tmpdir(), 'tandem-bench-home-'));
+  const { cli } = builtPaths(ctx.packageRoot);
+  const env = { PATH: ctx.pathEnv, HOME: home, NO_COLOR: '1', GIT_CONFIG_NOSYSTEM: '1' };
+  const args = ['--message', 'Greet the world', '--yes-always', '--no-stream', '--base-url', server.url,
+    '--api-key', 'bench', '--model', 'bench-main', '--weak-model', 'bench-weak', HELLO_PATH];
+  return {
+    server,
+    async request(repo, options = {}) {
+      const result = await runNode([cli, ...args], { cwd: repo.root, env, rssProbe: options.rssProbe });
+      if (result.code !== 0) throw new Error(`one-shot request exited ${result.code}: ${result.stderr.trim().slice(0, 500)}`);
+      return result;
+    },
+    async close() {
+      await server.close();
+      await rm(home, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Median wall time of `runs` requests on `repo` (after one untimed warm-up that fills the caches). */
+export async function timeRequests(runner: RequestRunner, repo: BenchRepo, runs: number, rssProbe?: string): Promise<ChildRun[]> {
+  await repo.reset();
+  await runner.request(repo);
+  const results: ChildRun[] = [];
+  for (let round = 0; round < runs; round++) {
+    await repo.reset();
+    results.push(await runner.request(repo, { rssProbe }));
+  }
+  await repo.reset();
+  return results;
+}
+
+export async function runOneShotBench(ctx: SectionContext): Promise<SectionResult> {
+  const runs = ctx.quick ? 1 : 7;
+  const runner = await startRequestRunner(ctx);
+  const small = await smallRepo();
+  try {
+    const env = { PATH: ctx.pathEnv };
+    const nodeRuns: number[] = [];
+    for (let i = 0; i < runs; i++) nodeRuns.push((await runNode(['-e', '0'], { env })).ms);
+    const reference = { label: 'node -e 0', value: median(nodeRuns) };
+    ctx.log('one-shot: small repository');
+    const smallMs = median((await timeRequests(runner, small, runs)).map((r) => r.ms));
+    ctx.log('one-shot: large repository (warming the repo-map cache)');
+    const large = await largeRepo(ctx.cacheDir, largeSize(ctx.quick));
+    const largeMs = median((await timeRequests(runner, large, runs)).map((r) => r.ms));
+    return {
+      name: 'one-shot',
+      rows: [
+        ratioRow('request, small repo', smallMs, 'ms', reference),
+        ratioRow(`request, ${large.files}-file repo, warm map`, largeMs, 'ms', reference),
+        ratioRow('large / small', largeMs, 'ms', { label: 'small repo', value: smallMs }),
+      ],
+      notes: [
+        `median of ${runs} requests each after one warm-up; each request = spawn, 2 model calls (edit + commit message), apply, commit`,
+        'model time excluded: the fake server answers instantly in this process',
+      ],
+    };
+  } finally {
+    await runner.close();
+    await rm(small.root, { recursive: true, force: true });
+  }
+}

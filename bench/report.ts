@@ -1,0 +1,63 @@
+// The bench report: what `npm run bench` prints as a table and writes to .bench-cache/bench.json.
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { formatNumber, type BenchRow, type SectionResult } from './measure.js';
+
+export interface BenchReport {
+  readonly node: string;
+  readonly platform: string;
+  readonly cpus: number;
+  readonly quick: boolean;
+  readonly startedAt: string;
+  readonly seconds: number;
+  readonly sections: SectionResult[];
+}
+
+const COLUMNS = [
+  { title: 'section', width: 9 },
+  { title: 'metric', width: 64 },
+  { title: 'value', width: 12 },
+  { title: 'reference', width: 26 },
+  { title: 'ratio', width: 8 },
+  { title: 'target', width: 24 },
+] as const;
+
+function cells(section: string, row: BenchRow): string[] {
+  const reference = row.reference ? `${row.reference.label}: ${formatNumber(row.reference.value)}` : '';
+  const ratio = row.ratio === undefined ? '' : `${formatNumber(row.ratio)}x`;
+  const verdict = row.ok === undefined ? '' : row.ok ? ' ok' : ' MISSED';
+  return [section, row.metric, `${formatNumber(row.value)} ${row.unit}`, reference, ratio, `${row.target ?? ''}${verdict}`];
+}
+
+function line(values: readonly string[]): string {
+  return values
+    .map((value, i) => {
+      const width = COLUMNS[i]!.width;
+      // Numbers read best right-aligned; text left.
+      return i === 2 || i === 4 ? value.padStart(width) : value.padEnd(width);
+    })
+    .join('  ')
+    .trimEnd();
+}
+
+export function formatTable(report: BenchReport): string {
+  const out = [
+    `tandem bench${report.quick ? ' (quick)' : ''}: node ${report.node}, ${report.platform}, ${report.cpus} cpus, ${report.seconds.toFixed(0)} s`,
+    line(COLUMNS.map((c) => c.title)),
+    line(COLUMNS.map((c) => '-'.repeat(Math.min(c.width, 64)))),
+  ];
+  for (const section of report.sections) {
+    if (section.error !== undefined) out.push(line([section.name, `FAILED: ${section.error}`, '', '', '', '']));
+    for (const row of section.rows) out.push(line(cells(section.name, row)));
+  }
+  const notes = report.sections.flatMap((s) => s.notes.map((note) => `  ${s.name}: ${note}`));
+  if (notes.length > 0) out.push('', 'notes:', ...notes);
+  return out.join('\n');
+}
+
+export async function writeReport(cacheDir: string, report: BenchReport): Promise<string> {
+  await mkdir(cacheDir, { recursive: true });
+  const file = path.join(cacheDir, 'bench.json');
+  await writeFile(file, `${JSON.stringify(report, null, 2)}\n`);
+  return file;
+}

@@ -1,0 +1,108 @@
+// Tab completion for the prompt: slash command names, repository paths after the commands that take
+// files, and identifiers from the repository map everywhere else.
+import { execFile } from 'node:child_process';
+import { relative, sep } from 'node:path';
+
+export interface CompletionSources {
+  /** Command names without the slash. */
+  readonly commands: readonly string[];
+  /** Commands whose arguments are paths (`add`, `drop`, `read-only`). */
+  readonly pathCommands: ReadonlySet<string>;
+  /** Repository files, relative to where the user types paths from. */
+  readonly files: () => Promise<readonly string[]> | readonly string[];
+  /** Names the repository map knows (functions, classes...). */
+  readonly identifiers: () => Promise<readonly string[]> | readonly string[];
+}
+
+/** Readline's result: the candidates and the part of the line they replace. */
+export type Completion = [string[], string];
+
+/** The readline completer (callback form, since file listing may be asynchronous). */
+export function createCompleter(sources: CompletionSources): (line: string, callback: (error: Error | null, result: Completion) => void) => void {
+  return (line, callback) => {
+    completeLine(line, sources).then(
+      (result) => callback(null, result),
+      () => callback(null, [[], line]),
+    );
+  };
+}
+
+export async function completeLine(line: string, sources: CompletionSources): Promise<Completion> {
+  const command = /^\/(\S*)$/.exec(line);
+  if (command) return [matching(sources.commands.map((name) => `/${name}`), line), line];
+  const withArgs = /^\/(\S+)\s+(?:.*\s)?(\S*)$/.exec(line);
+  const word = /(\S*)$/.exec(line)?.[1] ?? '';
+  if (withArgs) {
+    const name = resolveCommand(withArgs[1] ?? '', sources.commands);
+    if (name !== null && sources.pathCommands.has(name)) return [completePath(word, await sources.files()), word];
+    if (name === 'help') return [matching(sources.commands, word), word];
+  }
+  if (word.length < 2) return [[], word];
+  return [matching(unique(await sources.identifiers()), word).slice(0, 200), word];
+}
+
+/** Exact name first, then a unique prefix, as the command lookup does. */
+function resolveCommand(typed: string, commands: readonly string[]): string | null {
+  if (commands.includes(typed)) return typed;
+  const prefixed = commands.filter((name) => name.startsWith(typed));
+  return prefixed.length === 1 ? (prefixed[0] ?? null) : null;
+}
+
+/**
+ * Files under the typed prefix, cut after the next folder: `s` offers `src/`, not every file below it,
+ * so a large repository does not flood the screen.
+ */
+export function completePath(typed: string, files: readonly string[]): string[] {
+  const candidates = new Set<string>();
+  for (const file of files) {
+    if (!file.startsWith(typed)) continue;
+    const slash = file.indexOf('/', typed.length);
+    candidates.add(slash < 0 ? file : file.slice(0, slash + 1));
+  }
+  return [...candidates].sort();
+}
+
+function matching(candidates: readonly string[], typed: string): string[] {
+  return candidates.filter((candidate) => candidate.startsWith(typed)).sort();
+}
+
+function unique(items: readonly string[]): string[] {
+  return [...new Set(items)];
+}
+
+export interface RepositoryCompleterOptions {
+  readonly root: string;
+  /** Where the user types paths from; completions are relative to it. */
+  readonly cwd: string;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly commands: readonly { readonly name: string; readonly completesPaths?: boolean }[];
+  readonly identifiers?: () => Promise<readonly string[]> | readonly string[];
+  /** Tracked files, repository-relative; default `git ls-files` in `root`. */
+  readonly listFiles?: () => Promise<readonly string[]>;
+}
+
+export function createRepositoryCompleter(options: RepositoryCompleterOptions): ReturnType<typeof createCompleter> {
+  const listFiles = options.listFiles ?? (() => gitLsFiles(options.root, options.env));
+  return createCompleter({
+    commands: options.commands.map((c) => c.name),
+    pathCommands: new Set(options.commands.filter((c) => c.completesPaths).map((c) => c.name)),
+    files: async () => relativeTo(options.root, options.cwd, await listFiles()),
+    identifiers: options.identifiers ?? (() => []),
+  });
+}
+
+/** Repository-relative paths as seen from `cwd`; files above it are left out. */
+export function relativeTo(root: string, cwd: string, files: readonly string[]): string[] {
+  const prefix = relative(root, cwd).split(sep).join('/');
+  if (prefix === '') return [...files];
+  if (prefix.startsWith('..')) return [];
+  return files.filter((f) => f.startsWith(`${prefix}/`)).map((f) => f.slice(prefix.length + 1));
+}
+
+function gitLsFiles(root: string, env: Readonly<Record<string, string | undefined>>): Promise<readonly string[]> {
+  return new Promise((resolve) => {
+    execFile('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: root, env: { ...env }, maxBuffer: 64 * 1024 * 1024 }, (error, stdout) => {
+      resolve(error ? [] : stdout.split('\0').filter(Boolean));
+    });
+  });
+}

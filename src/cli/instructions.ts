@@ -1,0 +1,37 @@
+// AGENTS.md files from the repository root down to the working folder, root first, cut to a size limit.
+// They guide the model as read-only text; they never change tandem's settings or permissions.
+import { readFileSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+import type { Instruction } from '../session/session.js';
+
+export const INSTRUCTION_FILE = 'AGENTS.md';
+/** Each instruction file is cut to this many characters (about 8k tokens). */
+export const MAX_INSTRUCTION_CHARS = 32_000;
+
+export function folderChain(root: string, cwd: string): string[] {
+  const rel = relative(root, cwd);
+  if (rel.startsWith('..')) return [root];
+  const parts = rel === '' ? [] : rel.split(sep);
+  return [root, ...parts.map((_, i) => join(root, ...parts.slice(0, i + 1)))];
+}
+
+export function readInstructions(root: string, cwd: string, limit = MAX_INSTRUCTION_CHARS): { instructions: Instruction[]; notes: string[] } {
+  const instructions: Instruction[] = [];
+  const notes: string[] = [];
+  for (const folder of folderChain(root, cwd)) {
+    const file = join(folder, INSTRUCTION_FILE);
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch {
+      continue;
+    }
+    const name = relative(root, file).split(sep).join('/');
+    if (text.length > limit) {
+      notes.push(`${name} is ${text.length.toLocaleString('en-US')} characters; only the first ${limit.toLocaleString('en-US')} are sent.`);
+      text = `${text.slice(0, limit)}\n\n[... ${name} was cut here: it is longer than ${limit} characters ...]\n`;
+    }
+    instructions.push({ name, text });
+  }
+  return { instructions, notes };
+}

@@ -1,0 +1,13 @@
+// The eval harness's own failures: bad exercises, unknown runs. Each ends `tandem eval` with one line.
+
+export type EvalErrorKind = 'bad_exercise' | 'no_exercises' | 'run_not_found' | 'bad_run';
+
+export class EvalError extends Error {
+  constructor(
+    readonly kind: EvalErrorKind,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'EvalError';
+  }
+}

@@ -1,0 +1,197 @@
+// One exercise end to end: a fresh temp git repo with the starting files, tandem one-shot with the
+// instructions, the hidden tests; on failure another try with the test output, like a user would.
+import { copyFile, mkdir, mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { dirname, join, relative, sep } from 'node:path';
+import type { ProcessRunner } from '../platform/process.js';
+import { analyzeEvents, parseEventLines, type ReplyRecord } from './event-stream.js';
+import { HIDDEN_DIR, hiddenFiles, startingFiles, type Exercise } from './exercises.js';
+import { runTandemOnce, type TandemLaunch } from './tandem-process.js';
+
+export interface ExerciseRunOptions {
+  readonly tries: number;
+  readonly testTimeoutMs: number;
+  /** Folder the temp repositories are made in (the OS temp folder). */
+  readonly tempRoot: string;
+  /** USD per million tokens, used when tandem knows no price for the model. */
+  readonly prices: { readonly input: number; readonly output: number } | null;
+  /** Environment for git and the tests (secrets already removed). */
+  readonly testEnv: Record<string, string>;
+}
+
+export interface ExerciseDeps {
+  readonly launch: TandemLaunch;
+  readonly runner: ProcessRunner;
+  readonly now: () => number;
+}
+
+export interface TestOutcome {
+  readonly passed: boolean;
+  readonly exitCode: number | null;
+  readonly timedOut: boolean;
+  readonly output: string;
+}
+
+export interface TryResult {
+  readonly n: number;
+  readonly message: string;
+  readonly exitCode: number | null;
+  readonly status: string | null;
+  readonly seconds: number;
+  readonly editFormat: string | null;
+  readonly replies: ReplyRecord[];
+  readonly reflections: number;
+  readonly syntaxErrors: number;
+  readonly promptTokens: number;
+  readonly completionTokens: number;
+  readonly cost: number | null;
+  readonly errors: string[];
+  readonly stderr: string;
+  /** The repository's files after tandem finished, before the hidden tests were copied in. */
+  readonly files: Record<string, string>;
+  readonly tests: TestOutcome;
+}
+
+export interface ExerciseResult {
+  readonly name: string;
+  readonly language: string;
+  readonly passed: boolean;
+  /** 1-based try after which the tests passed; null when they never did. */
+  readonly passedOnTry: number | null;
+  readonly seconds: number;
+  /** The files the model got in the chat, and the repository before the first try (for --replay). */
+  readonly chatFiles: string[];
+  readonly startingFiles: Record<string, string>;
+  readonly tries: TryResult[];
+}
+
+const MAX_FEEDBACK_CHARS = 6000;
+
+export async function runExercise(exercise: Exercise, options: ExerciseRunOptions, deps: ExerciseDeps): Promise<ExerciseResult> {
+  const started = deps.now();
+  const repo = await mkdtemp(join(options.tempRoot, `tandem-eval-${exercise.name}-`));
+  try {
+    await prepareRepo(exercise, repo, options, deps.runner);
+    const starting = await snapshotFiles(repo);
+    const tries: TryResult[] = [];
+    let message = exercise.instructions;
+    for (let n = 1; n <= options.tries; n++) {
+      const attempt = await runTry(n, message, exercise, repo, options, deps);
+      tries.push(attempt);
+      if (attempt.tests.passed) break;
+      message = retryMessage(exercise, attempt.tests.output);
+    }
+    const winner = tries.find((t) => t.tests.passed);
+    return {
+      name: exercise.name,
+      language: exercise.language,
+      passed: winner !== undefined,
+      passedOnTry: winner?.n ?? null,
+      seconds: (deps.now() - started) / 1000,
+      chatFiles: exercise.files,
+      startingFiles: starting,
+      tries,
+    };
+  } finally {
+    await rm(repo, { recursive: true, force: true });
+  }
+}
+
+async function prepareRepo(exercise: Exercise, repo: string, options: ExerciseRunOptions, runner: ProcessRunner): Promise<void> {
+  for (const path of await startingFiles(exercise)) await copyInto(join(exercise.dir, path), join(repo, path));
+  const init = [
+    'git init -q',
+    'git add -A',
+    'git -c user.name=tandem-eval -c user.email=eval@tandem.invalid -c commit.gpgsign=false commit -q -m "exercise start"',
+  ].join(' && ');
+  const result = await runner.run(init, { cwd: repo, env: options.testEnv, timeoutMs: 60_000 });
+  if (result.exitCode !== 0) throw new Error(`could not create the exercise repository: ${result.output}`);
+}
+
+async function runTry(n: number, message: string, exercise: Exercise, repo: string, options: ExerciseRunOptions, deps: ExerciseDeps): Promise<TryResult> {
+  const started = deps.now();
+  const run = await runTandemOnce(repo, message, exercise.files, deps.launch);
+  const seconds = (deps.now() - started) / 1000;
+  const stats = analyzeEvents(parseEventLines(run.stdout));
+  const files = await snapshotFiles(repo);
+  const tests = await runHiddenTests(exercise, repo, options, deps.runner);
+  const cost = stats.cost ?? priced(stats.promptTokens, stats.completionTokens, options.prices);
+  const errors = run.timedOut ? [...stats.errors, 'tandem timed out'] : stats.errors;
+  return {
+    n,
+    message,
+    exitCode: run.exitCode,
+    status: stats.status,
+    seconds,
+    editFormat: stats.editFormat,
+    replies: stats.replies,
+    reflections: stats.reflections,
+    syntaxErrors: stats.syntaxErrors,
+    promptTokens: stats.promptTokens,
+    completionTokens: stats.completionTokens,
+    cost,
+    errors,
+    stderr: run.stderr.slice(-2000),
+    files,
+    tests,
+  };
+}
+
+function priced(promptTokens: number, completionTokens: number, prices: ExerciseRunOptions['prices']): number | null {
+  if (!prices) return null;
+  return (promptTokens * prices.input + completionTokens * prices.output) / 1_000_000;
+}
+
+/** Copies the hidden tests in, runs them, and takes them out again so the next try never sees them. */
+async function runHiddenTests(exercise: Exercise, repo: string, options: ExerciseRunOptions, runner: ProcessRunner): Promise<TestOutcome> {
+  const hidden = await hiddenFiles(exercise);
+  for (const path of hidden) await copyInto(join(exercise.dir, HIDDEN_DIR, path), join(repo, path));
+  try {
+    const env = { ...options.testEnv, PYTHONDONTWRITEBYTECODE: '1' };
+    const result = await runner.run(exercise.test, { cwd: repo, env, timeoutMs: options.testTimeoutMs, maxOutputBytes: 64 * 1024 });
+    return { passed: result.exitCode === 0, exitCode: result.exitCode, timedOut: result.timedOut, output: result.output };
+  } finally {
+    for (const path of hidden) await rm(join(repo, path), { force: true });
+  }
+}
+
+/** The next try starts a new session, so it repeats the task along with what the tests said. */
+export function retryMessage(exercise: Exercise, testOutput: string): string {
+  const output =
+    testOutput.length > MAX_FEEDBACK_CHARS
+      ? `${testOutput.slice(0, MAX_FEEDBACK_CHARS / 2)}\n[...]\n${testOutput.slice(-MAX_FEEDBACK_CHARS / 2)}`
+      : testOutput;
+  return [
+    exercise.instructions.trimEnd(),
+    '',
+    `The code in the chat was meant to do this, but the tests fail. This is their output (\`${exercise.test}\`):`,
+    '',
+    '```',
+    output.trimEnd(),
+    '```',
+    '',
+    'Fix the code so that the tests pass. Do not change the tests; they are not in the chat.',
+  ].join('\n');
+}
+
+async function copyInto(from: string, to: string): Promise<void> {
+  await mkdir(dirname(to), { recursive: true });
+  await copyFile(from, to);
+}
+
+const SKIPPED_DIRS = new Set(['.git', '.tandem', '__pycache__', 'node_modules']);
+
+async function snapshotFiles(repo: string): Promise<Record<string, string>> {
+  const files: Record<string, string> = {};
+  const entries = await readdir(repo, { withFileTypes: true, recursive: true });
+  for (const entry of entries) {
+    if (!entry.isFile()) continue;
+    const path = relative(repo, join(entry.parentPath, entry.name)).split(sep).join('/');
+    if (path.split('/').some((part) => SKIPPED_DIRS.has(part))) continue;
+    files[path] = await readFile(join(repo, path), 'utf8');
+  }
+  return sortKeys(files);
+}
+
+function sortKeys(record: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(record).sort(([a], [b]) => a.localeCompare(b)));
+}

@@ -1,0 +1,160 @@
+// The session log on disk: one JSON object a line, appended and flushed as things happen, so a crash
+// loses at most the line being written. Opening a log repairs a torn last line and refuses a corrupt one.
+import { appendFileSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import type { ChatMessage } from '../model/types.js';
+
+export type LogEntry =
+  | {
+      readonly type: 'meta';
+      readonly id: string;
+      readonly version: string;
+      readonly created: string;
+      readonly model: string;
+      readonly editFormat: string;
+      readonly files: string[];
+      readonly readOnly: string[];
+    }
+  | { readonly type: 'message'; readonly role: ChatMessage['role']; readonly content: string }
+  | { readonly type: 'files'; readonly chat: string[]; readonly readOnly: string[] }
+  /** The first `replaced` history messages were replaced by `messages` (a summary and its acknowledgement). */
+  | { readonly type: 'summary'; readonly messages: ChatMessage[]; readonly replaced: number }
+  | { readonly type: 'clear' }
+  | { readonly type: 'event'; readonly event: Record<string, unknown> };
+
+export class SessionLogError extends Error {
+  readonly kind = 'corrupt_log';
+}
+
+export interface SessionRecorder {
+  record(entry: LogEntry): void;
+}
+
+/** `.tandem/sessions`, where the logs live. */
+export function sessionsDir(root: string): string {
+  return join(root, '.tandem', 'sessions');
+}
+
+/** A log file's name: sortable timestamp then a short random id, e.g. `20261130-061500-k3x9`. */
+export function newSessionId(now: Date, random: () => number): string {
+  const pad = (n: number): string => String(n).padStart(2, '0');
+  const stamp = `${now.getUTCFullYear()}${pad(now.getUTCMonth() + 1)}${pad(now.getUTCDate())}-${pad(now.getUTCHours())}${pad(now.getUTCMinutes())}${pad(now.getUTCSeconds())}`;
+  const id = Math.floor(random() * 36 ** 4).toString(36).padStart(4, '0');
+  return `${stamp}-${id}`;
+}
+
+export class SessionLog implements SessionRecorder {
+  private constructor(readonly file: string) {}
+
+  static create(dir: string, meta: Extract<LogEntry, { type: 'meta' }>): SessionLog {
+    mkdirSync(dir, { recursive: true });
+    const log = new SessionLog(join(dir, `${meta.id}.jsonl`));
+    log.record(meta);
+    return log;
+  }
+
+  /** Continues an existing log file (after `readSessionLog` checked and repaired it). */
+  static continue(file: string): SessionLog {
+    return new SessionLog(file);
+  }
+
+  record(entry: LogEntry): void {
+    appendFileSync(this.file, `${JSON.stringify(entry)}\n`);
+  }
+
+  get id(): string {
+    return basename(this.file, '.jsonl');
+  }
+}
+
+export interface ReadLogResult {
+  readonly entries: LogEntry[];
+  /** Set when a torn last line was dropped (and the file rewritten without it). */
+  readonly repaired: string | null;
+}
+
+/** Reads a log; a torn last line is dropped and the file repaired; a corrupt line elsewhere throws. */
+export function readSessionLog(file: string): ReadLogResult {
+  const text = readFileSync(file, 'utf8');
+  const lines = text.split('\n');
+  const endsClean = text.endsWith('\n');
+  if (endsClean) lines.pop();
+  const entries: LogEntry[] = [];
+  for (const [i, line] of lines.entries()) {
+    const parsed = parseLine(line);
+    if (parsed) {
+      entries.push(parsed);
+      continue;
+    }
+    const isLast = i === lines.length - 1;
+    if (!isLast) throw new SessionLogError(`${file}:${i + 1}: not a valid log line; the session log is corrupt and was left as it is`);
+    const good = lines.slice(0, i).map((l) => `${l}\n`).join('');
+    const temp = `${file}.repair`;
+    writeFileSync(temp, good);
+    renameSync(temp, file);
+    return { entries, repaired: `Dropped a torn last line (line ${i + 1}) from ${basename(file)}, left by an interrupted write.` };
+  }
+  return { entries, repaired: null };
+}
+
+function parseLine(line: string): LogEntry | null {
+  try {
+    const value: unknown = JSON.parse(line);
+    if (value && typeof value === 'object' && typeof (value as { type?: unknown }).type === 'string') return value as LogEntry;
+    return null;
+  } catch {
+    return null;
+  }
+}
+
+/** Session ids, oldest first. */
+export function listSessions(root: string): string[] {
+  try {
+    return readdirSync(sessionsDir(root))
+      .filter((name) => name.endsWith('.jsonl'))
+      .map((name) => basename(name, '.jsonl'))
+      .sort();
+  } catch {
+    return [];
+  }
+}
+
+export interface ReplayedSession {
+  readonly meta: Extract<LogEntry, { type: 'meta' }> | null;
+  readonly history: ChatMessage[];
+  readonly chatFiles: string[];
+  readonly readOnly: string[];
+}
+
+/** Rebuilds the chat a log describes. */
+export function replaySession(entries: readonly LogEntry[]): ReplayedSession {
+  let meta: ReplayedSession['meta'] = null;
+  let history: ChatMessage[] = [];
+  let chatFiles: string[] = [];
+  let readOnly: string[] = [];
+  for (const entry of entries) {
+    switch (entry.type) {
+      case 'meta':
+        meta = entry;
+        chatFiles = [...entry.files];
+        readOnly = [...entry.readOnly];
+        break;
+      case 'message':
+        history.push({ role: entry.role, content: entry.content });
+        break;
+      case 'files':
+        chatFiles = [...entry.chat];
+        readOnly = [...entry.readOnly];
+        break;
+      case 'summary':
+        history = [...entry.messages, ...history.slice(entry.replaced)];
+        break;
+      case 'clear':
+        history = [];
+        break;
+      case 'event':
+        break;
+    }
+  }
+  return { meta, history, chatFiles, readOnly };
+}

@@ -1,0 +1,67 @@
+// Keeps the history inside its token budget: the oldest turns become one summary written by the weak
+// model; the most recent turns stay verbatim.
+import type { ChatMessage, ModelClient } from '../model/types.js';
+
+export interface SummarizeOptions {
+  readonly client: ModelClient;
+  readonly model: string;
+  readonly systemPrompt: string;
+  /** Template with `{summary}`: the user message that replaces the old turns. */
+  readonly summaryTemplate: string;
+  readonly ack: string;
+  readonly count: (text: string) => number;
+  readonly budget: number;
+  /** Turns (user + assistant pairs) always kept verbatim at the end. */
+  readonly keepTurns?: number;
+}
+
+export interface SummaryResult {
+  readonly messages: ChatMessage[];
+  /** How many of the oldest history messages the summary replaces. */
+  readonly replaced: number;
+}
+
+export function historyTokens(history: readonly ChatMessage[], count: (text: string) => number): number {
+  return history.reduce((sum, m) => sum + count(m.content) + 4, 0);
+}
+
+/** Where to cut: the oldest messages to summarize so the rest fits in half the budget (whole turns only). */
+export function summaryCut(history: readonly ChatMessage[], count: (text: string) => number, budget: number, keepTurns: number): number {
+  const keepFrom = Math.max(0, history.length - keepTurns * 2);
+  let cut = 0;
+  let rest = historyTokens(history, count);
+  while (cut < keepFrom && rest > budget / 2) {
+    rest -= count(history[cut]!.content) + 4;
+    rest -= history[cut + 1] ? count(history[cut + 1]!.content) + 4 : 0;
+    cut += 2;
+  }
+  return Math.min(cut, keepFrom);
+}
+
+/** Returns the replacement for the oldest turns, or null when nothing needs (or could be) summarized. */
+export async function summarizeHistory(history: readonly ChatMessage[], options: SummarizeOptions): Promise<SummaryResult | null> {
+  if (historyTokens(history, options.count) <= options.budget) return null;
+  const cut = summaryCut(history, options.count, options.budget, options.keepTurns ?? 1);
+  if (cut === 0) return null;
+  const transcript = history
+    .slice(0, cut)
+    .map((m) => `# ${m.role.toUpperCase()}\n${m.content}`)
+    .join('\n\n');
+  const result = await options.client.chat({
+    model: options.model,
+    stream: false,
+    messages: [
+      { role: 'system', content: options.systemPrompt },
+      { role: 'user', content: transcript },
+    ],
+  });
+  if (!result.ok || result.text.trim() === '') return null;
+  const summary = options.summaryTemplate.replace('{summary}', () => result.text.trim());
+  return {
+    messages: [
+      { role: 'user', content: summary },
+      { role: 'assistant', content: options.ack },
+    ],
+    replaced: cut,
+  };
+}
