@@ -1,0 +1,7 @@
+class InsufficientFunds(Exception):
+    pass
+
+
+class BankAccount:
+    def __init__(self):
+        pass

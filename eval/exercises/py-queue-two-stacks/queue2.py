@@ -1,0 +1,2 @@
+class Queue:
+    """A FIFO queue built from two Python lists used as stacks."""

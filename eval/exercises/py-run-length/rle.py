@@ -1,0 +1,6 @@
+def encode(text):
+    raise NotImplementedError
+
+
+def decode(text):
+    raise NotImplementedError

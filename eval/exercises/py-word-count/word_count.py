@@ -1,0 +1,3 @@
+def count_words(text):
+    """Return a dict mapping each lower-cased word in text to how often it occurs."""
+    raise NotImplementedError
