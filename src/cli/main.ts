@@ -51,7 +51,10 @@ runCli({
     process.exitCode = code;
   },
   (error: unknown) => {
-    process.stderr.write(`tandem: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    // A bug, not a user's mistake: one line, and the stack only when asked for.
+    const message = error instanceof Error ? error.message : String(error);
+    const stack = process.env['TANDEM_DEBUG'] && error instanceof Error ? `\n${error.stack ?? ''}` : ' (set TANDEM_DEBUG=1 for details)';
+    process.stderr.write(`tandem: internal error: ${message}${stack}\n`);
     process.exitCode = 1;
   },
 );

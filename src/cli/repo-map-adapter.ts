@@ -1,14 +1,15 @@
 // Builds the real repository map (git file list, tag cache, worker pool, tiktoken) behind the small
-// port the session uses.
+// port the session uses, plus the terminal progress bar shown while many files are parsed.
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import type { RepoMapPort, TokenCounter } from '../coders/ports.js';
+import { DEFAULT_NO_CHAT_MULTIPLIER } from '../repomap/budget.js';
 import { collectTags } from '../repomap/collect-tags.js';
 import { listMapFiles } from '../repomap/list-files.js';
 import { createRepoMap, findMentions, type MapRefreshMode } from '../repomap/repo-map.js';
 import { loadTagCache } from '../repomap/tag-cache.js';
-import { createTagsPool, defaultTagThreads } from '../repomap/tags-pool.js';
+import { createTagsPool, defaultTagThreads, type ProgressCallback } from '../repomap/tags-pool.js';
 import type { EmitEvent } from '../session/events.js';
 
 export interface RepoMapHandle extends RepoMapPort {
@@ -22,16 +23,39 @@ export interface RepoMapAdapterOptions {
   readonly tokens: TokenCounter;
   readonly refreshMode: MapRefreshMode;
   readonly emit: EmitEvent;
+  /**
+   * Parse progress `(done, total)`, called only when at least PROGRESS_MIN_FILES files must be
+   * parsed (a warm run stays silent). Pass `createProgressBar(...)` when stderr is a terminal.
+   */
+  readonly progress?: ProgressCallback;
+  /** The model's context window, which bounds how far the map may grow with no files in the chat. */
+  readonly contextWindow?: number;
+}
+
+/** Fewer files than this parse in a second or two: no bar. */
+export const PROGRESS_MIN_FILES = 300;
+
+/**
+ * With no files in the chat the map is all the model sees of the code, so its budget grows by
+ * DEFAULT_NO_CHAT_MULTIPLIER (8x --map-tokens), hard-capped at an eighth of the context window,
+ * and at NO_CHAT_MAX_TOKENS when the window is unknown. The cap never shrinks --map-tokens itself.
+ */
+export const NO_CHAT_MAX_TOKENS = 8192;
+export const NO_CHAT_WINDOW_SHARE = 1 / 8;
+
+export function noChatMaxBudget(contextWindow: number | undefined): number {
+  return contextWindow !== undefined && contextWindow > 0 ? Math.floor(contextWindow * NO_CHAT_WINDOW_SHARE) : NO_CHAT_MAX_TOKENS;
 }
 
 export function createRepoMapPort(options: RepoMapAdapterOptions): RepoMapHandle {
   const { root } = options;
   const pool = createTagsPool({ queriesDir: join(options.packageRoot, 'queries'), threads: defaultTagThreads(availableParallelism()) });
+  const onProgress = options.progress ? onlyWhenMany(options.progress) : undefined;
   let files: readonly string[] = [];
   let refreshNext = false;
   const map = createRepoMap({
     listFiles: async () => files,
-    collectTags: async (paths) => collectTags(root, paths, { pool, cache: await loadTagCache(root) }),
+    collectTags: async (paths) => collectTags(root, paths, { pool, cache: await loadTagCache(root), onProgress }),
     readFile: (path) => {
       try {
         return readFileSync(join(root, path), 'utf8');
@@ -42,6 +66,7 @@ export function createRepoMapPort(options: RepoMapAdapterOptions): RepoMapHandle
     countTokens: (text) => options.tokens.count(text),
     now: () => performance.now(),
     refreshMode: options.refreshMode,
+    budgetGrowth: { noChatMultiplier: DEFAULT_NO_CHAT_MULTIPLIER, maxBudget: noChatMaxBudget(options.contextWindow) },
   });
   return {
     async get(request) {
@@ -61,5 +86,43 @@ export function createRepoMapPort(options: RepoMapAdapterOptions): RepoMapHandle
     refresh() {
       refreshNext = true;
     },
+  };
+}
+
+function onlyWhenMany(progress: ProgressCallback): ProgressCallback {
+  return (done, total) => {
+    if (total >= PROGRESS_MIN_FILES) progress(done, total);
+  };
+}
+
+export interface ProgressBarOptions {
+  /** Raw terminal output, e.g. `(text) => process.stderr.write(text)`. */
+  readonly write: (text: string) => void;
+  /** Terminal width; the bar fits in it. */
+  readonly columns?: number;
+  readonly label?: string;
+}
+
+/**
+ * A one-line bar redrawn in place (carriage return), at most once per percent, cleared when done
+ * so the map or the prompt starts on a clean line.
+ */
+export function createProgressBar(options: ProgressBarOptions): ProgressCallback {
+  const label = options.label ?? 'Scanning repository';
+  let lastPercent = -1;
+  return (done, total) => {
+    const percent = total > 0 ? Math.floor((done * 100) / total) : 100;
+    if (percent === lastPercent && done < total) return;
+    lastPercent = percent;
+    if (done >= total) {
+      lastPercent = -1;
+      options.write('\r\x1b[2K');
+      return;
+    }
+    const counts = `${done}/${total} files`;
+    const room = (options.columns ?? 80) - label.length - counts.length - 6;
+    const width = Math.max(10, Math.min(40, room));
+    const filled = Math.round((width * done) / Math.max(1, total));
+    options.write(`\r${label} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${counts}`);
   };
 }

@@ -5,6 +5,23 @@ import { parseArgs } from './args.js';
 import type { CliEnvironment } from './cli-environment.js';
 import { CliError, EXIT } from './exit-codes.js';
 
+/**
+ * Our typed errors (they carry a `kind`: git, disk, process failures) end the run with exit 1 and their
+ * one-line message; anything else is a bug and is rethrown.
+ */
+function asCliError(error: unknown): CliError {
+  if (error instanceof CliError) return error;
+  if (error instanceof Error && typeof (error as { kind?: unknown }).kind === 'string') return new CliError(error.message, EXIT.error);
+  throw error;
+}
+
+/** With --json, a failure before the session started still ends the stream with error and result. */
+function writeJsonFailure(environment: CliEnvironment, error: CliError): void {
+  const status = error.exitCode === EXIT.approvalRequired ? 'approval_required' : 'error';
+  environment.stdout.write(`${JSON.stringify({ type: 'error', message: error.message })}\n`);
+  environment.stdout.write(`${JSON.stringify({ type: 'result', status, totals: null })}\n`);
+}
+
 export async function runCli(environment: CliEnvironment): Promise<number> {
   if (environment.argv[0] === 'eval') {
     // The eval harness is its own command with its own options; loaded only when asked for.
@@ -28,10 +45,9 @@ export async function runCli(environment: CliEnvironment): Promise<number> {
     const { startTandem } = await import('./start.js');
     return await startTandem(environment, parsed);
   } catch (error) {
-    if (error instanceof CliError) {
-      environment.stderr.write(`tandem: ${error.message}\n`);
-      return error.exitCode;
-    }
-    throw error;
+    const failure = asCliError(error);
+    environment.stderr.write(`tandem: ${failure.message}\n`);
+    if (parsed.flags.json) writeJsonFailure(environment, failure);
+    return failure.exitCode;
   }
 }

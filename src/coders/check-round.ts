@@ -1,5 +1,5 @@
 // After a change is written: syntax check each file, lint, test. Failures become text for the model.
-import type { EmitEvent } from '../session/events.js';
+import type { EmitRoundEvent } from './round-events.js';
 import type { ChecksPort } from './ports.js';
 
 export interface CheckRoundOptions {
@@ -22,7 +22,7 @@ export interface CheckRoundResult {
 export async function runCheckRound(
   written: ReadonlyArray<{ path: string; before: string | null; after: string }>,
   options: CheckRoundOptions,
-  deps: { checks: ChecksPort; emit: EmitEvent; prompts: CheckPrompts; testCommand: string },
+  deps: { checks: ChecksPort; emit: EmitRoundEvent; prompts: CheckPrompts; testCommand: string },
 ): Promise<CheckRoundResult> {
   const failures: string[] = [];
   const kinds: CheckRoundResult['kinds'] = [];

@@ -6,7 +6,7 @@ import { describeFailures } from '../edits/failure-message.js';
 import { planEdits } from '../edits/plan.js';
 import type { Edit, EditFailure, EditPlan, FileSnapshot, PlannedFile } from '../edits/types.js';
 import { unifiedDiff } from '../edits/unified-diff.js';
-import type { EmitEvent } from '../session/events.js';
+import type { EmitRoundEvent } from './round-events.js';
 import type { Coder } from './base-coder.js';
 import type { Asker, GitPort } from './ports.js';
 
@@ -34,7 +34,7 @@ interface Deps {
   readonly coder: Coder;
   readonly asker: Asker;
   readonly git: GitPort | null;
-  readonly emit: EmitEvent;
+  readonly emit: EmitRoundEvent;
 }
 
 export async function runEditRound(reply: string, options: EditRoundOptions, deps: Deps): Promise<EditRoundResult> {

@@ -1,4 +1,5 @@
 // The typed events a session emits. Renderers (terminal, JSON lines) subscribe; core code never prints.
+import type { RoundEvent } from '../coders/round-events.js';
 
 export type ResultStatus = 'completed' | 'reflection_limit' | 'approval_required' | 'error' | 'interrupted';
 
@@ -14,21 +15,12 @@ export interface Totals {
 }
 
 export type SessionEvent =
+  | RoundEvent
   | { readonly type: 'session'; readonly model: string; readonly editFormat: string; readonly files: string[]; readonly readOnly: string[] }
   | { readonly type: 'user'; readonly text: string; readonly mode: string }
   | { readonly type: 'waiting' }
   | { readonly type: 'assistant_delta'; readonly text: string }
   | { readonly type: 'assistant'; readonly text: string; readonly interrupted: boolean }
-  | {
-      readonly type: 'edit';
-      readonly path: string;
-      readonly status: 'applied' | 'failed' | 'denied' | 'planned';
-      readonly diff?: string;
-      readonly error?: string;
-    }
-  | { readonly type: 'commit'; readonly hash: string; readonly message: string; readonly files: string[]; readonly user: boolean }
-  | { readonly type: 'lint'; readonly ok: boolean; readonly output: string }
-  | { readonly type: 'test'; readonly ok: boolean; readonly output: string }
   | { readonly type: 'reflection'; readonly n: number; readonly reason: string }
   | { readonly type: 'question'; readonly text: string; readonly answer: boolean }
   | {
@@ -40,7 +32,6 @@ export type SessionEvent =
       readonly sessionCost: number | null;
     }
   | { readonly type: 'shell'; readonly command: string; readonly ran: boolean; readonly output?: string }
-  | { readonly type: 'info'; readonly message: string }
   | { readonly type: 'warning'; readonly message: string }
   | { readonly type: 'error'; readonly message: string }
   | { readonly type: 'result'; readonly status: ResultStatus; readonly totals: Totals };

@@ -118,11 +118,10 @@ describe('bench sections (quick)', () => {
   });
 
   it('one-shot and memory: real requests through the built CLI against the fake server', async () => {
-    const ctx = await context();
-    const oneShot = await runOneShotBench(ctx);
+    // Separate caches, so the two can run side by side: only the shape is checked here.
+    const [oneShot, memory] = await Promise.all([runOneShotBench(await context()), runMemoryBench(await context())]);
     expectRows(oneShot, 'one-shot');
     expect(oneShot.rows).toHaveLength(3);
-    const memory = await runMemoryBench(ctx);
     expectRows(memory, 'memory');
     // The probe reports the child's own RSS: tandem with a map needs more than an empty node.
     expect(memory.rows[1]!.ratio).toBeGreaterThan(1);

@@ -22,6 +22,8 @@ export interface FakeTextStep {
   /** Leave the usage out entirely, as some local servers do. */
   readonly noUsage?: boolean;
   readonly delayMs?: number;
+  /** Pause between stream chunks, for a reply that is still arriving when the test acts. */
+  readonly chunkDelayMs?: number;
   /** Cut the connection right after the finish_reason chunk, before usage and [DONE]. */
   readonly cutAfterFinish?: boolean;
 }
@@ -237,12 +239,17 @@ function sendError(res: ServerResponse, step: FakeErrorStep): void {
   res.end(text);
 }
 
-function streamText(res: ServerResponse, step: FakeTextStep, request: FakeRequest): void {
+async function streamText(res: ServerResponse, step: FakeTextStep, request: FakeRequest): Promise<void> {
   startStream(res);
   const id = `chatcmpl-fake-${request.index}`;
   const model = request.model ?? 'fake-model';
   writeEvent(res, chunk(id, model, { role: 'assistant', content: '' }, null));
-  for (const piece of step.chunks ?? splitText(step.text, step.chunkSize)) writeEvent(res, chunk(id, model, { content: piece }, null));
+  for (const piece of step.chunks ?? splitText(step.text, step.chunkSize)) {
+    // A plain timer: one close listener per chunk would pile up on a long reply.
+    if (step.chunkDelayMs) await new Promise((resolve) => setTimeout(resolve, step.chunkDelayMs));
+    if (res.destroyed) return;
+    writeEvent(res, chunk(id, model, { content: piece }, null));
+  }
   writeEvent(res, chunk(id, model, {}, step.finishReason ?? 'stop'));
   if (step.cutAfterFinish) {
     res.socket?.end(() => res.socket?.destroy());

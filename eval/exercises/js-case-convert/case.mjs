@@ -1,0 +1,7 @@
+export function toCamel(text) {
+  throw new Error('not implemented');
+}
+
+export function toSnake(text) {
+  throw new Error('not implemented');
+}

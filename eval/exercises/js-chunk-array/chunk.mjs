@@ -1,0 +1,3 @@
+export function chunk(items, size) {
+  throw new Error('not implemented');
+}

@@ -1,0 +1,3 @@
+export function deepEqual(a, b) {
+  return a === b;
+}

@@ -1,0 +1,3 @@
+export function slugify(title) {
+  throw new Error('not implemented');
+}

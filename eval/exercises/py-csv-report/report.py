@@ -1,0 +1,2 @@
+def summarize(csv_text):
+    raise NotImplementedError

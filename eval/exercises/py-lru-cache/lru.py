@@ -1,0 +1,3 @@
+class LRUCache:
+    def __init__(self, capacity):
+        pass

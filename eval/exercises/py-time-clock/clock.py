@@ -1,0 +1,3 @@
+class Clock:
+    def __init__(self, hour, minute):
+        pass

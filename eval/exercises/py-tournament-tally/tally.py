@@ -1,0 +1,2 @@
+def tally(results):
+    raise NotImplementedError

@@ -1,0 +1,58 @@
+// Checks the folder layering of DESIGN.md (imports point down the list only) and that no module
+// import cycle exists. Exits 1 listing every violation.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const LAYERS = ['cli', 'config', 'session', 'coders', 'edits', 'model', 'repomap', 'git', 'checks', 'platform'];
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const src = join(root, 'src');
+
+function walk(dir) {
+  return readdirSync(dir).flatMap((name) => {
+    const full = join(dir, name);
+    return statSync(full).isDirectory() ? walk(full) : full.endsWith('.ts') ? [full] : [];
+  });
+}
+
+const layerOf = (file) => relative(src, file).split('/')[0];
+const files = walk(src);
+const imports = new Map();
+const problems = [];
+for (const file of files) {
+  const text = readFileSync(file, 'utf8');
+  const targets = [...text.matchAll(/(?:from|import)\s*\(?\s*['"](\.{1,2}\/[^'"]+)['"]/g)].map((m) =>
+    resolve(dirname(file), m[1]).replace(/\.js$/, '.ts'),
+  );
+  imports.set(file, targets.filter((t) => t.startsWith(src)));
+  const from = layerOf(file);
+  for (const target of imports.get(file)) {
+    const to = layerOf(target);
+    if (from === to || !LAYERS.includes(from) || !LAYERS.includes(to)) continue;
+    if (to === 'cli' || LAYERS.indexOf(to) < LAYERS.indexOf(from)) {
+      problems.push(`${relative(root, file)} imports ${relative(root, target)}: ${from}/ may not import ${to}/`);
+    }
+  }
+}
+
+const state = new Map();
+const stack = [];
+function visit(file) {
+  state.set(file, 'open');
+  stack.push(file);
+  for (const next of imports.get(file) ?? []) {
+    if (state.get(next) === 'open') {
+      const cycle = stack.slice(stack.indexOf(next)).concat(next).map((f) => relative(root, f));
+      problems.push(`import cycle: ${cycle.join(' -> ')}`);
+    } else if (!state.has(next)) visit(next);
+  }
+  stack.pop();
+  state.set(file, 'done');
+}
+for (const file of files) if (!state.has(file)) visit(file);
+
+if (problems.length > 0) {
+  process.stderr.write(`${problems.join('\n')}\n`);
+  process.exit(1);
+}
+process.stdout.write(`layers ok: ${files.length} modules, no upward imports, no cycles\n`);

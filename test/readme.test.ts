@@ -1,0 +1,26 @@
+// The README stays true: every option of the table is documented, and the set-up commands are the real ones.
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { OPTIONS } from '../src/config/schema.js';
+
+const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { scripts: Record<string, string>; bin: Record<string, string> };
+
+describe('README', () => {
+  it('documents every option in the option table', () => {
+    const missing = Object.entries(OPTIONS)
+      .filter(([, spec]) => !('positional' in spec && spec.positional))
+      .map(([name]) => `--${name}`)
+      .filter((flag) => !readme.includes(flag));
+    expect(missing).toEqual([]);
+  });
+
+  it('names the commands that really set up, run and test tandem', () => {
+    expect(readme).toContain('npm install');
+    expect(readme).toContain('npx tandem');
+    expect(readme).toContain('npm test');
+    expect(pkg.bin['tandem']).toBeDefined();
+    expect(pkg.scripts['prepare']).toContain('build');
+    expect(readFileSync(new URL('../.ci/run', import.meta.url), 'utf8')).toContain('npm test');
+  });
+});
