@@ -107,13 +107,6 @@ export function runTimed(command: string, args: readonly string[], options: Chil
   });
 }
 
-/** Runs `work` `count` times, alternating nothing: callers interleave references themselves. */
-export async function repeat<T>(count: number, work: (round: number) => Promise<T>): Promise<T[]> {
-  const results: T[] = [];
-  for (let round = 0; round < count; round++) results.push(await work(round));
-  return results;
-}
-
 export function formatNumber(value: number): string {
   if (!Number.isFinite(value)) return '-';
   if (Math.abs(value) >= 100) return value.toFixed(0);

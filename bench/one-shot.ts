@@ -63,7 +63,10 @@ export async function smallRepo(): Promise<BenchRepo> {
 /** The generated tree (cached under cacheDir) plus app/hello.py, committed once. */
 export async function largeRepo(cacheDir: string, size: { files: number; megabytes: number }): Promise<BenchRepo> {
   const root = await generateTree(path.join(cacheDir, 'one-shot'), size);
-  if (!existsSync(path.join(root, '.git'))) {
+  const committed = existsSync(path.join(root, '.git')) && (await git(root, 'rev-parse', '--verify', '-q', 'HEAD').then(() => true, () => false));
+  if (!committed) {
+    // A run interrupted before its first commit leaves a half-made repository: start it again.
+    await rm(path.join(root, '.git'), { recursive: true, force: true });
     await mkdir(path.join(root, 'app'), { recursive: true });
     await writeFile(path.join(root, HELLO_PATH), HELLO);
     await commitAll(root);

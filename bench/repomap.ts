@@ -9,10 +9,9 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import { get_encoding } from 'tiktoken';
-import { collectTags } from '../src/repomap/collect-tags.js';
 import { findQueriesDir } from '../src/repomap/extract-tags.js';
-import { listMapFiles } from '../src/repomap/list-files.js';
-import { loadTagCache, tagCachePath } from '../src/repomap/tag-cache.js';
+import { createMapSource } from '../src/repomap/map-source.js';
+import { tagCachePath } from '../src/repomap/tag-cache.js';
 import { createTagsPool, defaultTagThreads } from '../src/repomap/tags-pool.js';
 import { createRepoMap } from '../src/repomap/repo-map.js';
 import { ensureGitRepo, fetchNpmTree, generateTree } from './repomap-trees.js';
@@ -71,14 +70,13 @@ async function totalBytes(tree: string, files: readonly string[]): Promise<numbe
   return sum;
 }
 
-/** One map as a fresh tandem process would build it: list, load cache, tag, rank, fit, render. */
+/** One map as a fresh tandem process would build it (as the CLI's adapter does): list, load cache, tag, rank, fit, render. */
 async function buildMap(tree: string, queriesDir: string, threads: number, countTokens: (text: string) => number) {
-  const files = await listMapFiles(tree);
-  const cache = await loadTagCache(tree);
-  const pool = createTagsPool({ queriesDir, threads });
+  const source = createMapSource(tree, { pool: createTagsPool({ queriesDir, threads }) });
+  const files = await source.listFiles();
   const map = createRepoMap({
     listFiles: async () => files,
-    collectTags: (paths) => collectTags(tree, paths, { cache, pool }),
+    collectTags: (paths) => source.collectTags(paths),
     readFile: (file) => readFileSync(path.join(tree, file), 'utf8'),
     countTokens,
     now: () => performance.now(),

@@ -1,11 +1,25 @@
 // Preloaded into a measured child (`node --import rss-probe.js ...`): at exit it writes the process's
-// own peak RSS to fd 3, which the bench opened as a pipe; stdout and stderr stay the child's own.
-import { writeSync } from 'node:fs';
+// own peak RSS in KiB to fd 3, which the bench opened as a pipe; stdout and stderr stay the child's own.
+import { readFileSync, writeSync } from 'node:fs';
+
+/**
+ * Linux's VmHWM belongs to this program's address space alone. getrusage's maxRSS does not: after
+ * fork+exec it keeps the forking parent's peak, so a child of a big bench process reports the bench's size.
+ */
+function peakRssKiB(): number {
+  try {
+    const match = /^VmHWM:\s+(\d+)\s+kB/m.exec(readFileSync('/proc/self/status', 'utf8'));
+    if (match) return Number(match[1]);
+  } catch {
+    // Not Linux: fall back to getrusage.
+  }
+  return process.resourceUsage().maxRSS;
+}
 
 // Registering at import is this module's whole job: it only exists to be preloaded.
 process.on('exit', () => {
   try {
-    writeSync(3, `maxrss=${process.resourceUsage().maxRSS}\n`);
+    writeSync(3, `maxrss=${peakRssKiB()}\n`);
   } catch {
     // No fd 3 (run without the bench): nothing to report to.
   }

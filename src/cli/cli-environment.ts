@@ -14,6 +14,8 @@ export interface CliEnvironment {
   /** The folder holding package.json, prompts/ and queries/. */
   readonly packageRoot: string;
   readonly version: string;
+  /** The Node binary running tandem, for spawning tandem again (eval). */
+  readonly nodePath: string;
   /** Registers the handler for Ctrl-C / SIGTERM; returns a function that removes it. */
   readonly onInterrupt: (handler: (signal: 'SIGINT' | 'SIGTERM') => void) => () => void;
 }

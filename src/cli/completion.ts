@@ -29,12 +29,12 @@ export function createCompleter(sources: CompletionSources): (line: string, call
 
 export async function completeLine(line: string, sources: CompletionSources): Promise<Completion> {
   const command = /^\/(\S*)$/.exec(line);
-  if (command) return [matching(sources.commands.map((name) => `/${name}`), line), line];
+  if (command) return [finishUnique(matching(sources.commands.map((name) => `/${name}`), line)), line];
   const withArgs = /^\/(\S+)\s+(?:.*\s)?(\S*)$/.exec(line);
   const word = /(\S*)$/.exec(line)?.[1] ?? '';
   if (withArgs) {
     const name = resolveCommand(withArgs[1] ?? '', sources.commands);
-    if (name !== null && sources.pathCommands.has(name)) return [completePath(word, await sources.files()), word];
+    if (name !== null && sources.pathCommands.has(name)) return [finishUnique(completePath(word, await sources.files())), word];
     if (name === 'help') return [matching(sources.commands, word), word];
   }
   if (word.length < 2) return [[], word];
@@ -60,6 +60,12 @@ export function completePath(typed: string, files: readonly string[]): string[] 
     candidates.add(slash < 0 ? file : file.slice(0, slash + 1));
   }
   return [...candidates].sort();
+}
+
+/** A single complete candidate gets its trailing space, ready for the next word (not a folder). */
+function finishUnique(candidates: string[]): string[] {
+  const only = candidates.length === 1 ? candidates[0] : undefined;
+  return only !== undefined && !only.endsWith('/') ? [`${only} `] : candidates;
 }
 
 function matching(candidates: readonly string[], typed: string): string[] {

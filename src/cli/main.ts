@@ -36,6 +36,7 @@ runCli({
   stdoutIsTTY: Boolean(process.stdout.isTTY),
   packageRoot,
   version,
+  nodePath: process.execPath,
   onInterrupt(handler) {
     const onSigint = (): void => handler('SIGINT');
     const onSigterm = (): void => handler('SIGTERM');

@@ -46,6 +46,8 @@ export function createTerminalRenderer(io: TerminalOutput): (event: SessionEvent
   let reply: MarkdownStream = createMarkdownStream(write, style);
   return (event) => {
     if (event.type !== 'waiting') io.spinner?.stop();
+    // The status line and other notes must not overtake a reply's last, unfinished line.
+    if (streamed && event.type !== 'assistant_delta' && event.type !== 'assistant') reply.end();
     switch (event.type) {
       case 'session':
         err(palette.dim(`tandem: model ${event.model}, edit format ${event.editFormat}${filesNote(event.files)}\n`));

@@ -5,10 +5,8 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import type { RepoMapPort, TokenCounter } from '../coders/ports.js';
 import { DEFAULT_NO_CHAT_MULTIPLIER } from '../repomap/budget.js';
-import { collectTags } from '../repomap/collect-tags.js';
-import { listMapFiles } from '../repomap/list-files.js';
+import { createMapSource } from '../repomap/map-source.js';
 import { createRepoMap, findMentions, type MapRefreshMode } from '../repomap/repo-map.js';
-import { loadTagCache } from '../repomap/tag-cache.js';
 import { createTagsPool, defaultTagThreads, type ProgressCallback } from '../repomap/tags-pool.js';
 import type { EmitEvent } from '../session/events.js';
 
@@ -51,11 +49,13 @@ export function createRepoMapPort(options: RepoMapAdapterOptions): RepoMapHandle
   const { root } = options;
   const pool = createTagsPool({ queriesDir: join(options.packageRoot, 'queries'), threads: defaultTagThreads(availableParallelism()) });
   const onProgress = options.progress ? onlyWhenMany(options.progress) : undefined;
+  // One source per port: the tag cache is loaded on the first request and kept for the next ones.
+  const source = createMapSource(root, { pool, onProgress });
   let files: readonly string[] = [];
   let refreshNext = false;
   const map = createRepoMap({
     listFiles: async () => files,
-    collectTags: async (paths) => collectTags(root, paths, { pool, cache: await loadTagCache(root), onProgress }),
+    collectTags: (paths) => source.collectTags(paths),
     readFile: (path) => {
       try {
         return readFileSync(join(root, path), 'utf8');
@@ -70,7 +70,7 @@ export function createRepoMapPort(options: RepoMapAdapterOptions): RepoMapHandle
   });
   return {
     async get(request) {
-      files = await listMapFiles(root);
+      files = await source.listFiles();
       const mentions = findMentions(request.requestText, files);
       const refresh = refreshNext;
       refreshNext = false;

@@ -67,7 +67,7 @@ async function runAndReport(environment: CliEnvironment, args: EvalArgs): Promis
     cwd: environment.cwd,
     defaultExercisesDir: join(environment.packageRoot, 'eval', 'exercises'),
     // The eval runs the same Node and the same built tandem that it is part of.
-    nodePath: process.execPath,
+    nodePath: environment.nodePath,
     cliPath: join(environment.packageRoot, 'dist', 'src', 'cli', 'main.js'),
     env: environment.env,
     tempRoot: tmpdir(),

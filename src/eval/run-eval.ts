@@ -1,6 +1,5 @@
 // `tandem eval`: runs the chosen exercises (in parallel with --threads), writes one result per exercise
 // as it finishes, and summarizes the run. --resume continues a run, skipping exercises with a result.
-import { join } from 'node:path';
 import { createProcessRunner, scrubSecrets } from '../platform/process.js';
 import { loadExercises, type Exercise } from './exercises.js';
 import { runExercise, type ExerciseResult } from './run-exercise.js';
@@ -136,8 +135,4 @@ async function inPool<T>(items: readonly T[], threads: number, work: (item: T) =
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(threads, items.length)) }, worker));
-}
-
-export function resultPath(dir: string, name: string): string {
-  return join(dir, `${name}.json`);
 }

@@ -14,11 +14,13 @@ export interface CollectTagsOptions {
   readonly cache?: TagCache;
   /** Called as files are parsed (cache hits are not counted): `(done, total)`. */
   readonly onProgress?: ProgressCallback;
+  /** Sizes and mtimes already known (from listing the files): those files are not stat'ed again. */
+  readonly stamps?: ReadonlyMap<string, Stamp>;
 }
 
 export interface CollectTagsStats { files: number; hits: number; parsed: number; failed: number }
 
-interface Stamp { readonly size: number; readonly mtimeMs: number }
+export interface Stamp { readonly size: number; readonly mtimeMs: number }
 
 /**
  * Tags of `files` (repository-relative paths under `root`), keyed by path in the order given.
@@ -36,9 +38,8 @@ export async function collectTags(
   const misses: ParseJob[] = [];
   await Promise.all(files.map(async (relPath) => {
     const absPath = path.join(root, relPath);
-    const info = await stat(absPath).catch(() => null);
-    if (!info?.isFile()) return;
-    const stamp = { size: info.size, mtimeMs: info.mtimeMs };
+    const stamp = options.stamps?.get(relPath) ?? await statStamp(absPath);
+    if (!stamp) return;
     stamps.set(relPath, stamp);
     const cached = cache ? await lookup(cache, relPath, absPath, stamp) : undefined;
     if (cached) found.set(relPath, cached);
@@ -68,6 +69,11 @@ export async function collectTags(
     if (tags) result.set(relPath, [...tags]);
   }
   return result;
+}
+
+async function statStamp(absPath: string): Promise<Stamp | null> {
+  const info = await stat(absPath).catch(() => null);
+  return info?.isFile() ? { size: info.size, mtimeMs: info.mtimeMs } : null;
 }
 
 /**

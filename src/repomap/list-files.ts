@@ -15,6 +15,18 @@ export interface ListMapFilesOptions {
   maxBytes?: number;
   /** Which paths can be tagged; default: a code grammar covers the extension. */
   accept?: (relPath: string) => boolean;
+  /**
+   * True when this exact version (size, mtime) of the file was already judged a readable source,
+   * e.g. it has tags in the cache: its head is then not read again.
+   */
+  known?: (relPath: string, size: number, mtimeMs: number) => boolean;
+}
+
+/** A listed file and the stat it was judged by (reused as the tag cache's key). */
+export interface MapFile {
+  readonly path: string;
+  readonly size: number;
+  readonly mtimeMs: number;
 }
 
 export const DEFAULT_MAX_FILE_BYTES = 1024 * 1024;
@@ -35,14 +47,28 @@ function defaultAccept(relPath: string): boolean {
 
 /** Repository-relative, forward-slash, sorted paths of the files the map should tag. */
 export async function listMapFiles(root: string, options: ListMapFilesOptions = {}): Promise<string[]> {
+  return (await listMapFileStats(root, options)).map((file) => file.path);
+}
+
+/** listMapFiles with each file's size and mtime, sorted by path. */
+export async function listMapFileStats(root: string, options: ListMapFilesOptions = {}): Promise<MapFile[]> {
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_FILE_BYTES;
   const accept = options.accept ?? defaultAccept;
+  const known = options.known ?? (() => false);
   const candidates = (await gitFiles(root)) ?? (await walkFiles(root));
   const ignored = await tandemIgnore(root);
   const byName = candidates.filter((rel) =>
-    !rel.startsWith('.tandem/') && !ignored(rel) && accept(rel) && !isSkippedByName(rel));
-  const keep = await mapLimit(byName, STAT_CONCURRENCY, (rel) => isReadableSource(path.join(root, rel), maxBytes));
-  return byName.filter((_, i) => keep[i]).sort();
+    !rel.startsWith('.tandem/') && !ignored(rel) && accept(rel) && !isSkippedByName(rel)).sort();
+  const judged = await mapLimit(byName, STAT_CONCURRENCY, async (rel): Promise<MapFile | null> => {
+    const absPath = path.join(root, rel);
+    const info = await stat(absPath).catch(() => null);
+    if (!info?.isFile() || info.size > maxBytes) return null;
+    const file = { path: rel, size: info.size, mtimeMs: info.mtimeMs };
+    if (known(rel, info.size, info.mtimeMs)) return file;
+    const head = await readHead(absPath);
+    return head !== null && looksHandWritten(head) ? file : null;
+  });
+  return judged.filter((file): file is MapFile => file !== null);
 }
 
 /** Lock files and minified bundles, judged by name alone. */

@@ -9,6 +9,7 @@ import { createTagExtractor } from './extract-tags.js';
 import type { TagExtractor } from './extract-tags.js';
 import { parseFile } from './parse-file.js';
 import type { ParseJob, ParseOutcome } from './parse-file.js';
+import { unpackTags } from './packed-tags.js';
 import type { TagsWorkerData, TagsWorkerReply, TagsWorkerRequest } from './tags-worker.js';
 
 export type ProgressCallback = (done: number, total: number) => void;
@@ -110,7 +111,10 @@ async function runWorkers(jobs: readonly ParseJob[], threads: number, setup: Wor
     };
     worker.on('message', (reply: TagsWorkerReply) => {
       if (reply.type === 'idle') return sendNext();
-      outcomes.set(reply.outcome.path, reply.outcome);
+      const outcome = reply.outcome;
+      outcomes.set(outcome.path, outcome.ok
+        ? { path: outcome.path, ok: true, hash: outcome.hash, tags: unpackTags(outcome.path, outcome.packed) }
+        : outcome);
       setup.progress();
     });
     worker.on('error', finish);

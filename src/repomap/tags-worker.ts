@@ -5,16 +5,24 @@ import type { MessagePort } from 'node:worker_threads';
 import { createGrammarLoader } from '../platform/tree-sitter.js';
 import { createTagExtractor } from './extract-tags.js';
 import { parseFile } from './parse-file.js';
-import type { ParseJob, ParseOutcome } from './parse-file.js';
+import type { ParseJob } from './parse-file.js';
+import { packTags, type PackedTags } from './packed-tags.js';
 
 export interface TagsWorkerData {
   readonly queriesDir: string;
   readonly grammarDir?: string;
 }
 
-/** Parent -> worker: a batch to parse. Worker -> parent: each outcome, then `idle` after the batch. */
+/**
+ * Parent -> worker: a batch to parse. Worker -> parent: each outcome, then `idle` after the batch.
+ * Tags travel packed: cloning hundreds of thousands of small objects between threads costs both
+ * threads more than the parse of many files.
+ */
 export type TagsWorkerRequest = { readonly type: 'batch'; readonly jobs: readonly ParseJob[] };
-export type TagsWorkerReply = { readonly type: 'outcome'; readonly outcome: ParseOutcome } | { readonly type: 'idle' };
+export type WorkerOutcome =
+  | { readonly path: string; readonly ok: true; readonly hash: string; readonly packed: PackedTags }
+  | { readonly path: string; readonly ok: false; readonly error: string };
+export type TagsWorkerReply = { readonly type: 'outcome'; readonly outcome: WorkerOutcome } | { readonly type: 'idle' };
 
 export function serveTags(port: MessagePort, data: TagsWorkerData): void {
   const loader = createGrammarLoader(data.grammarDir ? { grammarDir: data.grammarDir } : {});
@@ -22,7 +30,13 @@ export function serveTags(port: MessagePort, data: TagsWorkerData): void {
   port.on('message', async (request: TagsWorkerRequest) => {
     for (const job of request.jobs) {
       const outcome = await parseFile(extractor, job);
-      port.postMessage({ type: 'outcome', outcome } satisfies TagsWorkerReply);
+      if (!outcome.ok) {
+        port.postMessage({ type: 'outcome', outcome } satisfies TagsWorkerReply);
+        continue;
+      }
+      const packed = packTags(outcome.tags);
+      const reply: TagsWorkerReply = { type: 'outcome', outcome: { path: outcome.path, ok: true, hash: outcome.hash, packed } };
+      port.postMessage(reply, [packed.data.buffer as ArrayBuffer]);
     }
     port.postMessage({ type: 'idle' } satisfies TagsWorkerReply);
   });

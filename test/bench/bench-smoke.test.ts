@@ -7,7 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { bigFile, runEditsBench, searchReplaceReply, udiffReply } from '../../bench/edits.js';
-import { median, type SectionContext, type SectionResult } from '../../bench/measure.js';
+import { builtPaths, median, runNode, type SectionContext, type SectionResult } from '../../bench/measure.js';
 import { runMemoryBench } from '../../bench/memory.js';
 import { runOneShotBench } from '../../bench/one-shot.js';
 import { DIFF_LIMIT_TOKENS, runPromptsBench } from '../../bench/prompts.js';
@@ -61,6 +61,21 @@ describe('bench arguments', () => {
     expect(median([5, 1, 3])).toBe(3);
     expect(median([4, 1, 3, 2])).toBe(2.5);
     expect(median([])).toBeNaN();
+  });
+});
+
+describe('child peak memory', () => {
+  it("reports the child's own peak, not the peak of the process that spawned it", async () => {
+    const { rssProbe } = builtPaths(PACKAGE_ROOT);
+    const env = { PATH: PATH_ENV };
+    // A large parent: getrusage's maxRSS would hand this size down to the child through fork.
+    const ballast = Buffer.alloc(200 * 1024 * 1024, 1);
+    const empty = await runNode(['-e', '0'], { env, rssProbe });
+    const grown = await runNode(['-e', 'globalThis.keep = Buffer.alloc(150 * 1024 * 1024, 1)'], { env, rssProbe });
+    expect(ballast.length).toBeGreaterThan(0);
+    expect(empty.peakRssMb).toBeLessThan(150);
+    expect(grown.peakRssMb - empty.peakRssMb).toBeGreaterThan(120);
+    expect((await runNode(['-e', '0'], { env })).peakRssMb).toBeNaN();
   });
 });
 

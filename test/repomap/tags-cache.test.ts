@@ -7,7 +7,7 @@ import { collectTags } from '../../src/repomap/collect-tags.js';
 import type { CollectTagsStats } from '../../src/repomap/collect-tags.js';
 import { findQueriesDir } from '../../src/repomap/extract-tags.js';
 import type { Tag } from '../../src/repomap/tag.js';
-import { decodeCache, encodeCache, loadTagCache, tagCachePath } from '../../src/repomap/tag-cache.js';
+import { decodeCache, encodeCache, loadTagCache, TAG_CACHE_VERSION, tagCachePath } from '../../src/repomap/tag-cache.js';
 import { createTagsPool } from '../../src/repomap/tags-pool.js';
 
 const temps: string[] = [];
@@ -64,7 +64,7 @@ describe('tag cache', () => {
     const good = await readFile(file, 'utf8');
     await writeFile(file, good.slice(0, good.length - 20));
     expect((await run(root)).stats.parsed).toBe(2);
-    await writeFile(file, good.replace('"version":1', '"version":0'));
+    await writeFile(file, good.replace(`"version":${TAG_CACHE_VERSION}`, '"version":1'));
     expect((await run(root)).stats.parsed).toBe(2);
     expect(await readFile(file, 'utf8')).toBe(good);
   });

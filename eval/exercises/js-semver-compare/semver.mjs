@@ -1,0 +1,3 @@
+export function compare(a, b) {
+  throw new Error('not implemented');
+}

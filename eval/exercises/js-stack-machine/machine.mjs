@@ -1,0 +1,3 @@
+export function run(program) {
+  throw new Error('not implemented');
+}

@@ -1,0 +1,3 @@
+export function topWords(text, count) {
+  throw new Error('not implemented');
+}

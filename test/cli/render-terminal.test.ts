@@ -1,0 +1,125 @@
+import { describe, expect, it } from 'vitest';
+import { ANSI, PLAIN } from '../../src/cli/colors.js';
+import { createTerminalEmit, createTerminalRenderer, usageLine } from '../../src/cli/render-terminal.js';
+import { createSpinner, localeIsUtf8, type SpinnerTimers } from '../../src/cli/spinner.js';
+import type { SessionEvent } from '../../src/session/events.js';
+import { PassThrough } from 'node:stream';
+
+function capture() {
+  const log: Array<{ stream: 'out' | 'err'; text: string }> = [];
+  return {
+    log,
+    out: (text: string) => log.push({ stream: 'out', text }),
+    err: (text: string) => log.push({ stream: 'err', text }),
+    text: (stream: 'out' | 'err') => log.filter((l) => l.stream === stream).map((l) => l.text).join(''),
+  };
+}
+
+function manualTimers() {
+  const ticks: Array<() => void> = [];
+  const timers: SpinnerTimers = {
+    setInterval: (callback) => ticks.push(callback),
+    clearInterval: () => ticks.splice(0),
+  };
+  return { timers, tick: () => ticks.forEach((t) => t()), active: () => ticks.length };
+}
+
+const usage = (cost: number | null): SessionEvent => ({
+  type: 'usage', promptTokens: 12_345, completionTokens: 210, cachedTokens: 2_000, cost, sessionCost: cost === null ? null : 1.5,
+});
+
+describe('terminal renderer', () => {
+  it('renders a streamed reply as Markdown with colours when pretty', () => {
+    const io = capture();
+    const emit = createTerminalRenderer({ ...io, palette: ANSI, pretty: true });
+    emit({ type: 'waiting' });
+    for (const piece of ['# Ti', 'tle\n```py', 'thon\nimport os\n', '```\ndone']) emit({ type: 'assistant_delta', text: piece });
+    emit({ type: 'assistant', text: '', interrupted: false });
+    const out = io.text('out');
+    expect(out).toContain('\u001b[1m\u001b[36mTitle');
+    expect(out).toContain('\u001b[35mimport\u001b[39m os');
+    expect(out.endsWith('done\n')).toBe(true);
+    expect(out).not.toContain('# Ti');
+  });
+
+  it('streams plain text unchanged when not pretty, and ends the reply with a newline', () => {
+    const io = capture();
+    const emit = createTerminalRenderer({ ...io, palette: PLAIN });
+    emit({ type: 'waiting' });
+    emit({ type: 'assistant_delta', text: '# Title\n**bold** `code`' });
+    expect(io.text('out')).toBe('# Title\n**bold** `code`');
+    emit({ type: 'assistant', text: '# Title\n**bold** `code`', interrupted: true });
+    expect(io.text('out')).toBe('# Title\n**bold** `code`\n');
+    expect(io.text('err')).toBe('(reply interrupted)\n');
+  });
+
+  it('renders a reply that arrives whole (no streaming)', () => {
+    const io = capture();
+    const emit = createTerminalRenderer({ ...io, palette: ANSI, pretty: true });
+    emit({ type: 'waiting' });
+    emit({ type: 'assistant', text: '- one\n- two', interrupted: false });
+    expect(io.text('out')).toBe('- one\n- two\n');
+  });
+
+  it('shows the spinner until the first token and erases it', () => {
+    const io = capture();
+    const clock = manualTimers();
+    const spinner = createSpinner({ write: io.err, timers: clock.timers, label: 'thinking' });
+    const emit = createTerminalRenderer({ ...io, palette: PLAIN, spinner });
+    emit({ type: 'waiting' });
+    clock.tick();
+    expect(io.text('err')).toBe('\r| thinking\r/ thinking');
+    emit({ type: 'assistant_delta', text: 'hi' });
+    expect(clock.active()).toBe(0);
+    expect(io.text('err').endsWith(`\r${' '.repeat('/ thinking'.length)}\r`)).toBe(true);
+    expect(io.text('out')).toBe('hi');
+  });
+
+  it('stops the spinner on an error before any token', () => {
+    const io = capture();
+    const clock = manualTimers();
+    const emit = createTerminalRenderer({ ...io, palette: PLAIN, spinner: createSpinner({ write: io.err, timers: clock.timers }) });
+    emit({ type: 'waiting' });
+    emit({ type: 'error', message: 'server down' });
+    expect(clock.active()).toBe(0);
+    expect(io.text('err').endsWith('server down\n')).toBe(true);
+  });
+
+  it('prints one status line per reply with tokens, cached tokens and both costs', () => {
+    expect(usageLine(usage(0.0123) as Extract<SessionEvent, { type: 'usage' }>)).toBe(
+      'Tokens: 12.3k sent (2000 cached), 210 received. Cost: $0.0123 request, $1.50 session.',
+    );
+    expect(usageLine(usage(null) as Extract<SessionEvent, { type: 'usage' }>)).toBe('Tokens: 12.3k sent (2000 cached), 210 received.');
+    const io = capture();
+    createTerminalRenderer({ ...io, palette: PLAIN })(usage(0.0123));
+    expect(io.text('err').split('\n')).toHaveLength(2);
+  });
+
+  it('shows edits as coloured diffs', () => {
+    const io = capture();
+    createTerminalRenderer({ ...io, palette: ANSI })({ type: 'edit', path: 'a.py', status: 'applied', diff: '--- a/a.py\n+++ b/a.py\n-x = 1\n+x = 2' });
+    expect(io.text('out')).toContain('\u001b[31m-x = 1\u001b[39m');
+    expect(io.text('out')).toContain('\u001b[32m+x = 2\u001b[39m');
+  });
+
+  it('chooses plain output for NO_COLOR, a pipe, or --no-pretty', () => {
+    const run = (env: Record<string, string>, tty: boolean, pretty: boolean): string => {
+      const stdout = new PassThrough();
+      let text = '';
+      stdout.on('data', (d: Buffer) => (text += d.toString()));
+      const emit = createTerminalEmit({ stdout, stderr: new PassThrough(), stdoutIsTTY: tty, env }, pretty);
+      emit({ type: 'assistant', text: '**bold**', interrupted: false });
+      return text;
+    };
+    expect(run({}, true, true)).toBe('\u001b[1mbold\u001b[22m\n');
+    expect(run({ NO_COLOR: '1' }, true, true)).toBe('**bold**\n');
+    expect(run({}, false, true)).toBe('**bold**\n');
+    expect(run({}, true, false)).toBe('**bold**\n');
+  });
+
+  it('reads the locale to decide on Unicode glyphs', () => {
+    expect(localeIsUtf8({ LANG: 'en_US.UTF-8' })).toBe(true);
+    expect(localeIsUtf8({ LC_ALL: 'C', LANG: 'en_US.UTF-8' })).toBe(false);
+    expect(localeIsUtf8({})).toBe(false);
+  });
+});
