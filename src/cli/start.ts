@@ -90,11 +90,11 @@ async function approveRepoCommands(environment: CliEnvironment, parsed: ParsedAr
   const store = createApprovalStore(approvalFile(environment.homeDir));
   for (const { key, value } of needed) {
     if (await store.isApproved(value)) continue;
-    const question = `The repository's .tandem.conf.yml sets ${key} to \`${value}\`. Allow tandem to run it?`;
+    const question = approvalQuestion(key, value);
     if (settings['yes-always'] || !interactive) {
       emit({ type: 'question', text: question, answer: false });
       throw new CliError(
-        `the repository's config names a command you have not approved (${key}: ${value}); run tandem interactively once to approve it`,
+        `the repository's configuration sets ${key} to ${value}, which you have not approved; run tandem interactively once to approve it`,
         EXIT.approvalRequired,
       );
     }
@@ -103,6 +103,11 @@ async function approveRepoCommands(environment: CliEnvironment, parsed: ParsedAr
     if (answer !== 'yes') throw new CliError(`not running the repository's ${key}; remove it from .tandem.conf.yml or approve it`, EXIT.approvalRequired);
     await store.approve(value);
   }
+}
+
+function approvalQuestion(key: string, value: string): string {
+  const action = key === 'base-url' ? 'send your requests (and API key) there' : 'run it';
+  return `The repository's configuration sets ${key} to \`${value}\`. Allow tandem to ${action}?`;
 }
 
 async function offerGitInit(

@@ -75,8 +75,9 @@ export const OPTIONS = {
     type: 'string', default: null, group: 'model', metavar: 'NAME', defaultLabel: 'the main model',
     help: 'model that turns an architect plan into edits',
   },
+  // A repository (its config or .env) naming the server would receive the user's API key: approve once.
   'base-url': {
-    type: 'string', default: null, group: 'model', metavar: 'URL', extraEnv: ['OPENAI_BASE_URL'],
+    type: 'string', default: null, group: 'model', metavar: 'URL', extraEnv: ['OPENAI_BASE_URL'], repo: 'needs-approval',
     defaultLabel: 'OpenAI', help: 'any OpenAI-compatible endpoint',
   },
   'api-key': {

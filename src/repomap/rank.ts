@@ -57,6 +57,9 @@ interface NameIndex {
   readonly defTags: { tag: Tag; nameId: number }[][];
 }
 
+/** Above any line number of a file within the size limit; keeps name * LINE_SPAN + line exact. */
+const LINE_SPAN = 2 ** 24;
+
 function indexTags(tagsByFile: ReadonlyMap<string, readonly Tag[]>): NameIndex {
   const files = [...tagsByFile.keys()].sort();
   const fileIds = new Map(files.map((file, i) => [file, i]));
@@ -79,7 +82,7 @@ function indexTags(tagsByFile: ReadonlyMap<string, readonly Tag[]>): NameIndex {
   files.forEach((file, fileId) => {
     const counts = new Map<number, number>();
     const defs: { tag: Tag; nameId: number }[] = [];
-    const seen = new Set<string>();
+    const seen = new Set<number>();
     for (const tag of tagsByFile.get(file) ?? []) {
       const nameId = idOf(tag.name);
       if (tag.role === 'ref') {
@@ -88,7 +91,8 @@ function indexTags(tagsByFile: ReadonlyMap<string, readonly Tag[]>): NameIndex {
       }
       const list = definers[nameId] ?? [];
       if (list[list.length - 1] !== fileId) list.push(fileId);
-      const identity = `${tag.line}\0${tag.name}`;
+      // (name, line) as one number: a string key here cost a sixth of the ranking on big trees.
+      const identity = nameId * LINE_SPAN + tag.line;
       if (!seen.has(identity)) defs.push({ tag, nameId });
       seen.add(identity);
     }
