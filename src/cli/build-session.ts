@@ -24,7 +24,7 @@ import type { CliEnvironment } from './cli-environment.js';
 import { allCommands } from './commands/registry.js';
 import type { CommandContext, GitCommandsPort } from './commands/types.js';
 import { CliError, EXIT } from './exit-codes.js';
-import { createGitCommands, createGitPort } from './git-adapter.js';
+import { createGitCommands, createGitPort, createRepoFilesPort } from './git-adapter.js';
 import type { LineReader } from './line-reader.js';
 import { createRepoMapPort, type RepoMapHandle } from './repo-map-adapter.js';
 
@@ -112,6 +112,7 @@ export async function buildSession(input: BuildInput): Promise<BuiltSession> {
     }),
     repoMap,
     shell: { run: runShell },
+    files: input.repoRoot ? createRepoFilesPort(input.repoRoot, gitOptions) : null,
   };
   const [summarize, summaryTemplate, editorRequest] = await Promise.all(
     ['summarize.md', 'context/summary.md', 'architect/editor-request.md'].map((id) => readPrompt(join(environment.packageRoot, 'prompts'), id)),

@@ -1,5 +1,5 @@
 // Adapts the git/ functions to the small ports the session and the slash commands use.
-import type { GitPort } from '../coders/ports.js';
+import type { GitPort, RepoFilesPort } from '../coders/ports.js';
 import { commitFiles } from '../git/commit.js';
 import { diffSince, headHash } from '../git/diff.js';
 import { dirtyFiles } from '../git/dirty.js';
@@ -15,6 +15,16 @@ export function createGitPort(root: string, options: GitOptions): GitPort {
     dirtyFiles: (paths) => dirtyFiles(root, paths, options),
     commitUserChanges: (paths, message) => commitFiles(root, paths, message, { ...options, attribution: false }),
     commitTandemChange: (paths, message) => commitFiles(root, paths, message, { ...options, attribution: true }),
+  };
+}
+
+/** Tracked files plus untracked ones git does not ignore, repo-relative. */
+export function createRepoFilesPort(root: string, options: GitOptions): RepoFilesPort {
+  return {
+    async list() {
+      const out = await runGit(createGit(root, options), ['ls-files', '-co', '--exclude-standard', '-z']);
+      return out.split('\0').filter((path) => path !== '' && !path.startsWith('.tandem/'));
+    },
   };
 }
 

@@ -59,6 +59,11 @@ export interface ShellPort {
   run(command: string): Promise<{ exitCode: number | null; output: string }>;
 }
 
+/** The repository's files (tracked and untracked-not-ignored), for noticing mentioned file names. */
+export interface RepoFilesPort {
+  list(): Promise<string[]>;
+}
+
 export interface RequestPorts {
   readonly model: ModelClient;
   readonly weakModel: ModelClient;
@@ -68,4 +73,5 @@ export interface RequestPorts {
   readonly asker: Asker;
   readonly repoMap: RepoMapPort | null;
   readonly shell: ShellPort | null;
+  readonly files: RepoFilesPort | null;
 }

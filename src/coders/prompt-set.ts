@@ -9,6 +9,7 @@ export interface ReflectionPrompts {
   readonly syntax: string;
   readonly lint: string;
   readonly test: string;
+  readonly addedFiles: string;
 }
 
 export interface PromptSet {
@@ -28,18 +29,19 @@ export async function loadPromptSet(promptsDir: string, format: string, values: 
     read('context/repo-map.md'),
     read('context/ack.md'),
   ]);
-  const [parseProblems, denied, syntax, lint, test, commitMessage] = await Promise.all([
+  const [parseProblems, denied, syntax, lint, test, addedFiles, commitMessage] = await Promise.all([
     read('reflection/parse-problems.md'),
     read('reflection/denied.md'),
     read('reflection/syntax.md'),
     read('reflection/lint.md'),
     read('reflection/test.md'),
+    read('reflection/added-files.md'),
     read('commit-message.md'),
   ]);
   return {
     format: formatPrompts,
     context: { chatFiles, noChatFiles, readOnly, repoMap, ack },
-    reflection: { parseProblems, denied, syntax, lint, test },
+    reflection: { parseProblems, denied, syntax, lint, test, addedFiles },
     commitMessage,
   };
 }

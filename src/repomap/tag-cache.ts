@@ -2,21 +2,25 @@
 // Entries are keyed by path and checked against size and mtime; when only the mtime moved
 // (checkout, touch) the caller compares a content hash before reparsing.
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { packTags, unpackTags } from './packed-tags.js';
 import type { Tag } from './tag.js';
 
 /**
- * Format (JSON lines, compact so 500k tags load and save in a fraction of a second):
- *   line 1: {"format":"tandem-tags","version":N,"kinds":["def:class","ref:call",...]}
- *   line 2: ["name", ...], every distinct tag name once
- *   then per file: ["path", size, mtimeMs, "sha1", [nameIndex, kindIndex, line, endLine, ...]]
- * A shared name table makes equal names one string in memory, so ranking's name lookups hit
- * strings whose hash V8 already knows; version 1 repeated each name per tag.
- * A file of another version, or any line that fails to parse, discards the whole cache.
+ * Format (JSON lines):
+ *   line 1: {"format":"tandem-tags","version":N}
+ *   then per file: ["path", size, mtimeMs, "sha1", [names], ["role:kind", ...], [nameIndex, kindIndex, line, endLine, ...]]
+ *   or, for a file dropped since: ["path", null]
+ * A later line for a path replaces the earlier ones, so saving a few changed files appends a few
+ * lines (one write) instead of re-encoding every tag of a big repository, which took longer than
+ * the whole warm map. When appended lines outnumber half the entries the file is rewritten whole,
+ * atomically (temp file + rename). A file of another version, or any line that fails to parse
+ * (a torn append included), discards the whole cache.
  */
 export const TAG_CACHE_VERSION = 2;
 const FORMAT = 'tandem-tags';
+const HEADER = JSON.stringify({ format: FORMAT, version: TAG_CACHE_VERSION });
 
 export interface TagCacheEntry {
   readonly size: number;
@@ -32,7 +36,7 @@ export interface TagCache {
   /** Drops entries for files no longer listed. */
   retain(relPaths: ReadonlySet<string>): void;
   readonly size: number;
-  /** Writes the file atomically when something changed since load or the last save. */
+  /** Writes what changed since load or the last save: appended, or the whole file atomically. */
   save(): Promise<void>;
 }
 
@@ -44,19 +48,23 @@ export function tagCachePath(root: string): string {
 export async function loadTagCache(root: string): Promise<TagCache> {
   const file = tagCachePath(root);
   const text = await readFile(file, 'utf8').catch(() => '');
-  const entries = decodeCache(text) ?? new Map<string, TagCacheEntry>();
-  let dirty = false;
+  const decoded = decodeCacheLines(text);
+  const entries = decoded?.entries ?? new Map<string, TagCacheEntry>();
+  // Entry lines in the file as it is; 0 means there is no usable file to append to.
+  let linesOnDisk = decoded ? decoded.lines : 0;
+  let fileUsable = decoded !== null && text.length > 0;
+  const changed = new Set<string>();
   return {
     get: (relPath) => entries.get(relPath),
     set(relPath, entry) {
       entries.set(relPath, entry);
-      dirty = true;
+      changed.add(relPath);
     },
     retain(relPaths) {
       for (const key of [...entries.keys()]) {
         if (!relPaths.has(key)) {
           entries.delete(key);
-          dirty = true;
+          changed.add(key);
         }
       }
     },
@@ -64,87 +72,82 @@ export async function loadTagCache(root: string): Promise<TagCache> {
       return entries.size;
     },
     async save() {
-      if (!dirty) return;
-      await writeAtomically(file, encodeCache(entries));
-      dirty = false;
+      if (changed.size === 0) return;
+      const appended = linesOnDisk - entries.size + changed.size;
+      if (fileUsable && appended <= Math.max(16, entries.size / 2)) {
+        const lines = [...changed].sort().map((relPath) => {
+          const entry = entries.get(relPath);
+          return entry ? encodeEntry(relPath, entry) : JSON.stringify([relPath, null]);
+        });
+        await appendFile(file, `${lines.join('\n')}\n`, 'utf8');
+        linesOnDisk += lines.length;
+      } else {
+        await writeAtomically(file, encodeCache(entries));
+        linesOnDisk = entries.size;
+        fileUsable = true;
+      }
+      changed.clear();
     },
   };
 }
 
+function encodeEntry(relPath: string, entry: TagCacheEntry): string {
+  const packed = packTags(entry.tags);
+  return JSON.stringify([relPath, entry.size, entry.mtimeMs, entry.hash, packed.names, packed.kinds, Array.from(packed.data)]);
+}
+
 export function encodeCache(entries: ReadonlyMap<string, TagCacheEntry>): string {
-  const kinds: string[] = [];
-  const kindIndex = new Map<string, number>();
-  const names: string[] = [];
-  const nameIndex = new Map<string, number>();
-  const lines: string[] = [];
-  for (const relPath of [...entries.keys()].sort()) {
-    const entry = entries.get(relPath) as TagCacheEntry;
-    const flat: number[] = [];
-    for (const tag of entry.tags) {
-      const key = `${tag.role}:${tag.kind}`;
-      let kind = kindIndex.get(key);
-      if (kind === undefined) {
-        kind = kinds.length;
-        kinds.push(key);
-        kindIndex.set(key, kind);
-      }
-      let name = nameIndex.get(tag.name);
-      if (name === undefined) {
-        name = names.length;
-        names.push(tag.name);
-        nameIndex.set(tag.name, name);
-      }
-      flat.push(name, kind, tag.line, tag.endLine);
-    }
-    lines.push(JSON.stringify([relPath, entry.size, entry.mtimeMs, entry.hash, flat]));
-  }
-  const header = JSON.stringify({ format: FORMAT, version: TAG_CACHE_VERSION, kinds });
-  return `${header}\n${JSON.stringify(names)}\n${lines.join('\n')}\n`;
+  const lines = [...entries.keys()].sort().map((relPath) => encodeEntry(relPath, entries.get(relPath) as TagCacheEntry));
+  return `${[HEADER, ...lines].join('\n')}\n`;
 }
 
 /** null when the text is not a cache of this version or any part of it is malformed. */
 export function decodeCache(text: string): Map<string, TagCacheEntry> | null {
+  return decodeCacheLines(text)?.entries ?? null;
+}
+
+function decodeCacheLines(text: string): { entries: Map<string, TagCacheEntry>; lines: number } | null {
   const lines = text.split('\n');
   try {
-    const header = JSON.parse(lines[0] ?? '') as { format?: unknown; version?: unknown; kinds?: unknown };
-    if (header.format !== FORMAT || header.version !== TAG_CACHE_VERSION || !Array.isArray(header.kinds)) return null;
-    const kinds = (header.kinds as unknown[]).map(parseKind);
-    const names = JSON.parse(lines[1] ?? '') as unknown;
-    if (!Array.isArray(names) || !names.every((name) => typeof name === 'string')) return null;
+    const header = JSON.parse(lines[0] ?? '') as { format?: unknown; version?: unknown };
+    if (header.format !== FORMAT || header.version !== TAG_CACHE_VERSION) return null;
     const entries = new Map<string, TagCacheEntry>();
-    for (let i = 2; i < lines.length; i++) {
+    let count = 0;
+    for (let i = 1; i < lines.length; i++) {
       const line = lines[i];
       if (!line) continue;
-      const [relPath, size, mtimeMs, hash, flat] = JSON.parse(line) as unknown[];
-      if (typeof relPath !== 'string' || typeof size !== 'number' || typeof mtimeMs !== 'number' ||
-        typeof hash !== 'string' || !Array.isArray(flat) || flat.length % 4 !== 0) return null;
-      entries.set(relPath, { size, mtimeMs, hash, tags: decodeTags(relPath, flat, kinds, names as string[]) });
+      count++;
+      const [relPath, size, mtimeMs, hash, names, kinds, flat] = JSON.parse(line) as unknown[];
+      if (typeof relPath !== 'string') return null;
+      if (size === null) {
+        entries.delete(relPath);
+        continue;
+      }
+      if (typeof size !== 'number' || typeof mtimeMs !== 'number' || typeof hash !== 'string') return null;
+      entries.set(relPath, { size, mtimeMs, hash, tags: decodeTags(relPath, names, kinds, flat) });
     }
-    return entries;
+    return { entries, lines: count };
   } catch {
     return null;
   }
 }
 
-function parseKind(value: unknown): { role: Tag['role']; kind: string } {
-  if (typeof value !== 'string') throw new Error('bad kind');
-  const [role, kind] = value.split(':', 2);
-  if ((role !== 'def' && role !== 'ref') || !kind) throw new Error('bad kind');
-  return { role, kind };
+function isStringArray(value: unknown): value is string[] {
+  return Array.isArray(value) && value.every((item) => typeof item === 'string');
 }
 
-function decodeTags(relPath: string, flat: unknown[], kinds: { role: Tag['role']; kind: string }[], names: string[]): Tag[] {
-  const tags: Tag[] = [];
+function decodeTags(relPath: string, names: unknown, kinds: unknown, flat: unknown): Tag[] {
+  if (!isStringArray(names) || !isStringArray(kinds) || !Array.isArray(flat) || flat.length % 4 !== 0) throw new Error('bad entry');
+  for (const kind of kinds) {
+    const [role, name] = kind.split(':', 2);
+    if ((role !== 'def' && role !== 'ref') || !name) throw new Error('bad kind');
+  }
   for (let i = 0; i < flat.length; i += 4) {
     const [n, k, line, endLine] = [flat[i], flat[i + 1], flat[i + 2], flat[i + 3]];
-    const name = typeof n === 'number' ? names[n] : undefined;
-    const kind = typeof k === 'number' ? kinds[k] : undefined;
-    if (name === undefined || !kind || typeof line !== 'number' || typeof endLine !== 'number') {
-      throw new Error('bad tag');
-    }
-    tags.push({ path: relPath, name, role: kind.role, kind: kind.kind, line, endLine });
+    if (!Number.isInteger(n) || !Number.isInteger(k) || (n as number) < 0 || (n as number) >= names.length || (k as number) < 0 || (k as number) >= kinds.length ||
+      typeof line !== 'number' || typeof endLine !== 'number') throw new Error('bad tag');
   }
-  return tags;
+  return unpackTags(relPath, { names, kinds, data: Int32Array.from(flat as number[]) });
 }
 
 /** Temp file in the same folder, then rename: readers see the old file or the new, never half. */

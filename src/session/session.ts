@@ -14,6 +14,7 @@ import { decideReflection, needsFixApproval } from '../coders/reflection.js';
 import type { ChatMessage, ChatResult } from '../model/types.js';
 import { readTextFile } from '../platform/text-files.js';
 import { checkContextWindow } from './context-window.js';
+import { mentionedFiles } from './mentions.js';
 import type { EmitEvent, ResultStatus, Totals } from './events.js';
 import type { SessionRecorder } from './session-log.js';
 import { summarizeHistory } from './summarize.js';
@@ -172,6 +173,7 @@ export class Session {
   async runRequest(text: string, signal?: AbortSignal, options: { mode?: ChatMode } = {}): Promise<RequestOutcome> {
     const mode = options.mode ?? this.mode;
     this.emit({ type: 'user', text, mode });
+    await this.offerMentionedFiles(text, []);
     await this.summarizeIfLong();
     if (mode === 'architect') return this.runArchitect(text, signal);
     const loaded = await this.deps.loadCoder(mode === 'ask' ? 'ask' : this.options.editFormat);
@@ -224,6 +226,13 @@ export class Session {
       if (!reply.ok) return this.failedReply(message, reply, profile.history, profile.main);
       this.remember(profile.history, message, reply.text, profile.main);
       if (!profile.loaded.coder.makesEdits) return { status: 'completed' };
+      const added = await this.filesTheReplyNeeds(reply.text, profile.loaded);
+      if (added.length > 0 && used < this.options.maxReflections) {
+        this.totals.reflections++;
+        this.emit({ type: 'reflection', n: used + 1, reason: 'files added' });
+        message = profile.loaded.prompts.reflection.addedFiles.replace('{files}', () => added.join(', '));
+        continue;
+      }
 
       const round = await this.applyReply(reply.text, profile.loaded);
       if (round.stop) return round.stop;
@@ -281,6 +290,33 @@ export class Session {
     if (!main) return;
     this.deps.recorder?.record({ type: 'message', role: 'user', content: user });
     this.deps.recorder?.record({ type: 'message', role: 'assistant', content: assistant });
+  }
+
+  /** Offers to add repository files the text names; returns those the user added. */
+  private async offerMentionedFiles(text: string, exclude: readonly string[]): Promise<string[]> {
+    if (!this.ports.files) return [];
+    const mentioned = mentionedFiles(text, await this.ports.files.list(), this.chatFiles).filter((f) => !exclude.includes(f));
+    const added: string[] = [];
+    for (const file of mentioned) {
+      const answer = await this.ports.asker.confirm(`Add ${file} to the chat?`, 'add-file');
+      if (answer === 'yes' && this.addChatFile(file)) added.push(file);
+    }
+    return added;
+  }
+
+  /**
+   * A reply that names files it has not seen (and makes no edits, or edits those very files) is
+   * redone once the user adds them; its own edits are not applied.
+   */
+  private async filesTheReplyNeeds(reply: string, loaded: LoadedCoder): Promise<string[]> {
+    if (!this.ports.files) return [];
+    const repoFiles = await this.ports.files.list();
+    const mentioned = mentionedFiles(reply, repoFiles, this.chatFiles);
+    if (mentioned.length === 0) return [];
+    const edited = loaded.coder.parse(reply, { chatFiles: this.chatFiles }).edits.map((e) => e.path);
+    const needed = edited.length === 0 ? mentioned : mentioned.filter((file) => edited.includes(file));
+    if (needed.length === 0) return [];
+    return this.offerMentionedFiles(needed.join(' '), []);
   }
 
   private async summarizeIfLong(): Promise<void> {

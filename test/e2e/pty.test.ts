@@ -42,9 +42,9 @@ function openPane(cwd: string, args: readonly string[], env: Record<string, stri
   const socket = `tandem-test-${process.pid}-${panes.length}-${Date.now()}`;
   const home = join(tempDir('tandem-home-'), 'home');
   mkdirSync(home, { recursive: true });
-  const fullEnv = { ...baseEnv(home), TERM: 'xterm-256color', LANG: 'C.UTF-8', ...env };
-  delete (fullEnv as Record<string, string>)['NO_COLOR'];
-  if (env['NO_COLOR']) fullEnv.NO_COLOR = env['NO_COLOR'];
+  // baseEnv sets NO_COLOR for the piped tests; on a terminal colour is what is being tested.
+  const { NO_COLOR: _unused, ...inherited } = baseEnv(home);
+  const fullEnv: Record<string, string> = { ...inherited, TERM: 'xterm-256color', LANG: 'C.UTF-8', ...env };
   const command = ['env', '-i', ...Object.entries(fullEnv).map(([k, v]) => `${k}=${v}`), process.execPath, CLI, ...args].map(shellQuote).join(' ');
   const tmux = (...words: string[]): string => execFileSync(TMUX, ['-L', socket, '-f', '/dev/null', ...words], { encoding: 'utf8' });
   tmux('new-session', '-d', '-s', 'main', '-x', '120', '-y', '40', '-c', cwd, command);

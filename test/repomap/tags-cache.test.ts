@@ -78,6 +78,34 @@ describe('tag cache', () => {
     expect([...(decodeCache(await readFile(tagCachePath(root), 'utf8'))?.keys() ?? [])]).toEqual(['src/a.py']);
   });
 
+  it('appends the entries of changed files, and rewrites the file whole when appends pile up', async () => {
+    const root = await mkdtemp(path.join(os.tmpdir(), 'tandem-cache-'));
+    temps.push(root);
+    const tag = (file: string, name: string): Tag => ({ path: file, name, role: 'def', kind: 'function', line: 0, endLine: 1 });
+    const entry = (file: string, name: string) => ({ size: 1, mtimeMs: 2, hash: 'h', tags: [tag(file, name)] });
+    const first = await loadTagCache(root);
+    for (let i = 0; i < 40; i++) first.set(`f${i}.py`, entry(`f${i}.py`, `name${i}`));
+    await first.save();
+    const lineCount = async (): Promise<number> => (await readFile(tagCachePath(root), 'utf8')).trim().split('\n').length;
+    expect(await lineCount()).toBe(41);
+
+    const second = await loadTagCache(root);
+    second.set('f3.py', entry('f3.py', 'renamed'));
+    second.retain(new Set([...Array.from({ length: 40 }, (_, i) => `f${i}.py`)].filter((f) => f !== 'f7.py')));
+    await second.save();
+    expect(await lineCount()).toBe(43);
+    const reloaded = decodeCache(await readFile(tagCachePath(root), 'utf8'));
+    expect(reloaded?.size).toBe(39);
+    expect(reloaded?.get('f3.py')?.tags[0]?.name).toBe('renamed');
+    expect(reloaded?.has('f7.py')).toBe(false);
+
+    const third = await loadTagCache(root);
+    for (let i = 0; i < 30; i++) third.set(`f${i + 8}.py`, entry(`f${i + 8}.py`, `again${i}`));
+    await third.save();
+    expect(await lineCount()).toBe(40);
+    expect(decodeCache(await readFile(tagCachePath(root), 'utf8'))?.get('f8.py')?.tags[0]?.name).toBe('again0');
+  });
+
   it('round-trips 100k tags quickly', () => {
     const tags: Tag[] = Array.from({ length: 100_000 }, (_, i) => ({
       path: `f${i % 1000}.ts`, name: `name${i}`, role: i % 3 ? 'ref' : 'def', kind: i % 2 ? 'call' : 'function', line: i, endLine: i + 2,

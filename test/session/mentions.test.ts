@@ -1,0 +1,16 @@
+import { describe, expect, it } from 'vitest';
+import { mentionedFiles } from '../../src/session/mentions.js';
+
+const repo = ['src/utils.py', 'src/app.py', 'tests/app.py', 'README.md', 'Makefile'];
+
+describe('file mentions', () => {
+  it('finds full paths and unique file names, but not files already in the chat', () => {
+    expect(mentionedFiles('Please fix `src/utils.py` and README.md.', repo, [])).toEqual(['README.md', 'src/utils.py']);
+    expect(mentionedFiles('update utils.py', repo, ['src/utils.py'])).toEqual([]);
+  });
+
+  it('ignores ambiguous names and words without an extension', () => {
+    expect(mentionedFiles('look at app.py and the makefile', repo, [])).toEqual([]);
+    expect(mentionedFiles('see tests/app.py', repo, [])).toEqual(['tests/app.py']);
+  });
+});
