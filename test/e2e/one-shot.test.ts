@@ -1,4 +1,6 @@
 // Issue 2's walking skeleton through the real CLI: a request, an applied SEARCH/REPLACE, a commit.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { errorReply, startFakeOpenAI, textReply, type FakeOpenAIServer } from '../support/fake-openai-server.js';
 import { runCli } from '../support/cli.js';
@@ -89,6 +91,24 @@ describe('one-shot request', () => {
     expect(events.find((e) => e.type === 'question')).toMatchObject({ answer: false });
     expect(events.find((e) => e.type === 'edit')).toMatchObject({ path: 'other.py', status: 'denied' });
     expect(events.at(-1)).toMatchObject({ type: 'result', status: 'approval_required' });
+  });
+
+  it('--json prints only JSON lines, ending with the result, and --llm-log records the exchange', async () => {
+    server = await startFakeOpenAI({ replies: { m: [textReply(EDIT)], w: [textReply('fix: greet the world')] } });
+    const repo = gitRepo({ 'hello.py': HELLO });
+    const log = join(repo, '..', 'llm.jsonl');
+
+    const run = await runCli(['-m', 'Greet the world', '--json', '--yes-always', '--llm-log', log, ...baseArgs(server.url), 'hello.py'], { cwd: repo });
+
+    expect(run.code, run.stderr).toBe(0);
+    const events = run.events();
+    expect(events[0]).toMatchObject({ type: 'session', model: 'm', editFormat: 'diff', files: ['hello.py'] });
+    expect(events.map((e) => e.type)).toEqual(expect.arrayContaining(['user', 'assistant', 'edit', 'commit', 'usage']));
+    expect(events.find((e) => e.type === 'edit')).toMatchObject({ path: 'hello.py', status: 'applied' });
+    expect(events.at(-1)).toMatchObject({ type: 'result', status: 'completed', totals: { commits: 1, editsApplied: 1 } });
+    const logged = readFileSync(log, 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+    expect(logged.map((entry) => entry.request.model)).toEqual(['m', 'w']);
+    expect(logged[0].response.text).toBe(EDIT);
   });
 
   it('runs a slash command given as the message', async () => {

@@ -4,7 +4,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { listMapFiles, looksHandWritten } from '../../src/repomap/list-files.js';
+import { listMapFiles, listMapFileStats, looksHandWritten } from '../../src/repomap/list-files.js';
 
 const temps: string[] = [];
 afterEach(async () => {
@@ -64,6 +64,26 @@ describe('listMapFiles', () => {
     const root = await makeTree(COMMON);
     const files = await listMapFiles(root, { accept: (rel) => rel.endsWith('.js') });
     expect(files).toEqual(['big/huge.js']);
+  });
+});
+
+describe('listMapFileStats', () => {
+  it('gives sizes and mtimes, and skips the head check only for files known at that exact stat', async () => {
+    const root = await makeTree(COMMON);
+    const judged: string[] = [];
+    const files = await listMapFileStats(root, {
+      maxBytes: 10_000,
+      known: (rel, size) => {
+        judged.push(rel);
+        // Known with a stale size: the head is read and the generated file is still dropped.
+        return rel === 'gen/model.py' ? size === -1 : rel === 'bin/blob.c';
+      },
+    });
+    expect(files.map((f) => f.path)).toEqual(['bin/blob.c', 'lib/keep.rb', 'src/app.py', 'src/util.ts']);
+    expect(files[2]).toMatchObject({ path: 'src/app.py', size: COMMON['src/app.py'].length });
+    expect(files[2]?.mtimeMs).toBeGreaterThan(0);
+    expect(judged).toContain('gen/model.py');
+    expect(judged).not.toContain('big/huge.js');
   });
 });
 
