@@ -5,11 +5,10 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeOpenAI, textReply, type FakeOpenAIServer } from '../support/fake-openai-server.js';
 import { runCli } from '../support/cli.js';
+import { searchReplace } from '../support/replies.js';
 import { commitCount, git, gitRepo, read, statusShort, writeFiles } from '../support/temp-repo.js';
 
-const FENCE = '```';
-const block = (path: string, search: string, replace: string): string =>
-  `${path}\n${FENCE}\n<<<<<<< SEARCH\n${search}=======\n${replace}>>>>>>> REPLACE\n${FENCE}\n`;
+const block = searchReplace;
 
 let server: FakeOpenAIServer | undefined;
 afterEach(async () => {
@@ -136,7 +135,7 @@ describe('git', () => {
 
 describe('commands', () => {
   it('does not run a suggested shell command in headless mode', async () => {
-    const reply = `Run this to see it:\n\n${FENCE}bash\ntouch ran-it\n${FENCE}\n`;
+    const reply = "Run this to see it:\n\n```bash\ntouch ran-it\n```\n";
     const { repo, result } = await run([reply], { 'a.py': 'a = 1\n' }, ['-m', 'what now?', '--yes-always', 'a.py']);
 
     expect(result.code, result.stderr).toBe(0);

@@ -6,11 +6,10 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeOpenAI, textReply, type FakeOpenAIServer } from '../support/fake-openai-server.js';
 import { runCli } from '../support/cli.js';
+import { searchReplace } from '../support/replies.js';
 import { commitCount, git, gitRepo, read, statusShort, tempDir, writeFiles } from '../support/temp-repo.js';
 
-const FENCE = '```';
-const block = (path: string, search: string, replace: string): string =>
-  `${path}\n${FENCE}\n<<<<<<< SEARCH\n${search}=======\n${replace}>>>>>>> REPLACE\n${FENCE}\n`;
+const block = searchReplace;
 
 let server: FakeOpenAIServer | undefined;
 afterEach(async () => {
