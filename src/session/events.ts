@@ -1,5 +1,6 @@
 // The typed events a session emits. Renderers (terminal, JSON lines) subscribe; core code never prints.
 import type { RoundEvent } from '../coders/round-events.js';
+import type { ShellEvent } from '../coders/shell-offer.js';
 
 export type ResultStatus = 'completed' | 'reflection_limit' | 'approval_required' | 'error' | 'interrupted';
 
@@ -31,7 +32,7 @@ export type SessionEvent =
       readonly cost: number | null;
       readonly sessionCost: number | null;
     }
-  | { readonly type: 'shell'; readonly command: string; readonly ran: boolean; readonly output?: string }
+  | ShellEvent
   | { readonly type: 'warning'; readonly message: string }
   | { readonly type: 'error'; readonly message: string }
   | { readonly type: 'result'; readonly status: ResultStatus; readonly totals: Totals };

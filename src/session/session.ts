@@ -11,10 +11,11 @@ import type { RequestPorts } from '../coders/ports.js';
 import type { PromptSet } from '../coders/prompt-set.js';
 import type { FailureKind } from '../coders/reflection.js';
 import { decideReflection, needsFixApproval } from '../coders/reflection.js';
+import { offerShellCommands } from '../coders/shell-offer.js';
 import type { ChatMessage, ChatResult } from '../model/types.js';
 import { readTextFile } from '../platform/text-files.js';
 import { checkContextWindow } from './context-window.js';
-import { mentionedFiles } from './mentions.js';
+import { offerFilesTheReplyNeeds, offerMentionedFiles, type FileOfferDeps } from './file-offers.js';
 import type { EmitEvent, ResultStatus, Totals } from './events.js';
 import type { SessionRecorder } from './session-log.js';
 import { summarizeHistory } from './summarize.js';
@@ -173,7 +174,7 @@ export class Session {
   async runRequest(text: string, signal?: AbortSignal, options: { mode?: ChatMode } = {}): Promise<RequestOutcome> {
     const mode = options.mode ?? this.mode;
     this.emit({ type: 'user', text, mode });
-    await this.offerMentionedFiles(text, []);
+    await offerMentionedFiles(text, this.fileOffers);
     await this.summarizeIfLong();
     if (mode === 'architect') return this.runArchitect(text, signal);
     const loaded = await this.deps.loadCoder(mode === 'ask' ? 'ask' : this.options.editFormat);
@@ -226,7 +227,7 @@ export class Session {
       if (!reply.ok) return this.failedReply(message, reply, profile.history, profile.main);
       this.remember(profile.history, message, reply.text, profile.main);
       if (!profile.loaded.coder.makesEdits) return { status: 'completed' };
-      const added = await this.filesTheReplyNeeds(reply.text, profile.loaded);
+      const added = await offerFilesTheReplyNeeds(reply.text, profile.loaded.coder, this.fileOffers);
       if (added.length > 0 && used < this.options.maxReflections) {
         this.totals.reflections++;
         this.emit({ type: 'reflection', n: used + 1, reason: 'files added' });
@@ -292,31 +293,8 @@ export class Session {
     this.deps.recorder?.record({ type: 'message', role: 'assistant', content: assistant });
   }
 
-  /** Offers to add repository files the text names; returns those the user added. */
-  private async offerMentionedFiles(text: string, exclude: readonly string[]): Promise<string[]> {
-    if (!this.ports.files) return [];
-    const mentioned = mentionedFiles(text, await this.ports.files.list(), this.chatFiles).filter((f) => !exclude.includes(f));
-    const added: string[] = [];
-    for (const file of mentioned) {
-      const answer = await this.ports.asker.confirm(`Add ${file} to the chat?`, 'add-file');
-      if (answer === 'yes' && this.addChatFile(file)) added.push(file);
-    }
-    return added;
-  }
-
-  /**
-   * A reply that names files it has not seen (and makes no edits, or edits those very files) is
-   * redone once the user adds them; its own edits are not applied.
-   */
-  private async filesTheReplyNeeds(reply: string, loaded: LoadedCoder): Promise<string[]> {
-    if (!this.ports.files) return [];
-    const repoFiles = await this.ports.files.list();
-    const mentioned = mentionedFiles(reply, repoFiles, this.chatFiles);
-    if (mentioned.length === 0) return [];
-    const edited = loaded.coder.parse(reply, { chatFiles: this.chatFiles }).edits.map((e) => e.path);
-    const needed = edited.length === 0 ? mentioned : mentioned.filter((file) => edited.includes(file));
-    if (needed.length === 0) return [];
-    return this.offerMentionedFiles(needed.join(' '), []);
+  private get fileOffers(): FileOfferDeps {
+    return { files: this.ports.files, asker: this.ports.asker, chatFiles: this.chatFiles, add: (path) => this.addChatFile(path) };
   }
 
   private async summarizeIfLong(): Promise<void> {
@@ -345,7 +323,7 @@ export class Session {
     for (const path of edits.addedToChat) this.addChatFile(path);
     this.totals.editsApplied += edits.appliedCount;
     this.totals.editsFailed += edits.failures.length;
-    await this.offerShellCommands(edits.shellCommands);
+    await offerShellCommands(edits.shellCommands, { shell: this.ports.shell, asker: this.ports.asker, emit: this.emit });
 
     const sections: string[] = [];
     const kinds: FailureKind[] = [];
@@ -376,19 +354,6 @@ export class Session {
     if (!hash) return;
     this.totals.commits++;
     this.emit({ type: 'commit', hash, message, files: paths, user: false });
-  }
-
-  private async offerShellCommands(commands: readonly string[]): Promise<void> {
-    for (const command of commands) {
-      const shell = this.ports.shell;
-      const answer = shell ? await this.ports.asker.confirm(`Run the suggested command: ${command}?`, 'shell-command') : 'no';
-      if (answer !== 'yes' || !shell) {
-        this.emit({ type: 'shell', command, ran: false });
-        continue;
-      }
-      const result = await shell.run(command);
-      this.emit({ type: 'shell', command, ran: true, output: result.output });
-    }
   }
 
   private recordFiles(): void {
