@@ -33,13 +33,42 @@ const changed = (lines: string[]): string[] => lines.map((line) => line.replace(
 // do when they quote a method): the matching ladder must find it and keep the file's indentation.
 const shifted = (lines: string[]): string[] => lines.map((line) => `    ${line}`);
 
+function block(search: readonly string[], replace: readonly string[]): string {
+  return [FILE_PATH, '```python', '<<<<<<< SEARCH', ...search, '=======', ...replace, '>>>>>>> REPLACE', '```', ''].join('\n');
+}
+
 /** One SEARCH/REPLACE block per chunk of the file; `fuzzy` shifts each block's indentation. */
 export function searchReplaceReply(file: string, fuzzy = false): string {
   const blocks = chunks(file).map((lines) => {
     const search = fuzzy ? shifted(lines) : lines;
     const replace = fuzzy ? shifted(changed(lines)) : changed(lines);
-    return [FILE_PATH, '```python', '<<<<<<< SEARCH', ...search, '=======', ...replace, '>>>>>>> REPLACE', '```', ''].join('\n');
+    return block(search, replace);
   });
+  return `Here are the changes.\n\n${blocks.join('\n')}`;
+}
+
+/** Each block quotes the chunk's first and last two lines around a `# ...` elision line. */
+export function elidedReply(file: string): string {
+  const blocks = chunks(file).map((lines) => {
+    const cut = (l: string[]): string[] => [...l.slice(0, 2), '    # ...', ...l.slice(-2)];
+    return block(cut(lines), cut(changed(lines)));
+  });
+  return `Here are the changes.\n\n${blocks.join('\n')}`;
+}
+
+// Word-processor quotes in SEARCH where the file has straight ones: only the unicode rung matches.
+const curly = (lines: string[]): string[] => lines.map((line) => line.replace(/"([^"]*)"/g, '\u201C$1\u201D'));
+
+export function smartQuotesReply(file: string): string {
+  const blocks = chunks(file).map((lines) => block(curly(lines), changed(lines)));
+  return `Here are the changes.\n\n${blocks.join('\n')}`;
+}
+
+/** One block per `every` chunks whose SEARCH misspells a name, so it fails and gets a closest-lines message. */
+export function noMatchReply(file: string, every: number): string {
+  const blocks = chunks(file)
+    .filter((_, i) => i % every === 0)
+    .map((lines) => block(lines.map((l) => l.replace('compute(', 'compote(')), changed(lines)));
   return `Here are the changes.\n\n${blocks.join('\n')}`;
 }
 
@@ -60,6 +89,8 @@ interface Case {
   readonly label: string;
   readonly format: EditFormat;
   readonly reply: string;
+  /** Every block is meant to fail (the no-match case). */
+  readonly failing?: boolean;
 }
 
 interface CaseResult {
@@ -85,6 +116,9 @@ export async function runEditsBench(ctx: SectionContext): Promise<SectionResult>
   const cases: Case[] = [
     { label: 'diff, exact', format: 'diff', reply: searchReplaceReply(file) },
     { label: 'diff, shifted indentation', format: 'diff', reply: searchReplaceReply(file, true) },
+    { label: 'diff, `...` elision', format: 'diff', reply: elidedReply(file) },
+    { label: 'diff, smart quotes', format: 'diff', reply: smartQuotesReply(file) },
+    { label: 'diff, no match', format: 'diff', reply: noMatchReply(file, 50), failing: true },
     { label: 'udiff', format: 'udiff', reply: udiffReply(file) },
     { label: 'whole', format: 'whole', reply: wholeReply(file) },
   ];
@@ -98,7 +132,8 @@ export async function runEditsBench(ctx: SectionContext): Promise<SectionResult>
     const mb = c.reply.length / 1048576;
     rows.push({ metric: `${c.label}: ${mb.toFixed(2)} MB reply, ${first.blocks} blocks`, value: mb / (ms / 1000), unit: 'MB/s' });
     rows.push({ metric: `${c.label}: blocks per second`, value: first.blocks / (ms / 1000), unit: 'blocks/s' });
-    if (first.failures > 0 || first.problems > 0) notes.push(`${c.label}: ${first.failures} failed edits, ${first.problems} parse problems`);
+    const expected = c.failing ? first.blocks : 0;
+    if (first.failures !== expected || first.problems > 0) notes.push(`${c.label}: ${first.failures} failed edits, ${first.problems} parse problems`);
   }
   return { name: 'edits', rows, notes };
 }

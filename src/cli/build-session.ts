@@ -26,7 +26,7 @@ import type { CommandContext, GitCommandsPort } from './commands/types.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { createGitCommands, createGitPort, createRepoFilesPort } from './git-adapter.js';
 import type { LineReader } from './line-reader.js';
-import { createRepoMapPort, type RepoMapHandle } from './repo-map-adapter.js';
+import { createProgressBar, createRepoMapPort, type RepoMapHandle } from './repo-map-adapter.js';
 
 export interface BuildInput {
   readonly environment: CliEnvironment;
@@ -47,6 +47,8 @@ export interface BuiltSession {
   readonly emit: EmitEvent;
   readonly git: GitCommandsPort | null;
   readonly modelSettings: ModelSettings;
+  /** Names the repo map has seen, for Tab completion. */
+  readonly identifiers: () => readonly string[];
   commandContext(print: (text: string) => void): CommandContext;
   showRepoMap(): Promise<string>;
 }
@@ -78,7 +80,15 @@ export async function buildSession(input: BuildInput): Promise<BuiltSession> {
   const runShell: ShellPort['run'] = (command) =>
     runner.run(command, { cwd: root, timeoutMs: commandTimeoutMs, env: shellEnv });
   const repoMap: RepoMapHandle | null =
-    settings['map-tokens'] > 0 ? createRepoMapPort({ root, packageRoot: environment.packageRoot, tokens, refreshMode: settings['map-refresh'], emit }) : null;
+    settings['map-tokens'] > 0 ? createRepoMapPort({
+          root,
+          packageRoot: environment.packageRoot,
+          tokens,
+          refreshMode: settings['map-refresh'],
+          emit,
+          contextWindow: settings['context-window'] ?? modelSettings.contextWindow,
+          progress: environment.stderrIsTTY && !settings.json ? createProgressBar({ write: (t) => void environment.stderr.write(t), columns: environment.columns }) : undefined,
+        }) : null;
   const contextWindow = settings['context-window'] ?? modelSettings.contextWindow;
   const mode = settings.architect ? 'architect' : requested === 'ask' ? 'ask' : 'code';
 
@@ -158,6 +168,7 @@ export async function buildSession(input: BuildInput): Promise<BuiltSession> {
     emit: recordingEmitter,
     git,
     modelSettings,
+    identifiers: () => repoMap?.identifiers() ?? [],
     commandContext: (print) => ({
       session: built,
       root,

@@ -11,6 +11,9 @@ export interface CliEnvironment {
   readonly stderr: Writable;
   readonly stdinIsTTY: boolean;
   readonly stdoutIsTTY: boolean;
+  readonly stderrIsTTY: boolean;
+  /** Width of the terminal on stderr, when it is one. */
+  readonly columns: number | undefined;
   /** The folder holding package.json, prompts/ and queries/. */
   readonly packageRoot: string;
   readonly version: string;

@@ -34,6 +34,8 @@ runCli({
   stderr: process.stderr,
   stdinIsTTY: Boolean(process.stdin.isTTY),
   stdoutIsTTY: Boolean(process.stdout.isTTY),
+  stderrIsTTY: Boolean(process.stderr.isTTY),
+  columns: process.stderr.columns,
   packageRoot,
   version,
   nodePath: process.execPath,

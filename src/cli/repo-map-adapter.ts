@@ -8,11 +8,14 @@ import { DEFAULT_NO_CHAT_MULTIPLIER } from '../repomap/budget.js';
 import { createMapSource } from '../repomap/map-source.js';
 import { createRepoMap, findMentions, type MapRefreshMode } from '../repomap/repo-map.js';
 import { createTagsPool, defaultTagThreads, type ProgressCallback } from '../repomap/tags-pool.js';
+import type { Tag } from '../repomap/tag.js';
 import type { EmitEvent } from '../session/events.js';
 
 export interface RepoMapHandle extends RepoMapPort {
   /** The next get() rebuilds whatever the refresh mode says. */
   refresh(): void;
+  /** Names the repository defines, as far as the map has read them (for Tab completion). */
+  identifiers(): readonly string[];
 }
 
 export interface RepoMapAdapterOptions {
@@ -53,9 +56,14 @@ export function createRepoMapPort(options: RepoMapAdapterOptions): RepoMapHandle
   const source = createMapSource(root, { pool, onProgress });
   let files: readonly string[] = [];
   let refreshNext = false;
+  let identifiers: readonly string[] = [];
   const map = createRepoMap({
     listFiles: async () => files,
-    collectTags: (paths) => source.collectTags(paths),
+    collectTags: async (paths) => {
+      const tags = await source.collectTags(paths);
+      identifiers = definedNames(tags);
+      return tags;
+    },
     readFile: (path) => {
       try {
         return readFileSync(join(root, path), 'utf8');
@@ -86,7 +94,14 @@ export function createRepoMapPort(options: RepoMapAdapterOptions): RepoMapHandle
     refresh() {
       refreshNext = true;
     },
+    identifiers: () => identifiers,
   };
+}
+
+function definedNames(tagsByFile: ReadonlyMap<string, readonly Tag[]>): string[] {
+  const names = new Set<string>();
+  for (const tags of tagsByFile.values()) for (const tag of tags) if (tag.role === 'def' && tag.name.length > 2) names.add(tag.name);
+  return [...names].sort();
 }
 
 function onlyWhenMany(progress: ProgressCallback): ProgressCallback {

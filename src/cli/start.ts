@@ -154,6 +154,7 @@ function configurePrompt(lines: LineReader, built: BuiltSession, environment: Cl
       cwd: environment.cwd,
       env: environment.env,
       commands: built.commandContext(() => {}).commands,
+      identifiers: built.identifiers,
     }),
   });
 }
