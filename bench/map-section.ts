@@ -23,8 +23,12 @@ function treeRows(r: TreeResult): BenchRow[] {
   return [
     row('cold', r.coldMs, MAP_TARGETS.cold),
     row('warm', r.warmMs, MAP_TARGETS.warm),
-    // The touched-file target also allows that file's own parse, which the report does not isolate.
-    { ...row('one file touched', r.touchedMs, MAP_TARGETS.touched), target: `<= ${MAP_TARGETS.touched}x ctags + 1 parse`, ok: undefined },
+    // The touched-file target also allows that file's own parse (measured alone, as a fresh process pays it).
+    {
+      ...row('one file touched', r.touchedMs, MAP_TARGETS.touched),
+      target: `<= ${MAP_TARGETS.touched}x ctags + 1 parse (${r.ownParseMs.toFixed(0)} ms)`,
+      ok: r.touchedMs <= MAP_TARGETS.touched * r.ctagsMs + r.ownParseMs,
+    },
     { metric: `${name}: cold throughput`, value: r.megabytesPerSecond, unit: 'MB/s' },
     { metric: `${name}: peak RSS`, value: r.peakRssMb, unit: 'MB' },
   ];

@@ -37,6 +37,8 @@ export interface TreeResult {
   readonly coldMs: number;
   readonly warmMs: number;
   readonly touchedMs: number;
+  /** The touched file's own parse, as a fresh process pays it: grammar load, query compile, parse. */
+  readonly ownParseMs: number;
   readonly ctagsMs: number;
   readonly peakRssMb: number;
   readonly filesPerSecond: number;
@@ -62,6 +64,27 @@ async function timed<T>(work: () => Promise<T>): Promise<{ value: T; ms: number 
   const started = performance.now();
   const value = await work();
   return { value, ms: performance.now() - started };
+}
+
+/**
+ * One file's tags in a fresh process, as the touched-file run pays them: tree-sitter init, grammar
+ * load, query compile and the parse, timed inside the child (Node's own start-up excluded).
+ */
+async function freshParseMs(file: string, queriesDir: string): Promise<number> {
+  // The built modules, also when the bench itself runs from sources (tests build first).
+  const dist = path.join(path.dirname(findQueriesDir(import.meta.url)), 'dist', 'src');
+  const loader = pathToFileURL(path.join(dist, 'platform', 'tree-sitter.js')).href;
+  const extractor = pathToFileURL(path.join(dist, 'repomap', 'extract-tags.js')).href;
+  const script = [
+    `const { createGrammarLoader } = await import(${JSON.stringify(loader)});`,
+    `const { createTagExtractor } = await import(${JSON.stringify(extractor)});`,
+    `const { readFileSync } = await import('node:fs');`,
+    'const started = performance.now();',
+    `const tags = await createTagExtractor(createGrammarLoader(), ${JSON.stringify(queriesDir)}).extract(${JSON.stringify(file)}, readFileSync(${JSON.stringify(file)}, 'utf8'));`,
+    'process.stdout.write(String(performance.now() - started));',
+  ].join('\n');
+  const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script]);
+  return Number(stdout);
 }
 
 async function totalBytes(tree: string, files: readonly string[]): Promise<number> {
@@ -98,6 +121,7 @@ async function benchTree(tree: string, options: Required<Pick<RepoMapBenchOption
   await appendFile(touched, '\n');
   const after = await timed(() => buildMap(tree, queriesDir, options.threads, countTokens));
   await writeFile(touched, original);
+  const ownParse = { ms: await freshParseMs(touched, queriesDir) };
 
   const tagsOut = path.join(os.tmpdir(), `tandem-bench-ctags-${process.pid}`);
   const ctags = await timed(() => run('ctags', ['-R', '-f', tagsOut, '.'], { cwd: tree, maxBuffer: 64 * 1024 * 1024 }));
@@ -112,6 +136,7 @@ async function benchTree(tree: string, options: Required<Pick<RepoMapBenchOption
     coldMs: cold.ms,
     warmMs: warm.ms,
     touchedMs: after.ms,
+    ownParseMs: ownParse.ms,
     ctagsMs: ctags.ms,
     peakRssMb,
     filesPerSecond: cold.value.files.length / (cold.ms / 1000),
@@ -121,7 +146,7 @@ async function benchTree(tree: string, options: Required<Pick<RepoMapBenchOption
 }
 
 export function formatReport(report: RepoMapBenchReport): string {
-  const header = 'tree                          files     MB    tags  cold ms  warm ms  touch ms  ctags ms  cold/ctags  warm/ctags  touch/ctags  files/s   MB/s  peak RSS MB';
+  const header = 'tree                          files     MB    tags  cold ms  warm ms  touch ms  1 parse  ctags ms  cold/ctags  warm/ctags  touch/ctags  files/s   MB/s  peak RSS MB';
   const rows = report.results.map((r) =>
     [
       r.tree.padEnd(28).slice(0, 28),
@@ -131,6 +156,7 @@ export function formatReport(report: RepoMapBenchReport): string {
       r.coldMs.toFixed(0).padStart(8),
       r.warmMs.toFixed(0).padStart(8),
       r.touchedMs.toFixed(0).padStart(9),
+      r.ownParseMs.toFixed(0).padStart(8),
       r.ctagsMs.toFixed(0).padStart(9),
       (r.coldMs / r.ctagsMs).toFixed(2).padStart(11),
       (r.warmMs / r.ctagsMs).toFixed(2).padStart(11),

@@ -2,7 +2,6 @@
 // Every rung demands a unique place; a wrong-place edit is worse than a failed one.
 import {
   LineView,
-  hashLine,
   isBlank,
   isElisionLine,
   leadingWhitespace,
@@ -77,20 +76,19 @@ function consistentOffset(
   return found ?? { sign: 1, prefix: '' };
 }
 
-/** Every place where SEARCH matches under `rung`, scanning from `from` (inclusive). */
+/**
+ * Every place where SEARCH matches under `rung`, starting at `from` or later. Candidate starts come
+ * from the positions of SEARCH's rarest line key, so the cost follows that key's count, not the file.
+ */
 function findCandidates(view: LineView, search: readonly string[], rung: BaseRung, from = 0): Candidate[] {
-  const keys = view.keys(rung.key);
   const skeys = search.map((l) => lineKey(rung.key, l));
   const n = search.length;
-  let anchor = skeys.findIndex((k) => k !== '');
-  if (anchor < 0) anchor = 0;
-  const anchorKey = skeys[anchor] ?? '';
-  const hashes = rung.key === 'exact' ? view.hashes : null;
-  const anchorHash = hashLine(anchorKey);
+  const anchor = rarestKey(view, rung.key, skeys);
+  const keys = view.keys(rung.key);
   const out: Candidate[] = [];
-  for (let i = from; i + n <= keys.length; i++) {
-    if (hashes !== null && hashes[i + anchor] !== anchorHash) continue;
-    if (keys[i + anchor] !== anchorKey) continue;
+  for (const p of view.positions(rung.key, skeys[anchor] ?? '')) {
+    const i = p - anchor;
+    if (i < from || i + n > keys.length) continue;
     let ok = true;
     for (let k = 0; k < n; k++) {
       if (keys[i + k] !== skeys[k]) {
@@ -103,6 +101,20 @@ function findCandidates(view: LineView, search: readonly string[], rung: BaseRun
     if (offset) out.push({ start: i, offset });
   }
   return out;
+}
+
+/** Index of the SEARCH key seen on the fewest file lines (0 for an empty SEARCH). */
+function rarestKey(view: LineView, kind: KeyKind, skeys: readonly string[]): number {
+  let best = 0;
+  let bestCount = Infinity;
+  for (let k = 0; k < skeys.length && bestCount > 0; k++) {
+    const count = view.estimate(kind, skeys[k] ?? '');
+    if (count < bestCount) {
+      best = k;
+      bestCount = count;
+    }
+  }
+  return best;
 }
 
 function reindent(line: string, offset: Offset): string {
@@ -193,16 +205,15 @@ const PLAIN: ReadonlyArray<readonly [RungName, BaseRung]> = [
 /**
  * Finds the one place in `file` where `search` belongs and what replaces it.
  * `after` is where the previous block for this file ended (line index in the current text), or null.
- * `hashes`, if given, must be `file.map(hashLine)`; it only saves time.
+ * Pass a LineView kept in step with earlier edits (as the planner does) to reuse its indexes.
  */
 export function matchBlock(
-  file: readonly string[],
+  file: readonly string[] | LineView,
   search: readonly string[],
   replace: readonly string[],
   after: number | null = null,
-  hashes?: readonly number[],
 ): MatchResult {
-  const view = new LineView(file, hashes);
+  const view = file instanceof LineView ? file : new LineView(file);
   const plain = tryRungs(view, search, replace, after, PLAIN);
   if (plain) return plain;
   const stripped = stripBlankEdges(search, replace);

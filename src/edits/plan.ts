@@ -8,7 +8,7 @@ import {
   refusedMessage,
 } from './failure-message.js';
 import { matchBlock, type MatchResult } from './match.js';
-import { fromLines, hashLine, toLines } from './match-lines.js';
+import { LineView, fromLines, toLines } from './match-lines.js';
 import { PathRefusedError, normalizeRepoPath } from './paths.js';
 import type {
   Edit,
@@ -37,18 +37,16 @@ export interface PlanOptions {
 
 interface FileState {
   readonly before: FileSnapshot;
-  lines: string[] | null;
-  /** hashLine of each line, kept in step with `lines` (see LineView). */
-  hashes: number[];
+  /** The current text, null while the file does not exist; blocks splice into it in order. */
+  view: LineView | null;
   /** End of the previous applied block, for in-order disambiguation. */
   lastEnd: number | null;
   readonly editIndexes: number[];
   readonly notes: string[];
 }
 
-function setLines(st: FileState, lines: string[]): void {
-  st.lines = lines;
-  st.hashes = lines.map(hashLine);
+function setLines(st: FileState, lines: readonly string[]): void {
+  st.view = new LineView(lines);
 }
 
 type Outcome = { ok: true } | { ok: false; reason: EditFailureReason; message: string };
@@ -69,13 +67,11 @@ class Planner {
     const before = this.files.get(path) ?? missingSnapshot(path);
     const created: FileState = {
       before,
-      lines: before.text === null ? null : toLines(before.text),
-      hashes: [],
+      view: before.text === null ? null : new LineView(toLines(before.text)),
       lastEnd: null,
       editIndexes: [],
       notes: [],
     };
-    created.hashes = (created.lines ?? []).map(hashLine);
     this.states.set(path, created);
     this.order.push(path);
     return created;
@@ -113,7 +109,7 @@ class Planner {
     const replace = toLines(edit.replace);
     if (search.every((l) => l.trim() === '')) return this.createOrAppend(path, replace, edit.index);
     const st = this.state(path);
-    const result: MatchResult = st.lines === null ? { kind: 'none' } : matchBlock(st.lines, search, replace, st.lastEnd, st.hashes);
+    const result: MatchResult = st.view === null ? { kind: 'none' } : matchBlock(st.view, search, replace, st.lastEnd);
     if (result.kind === 'found') {
       this.splice(path, st, result, edit.index);
       return { ok: true };
@@ -122,19 +118,17 @@ class Planner {
       return { ok: false, reason: 'ambiguous', message: ambiguousMessage(edit, path, result.candidates) };
     }
     if (this.tryOtherChatFile(path, search, replace, edit.index)) return { ok: true };
-    if (st.lines === null) return { ok: false, reason: 'missing_file', message: missingFileMessage(edit, path) };
+    if (st.view === null) return { ok: false, reason: 'missing_file', message: missingFileMessage(edit, path) };
     return {
       ok: false,
       reason: 'no_match',
-      message: noMatchMessage(edit, path, fromLines(st.lines), result.hint),
+      message: noMatchMessage(edit, path, st.view, result.hint),
     };
   }
 
   private splice(path: string, st: FileState, found: Extract<MatchResult, { kind: 'found' }>, index: number): void {
-    const lines = st.lines ?? [];
-    lines.splice(found.start, found.end - found.start, ...found.replacement);
-    st.hashes.splice(found.start, found.end - found.start, ...found.replacement.map(hashLine));
-    st.lines = lines;
+    if (st.view === null) st.view = new LineView([]);
+    st.view.splice(found.start, found.end - found.start, found.replacement);
     st.lastEnd = found.start + found.replacement.length;
     st.editIndexes.push(index);
     if (found.rung !== 'exact') {
@@ -149,7 +143,7 @@ class Planner {
    */
   private createOrAppend(path: string, replace: string[], index: number): Outcome {
     const st = this.state(path);
-    const current = st.lines ?? [];
+    const current = st.view?.lines ?? [];
     st.editIndexes.push(index);
     if (current.every((l) => l.trim() === '')) {
       setLines(st, replace);
@@ -176,8 +170,8 @@ class Planner {
       if (p instanceof PathRefusedError || p === named || this.options.refused?.has(p)) continue;
       if (!this.files.has(p) && !this.states.has(p)) continue;
       const st = this.state(p);
-      if (st.lines === null) continue;
-      const r = matchBlock(st.lines, search, replace, st.lastEnd, st.hashes);
+      if (st.view === null) continue;
+      const r = matchBlock(st.view, search, replace, st.lastEnd);
       if (r.kind === 'found') hits.push({ path: p, st, found: r });
       if (r.kind === 'ambiguous') contested = true;
     }
@@ -194,11 +188,11 @@ class Planner {
     const files: PlannedFile[] = [];
     for (const path of this.order) {
       const st = this.states.get(path);
-      if (!st || st.editIndexes.length === 0 || st.lines === null) continue;
+      if (!st || st.editIndexes.length === 0 || st.view === null) continue;
       files.push({
         path,
         before: st.before,
-        after: finalizeText(fromLines(st.lines), st.before),
+        after: finalizeText(fromLines(st.view.lines), st.before),
         editIndexes: st.editIndexes,
         notes: st.notes,
         created: st.before.text === null,

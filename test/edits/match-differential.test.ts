@@ -1,0 +1,106 @@
+// Differential test: the indexed matcher, fed one LineView kept in step with every applied block,
+// must give exactly the results of the old scan-everything ladder (match-reference.ts).
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { closestWindow } from '../../src/edits/failure-message.js';
+import { matchBlock } from '../../src/edits/match.js';
+import { LineView } from '../../src/edits/match-lines.js';
+import { referenceClosestWindow, referenceMatchBlock } from './match-reference.js';
+
+// Few distinct lines, so blocks are often ambiguous, and variants that only the fallback rungs equate.
+const POOL = [
+  'a()',
+  '  a()',
+  '    a()',
+  'a()  ',
+  '\ta()',
+  'b = 1',
+  '  b = 1',
+  'return x',
+  '}',
+  '',
+  '   ',
+  'say("hi")',
+  'say(\u201Chi\u201D)',
+  'x \u2013 y',
+  'x - y',
+  '...',
+  '  # ... existing code ...',
+  'if x:',
+  '    pass',
+];
+
+type Mutation = (lines: string[]) => string[];
+const MUTATIONS: Mutation[] = [
+  (l) => l,
+  (l) => l.map((x) => `  ${x}`),
+  (l) => l.map((x) => x.replace(/^[ \t]+/, '')),
+  (l) => l.map((x) => x.trimEnd()),
+  (l) => ['', ...l, ''],
+  (l) => (l.length > 2 ? [l[0] ?? '', '...', l[l.length - 1] ?? ''] : l),
+  (l) => l.map((x) => x.replace(/"([^"]*)"/g, '\u201C$1\u201D').replace(/\u201C|\u201D/g, '"')),
+  (l) => l.map((x) => x.replace('-', '\u2014')),
+  (l) => [...l.slice(1), 'zz'],
+];
+
+interface Step {
+  readonly at: number;
+  readonly len: number;
+  readonly mutation: number;
+  readonly replace: string[];
+  readonly useAfter: boolean;
+}
+
+const line = fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...POOL) }, fc.nat(40).map((n) => `u${n}`));
+const step: fc.Arbitrary<Step> = fc.record({
+  at: fc.nat(10_000),
+  len: fc.integer({ min: 1, max: 6 }),
+  mutation: fc.nat(MUTATIONS.length - 1),
+  replace: fc.array(line, { maxLength: 5 }),
+  useAfter: fc.boolean(),
+});
+
+/** Runs the steps against both matchers; returns how many blocks applied. */
+function runSteps(file: readonly string[], steps: readonly Step[], checkWindows: boolean): number {
+  const view = new LineView(file);
+  const plain = [...file];
+  let after: number | null = null;
+  let applied = 0;
+  for (const s of steps) {
+    const at = plain.length === 0 ? 0 : s.at % plain.length;
+    const search = (MUTATIONS[s.mutation] as Mutation)(plain.slice(at, at + s.len));
+    // Keep `...` counts equal on both sides so elision blocks can apply.
+    const replace = search.some((x) => x.includes('...')) ? search.map((x, i) => (i === 0 ? `${x};` : x)) : s.replace;
+    const mine = matchBlock(view, search, replace, s.useAfter ? after : null);
+    const theirs = referenceMatchBlock(plain, search, replace, s.useAfter ? after : null);
+    expect(mine).toEqual(theirs);
+    if (checkWindows) expect(closestWindow(view, search)).toEqual(referenceClosestWindow(plain, search));
+    if (mine.kind !== 'found') continue;
+    view.splice(mine.start, mine.end - mine.start, mine.replacement);
+    plain.splice(mine.start, mine.end - mine.start, ...mine.replacement);
+    after = mine.start + mine.replacement.length;
+    applied++;
+    expect(view.lines).toEqual(plain);
+  }
+  return applied;
+}
+
+describe('indexed matching equals the reference ladder', () => {
+  it('on random files and block sequences', () => {
+    let applied = 0;
+    fc.assert(
+      fc.property(fc.array(line, { maxLength: 40 }), fc.array(step, { maxLength: 40 }), (file, steps) => {
+        applied += runSteps(file, steps, true);
+      }),
+      { numRuns: 400, seed: 424242 },
+    );
+    // The generator must reach the splice path often, or the in-step bookkeeping goes untested.
+    expect(applied).toBeGreaterThan(1000);
+  });
+
+  it('over hundreds of splices that change line counts (index rebuilds included)', () => {
+    const file = Array.from({ length: 3000 }, (_, i) => (i % 7 === 0 ? POOL[i % POOL.length] ?? '' : `line ${i}`));
+    const steps = fc.sample(step.map((s) => ({ ...s, replace: [...s.replace, ...s.replace, ...s.replace] })), { numRuns: 700, seed: 7 });
+    expect(runSteps(file, steps, false)).toBeGreaterThan(300);
+  });
+});

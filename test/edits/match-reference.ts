@@ -1,0 +1,354 @@
+// Test oracle: the matching ladder as it was before the indexed LineView, scanning every line for
+// every block. The differential test checks that the fast matcher gives exactly these results.
+import {
+  foldLine,
+  isBlank,
+  isElisionLine,
+  leadingWhitespace,
+  lineKey,
+  type KeyKind,
+} from '../../src/edits/match-lines.js';
+import type { MatchResult, RungName } from '../../src/edits/match.js';
+
+/** The old view: key arrays derived from a fixed array of lines, no indexes. */
+class LineView {
+  private readonly cache = new Map<KeyKind, readonly string[]>();
+  constructor(readonly lines: readonly string[]) {}
+  keys(kind: KeyKind): readonly string[] {
+    if (kind === 'exact') return this.lines;
+    const hit = this.cache.get(kind);
+    if (hit) return hit;
+    const built = this.lines.map((l) => lineKey(kind, l));
+    this.cache.set(kind, built);
+    return built;
+  }
+}
+
+/** How one candidate relates to SEARCH: the indentation to add (+) or remove (-). */
+interface Offset {
+  readonly sign: 1 | -1;
+  readonly prefix: string;
+}
+
+interface BaseRung {
+  readonly key: KeyKind;
+  readonly indent: boolean;
+}
+
+const EXACT: BaseRung = { key: 'exact', indent: false };
+const TRAILING: BaseRung = { key: 'trimEnd', indent: false };
+const INDENT: BaseRung = { key: 'trim', indent: true };
+const FOLD_TRAILING: BaseRung = { key: 'foldTrimEnd', indent: false };
+const FOLD_INDENT: BaseRung = { key: 'foldTrim', indent: true };
+
+interface Candidate {
+  readonly start: number;
+  readonly offset: Offset;
+}
+
+/** The one indentation offset that turns every non-blank SEARCH line into the file line, if any. */
+function consistentOffset(
+  file: readonly string[],
+  at: number,
+  search: readonly string[],
+): Offset | null {
+  let found: Offset | null = null;
+  for (let k = 0; k < search.length; k++) {
+    const s = search[k] ?? '';
+    if (isBlank(s)) continue;
+    const fi = leadingWhitespace(file[at + k] ?? '');
+    const si = leadingWhitespace(s);
+    let here: Offset;
+    if (fi.endsWith(si)) here = { sign: 1, prefix: fi.slice(0, fi.length - si.length) };
+    else if (si.endsWith(fi)) here = { sign: -1, prefix: si.slice(0, si.length - fi.length) };
+    else return null;
+    if (found === null) found = here;
+    else if (found.prefix !== here.prefix || (found.sign !== here.sign && here.prefix !== '')) {
+      return null;
+    }
+  }
+  return found ?? { sign: 1, prefix: '' };
+}
+
+/** Every place where SEARCH matches under `rung`, scanning from `from` (inclusive). */
+function findCandidates(view: LineView, search: readonly string[], rung: BaseRung, from = 0): Candidate[] {
+  const keys = view.keys(rung.key);
+  const skeys = search.map((l) => lineKey(rung.key, l));
+  const n = search.length;
+  let anchor = skeys.findIndex((k) => k !== '');
+  if (anchor < 0) anchor = 0;
+  const anchorKey = skeys[anchor] ?? '';
+  const out: Candidate[] = [];
+  for (let i = from; i + n <= keys.length; i++) {
+    if (keys[i + anchor] !== anchorKey) continue;
+    let ok = true;
+    for (let k = 0; k < n; k++) {
+      if (keys[i + k] !== skeys[k]) {
+        ok = false;
+        break;
+      }
+    }
+    if (!ok) continue;
+    const offset = rung.indent ? consistentOffset(view.lines, i, search) : { sign: 1 as const, prefix: '' };
+    if (offset) out.push({ start: i, offset });
+  }
+  return out;
+}
+
+function reindent(line: string, offset: Offset): string {
+  if (offset.prefix === '' || isBlank(line)) return line;
+  if (offset.sign === 1) return offset.prefix + line;
+  if (line.startsWith(offset.prefix)) return line.slice(offset.prefix.length);
+  const lead = leadingWhitespace(line);
+  return line.slice(Math.min(lead.length, offset.prefix.length));
+}
+
+/**
+ * REPLACE lines become file lines. A REPLACE line identical to a SEARCH line is an unchanged
+ * line: it takes the file's own text, so trailing spaces and smart quotes the model lost survive.
+ */
+function buildReplacement(
+  fileSlice: readonly string[],
+  search: readonly string[],
+  replace: readonly string[],
+  offset: Offset,
+): string[] {
+  const firstIndex = new Map<string, number>();
+  search.forEach((s, j) => {
+    if (!firstIndex.has(s)) firstIndex.set(s, j);
+  });
+  return replace.map((r) => {
+    const j = firstIndex.get(r);
+    if (j !== undefined && !isBlank(r)) return fileSlice[j] ?? r;
+    return reindent(r, offset);
+  });
+}
+
+type Pick = { pick: Candidate } | { ambiguous: number[] } | null;
+
+/** Unique, or the first one at/after the previous block's end in the same file. */
+function choose(cands: readonly Candidate[], after: number | null): Pick {
+  if (cands.length === 0) return null;
+  if (cands.length === 1) return { pick: cands[0] as Candidate };
+  if (after !== null) {
+    const next = cands.find((c) => c.start >= after);
+    if (next) return { pick: next };
+  }
+  return { ambiguous: cands.map((c) => c.start + 1) };
+}
+
+function tryRungs(
+  view: LineView,
+  search: readonly string[],
+  replace: readonly string[],
+  after: number | null,
+  rungs: ReadonlyArray<readonly [RungName, BaseRung]>,
+): MatchResult | null {
+  for (const [name, rung] of rungs) {
+    const picked = choose(findCandidates(view, search, rung), after);
+    if (picked === null) continue;
+    if ('ambiguous' in picked) return { kind: 'ambiguous', rung: name, candidates: picked.ambiguous };
+    const { start, offset } = picked.pick;
+    const end = start + search.length;
+    const slice = view.lines.slice(start, end);
+    return { kind: 'found', rung: name, start, end, replacement: buildReplacement(slice, search, replace, offset) };
+  }
+  return null;
+}
+
+/** Drops blank lines at both edges of SEARCH, and the same blank edges of REPLACE where it has them. */
+function stripBlankEdges(
+  search: readonly string[],
+  replace: readonly string[],
+): { search: string[]; replace: string[] } | null {
+  let a = 0;
+  let b = search.length;
+  while (a < b && isBlank(search[a] ?? '')) a++;
+  while (b > a && isBlank(search[b - 1] ?? '')) b--;
+  if ((a === 0 && b === search.length) || a === b) return null;
+  let ra = 0;
+  let rb = replace.length;
+  while (ra < a && ra < rb && isBlank(replace[ra] ?? '')) ra++;
+  const tail = search.length - b;
+  while (replace.length - rb < tail && rb > ra && isBlank(replace[rb - 1] ?? '')) rb--;
+  return { search: search.slice(a, b), replace: replace.slice(ra, rb) };
+}
+
+const PLAIN: ReadonlyArray<readonly [RungName, BaseRung]> = [
+  ['exact', EXACT],
+  ['trailing_whitespace', TRAILING],
+  ['indentation', INDENT],
+];
+
+/** The old matchBlock, unchanged apart from the view. */
+export function referenceMatchBlock(
+  file: readonly string[],
+  search: readonly string[],
+  replace: readonly string[],
+  after: number | null = null,
+): MatchResult {
+  const view = new LineView(file);
+  const plain = tryRungs(view, search, replace, after, PLAIN);
+  if (plain) return plain;
+  const stripped = stripBlankEdges(search, replace);
+  if (stripped) {
+    const r = tryRungs(view, stripped.search, stripped.replace, after, PLAIN);
+    if (r) return r.kind === 'found' || r.kind === 'ambiguous' ? { ...r, rung: 'blank_edges' } : r;
+  }
+  if (search.some(isElisionLine)) return matchElided(view, search, replace, after);
+  const s = stripped ?? { search: [...search], replace: [...replace] };
+  const folded = tryRungs(view, s.search, s.replace, after, [
+    ['unicode', FOLD_TRAILING],
+    ['unicode', FOLD_INDENT],
+  ]);
+  return folded ?? { kind: 'none' };
+}
+
+function splitPieces(lines: readonly string[]): string[][] {
+  const pieces: string[][] = [[]];
+  for (const l of lines) {
+    if (isElisionLine(l)) pieces.push([]);
+    else pieces[pieces.length - 1]?.push(l);
+  }
+  return pieces;
+}
+
+const PIECE_RUNGS: ReadonlyArray<readonly [RungName, BaseRung]> = [
+  ...PLAIN,
+  ['unicode', FOLD_TRAILING],
+  ['unicode', FOLD_INDENT],
+];
+
+/**
+ * `...` elision: SEARCH and REPLACE split at their elision lines into the same number of pieces.
+ * Pieces match in order, each unique after the previous one; the text between pieces is kept.
+ */
+function matchElided(
+  view: LineView,
+  search: readonly string[],
+  replace: readonly string[],
+  after: number | null,
+): MatchResult {
+  const sp = splitPieces(search);
+  const rp = splitPieces(replace);
+  if (sp.length !== rp.length) {
+    return {
+      kind: 'none',
+      hint: 'SEARCH and REPLACE must contain the same number of `...` lines, at corresponding places.',
+    };
+  }
+  // Leading/trailing elisions mean "whatever is there": they need nothing inserted on their side.
+  const pairs = sp.map((s, i) => ({ s, r: rp[i] ?? [] })).filter((p) => p.s.length > 0 || p.r.length > 0);
+  if (pairs.some((p) => p.s.length === 0)) {
+    return { kind: 'none', hint: 'Each `...` in REPLACE must sit between lines that are also in SEARCH.' };
+  }
+  if (pairs.length === 0) return { kind: 'none' };
+  const out: string[] = [];
+  let start = -1;
+  let cursor = 0;
+  for (const [idx, p] of pairs.entries()) {
+    const r = matchPiece(view, p.s, p.r, idx === 0 ? null : cursor, idx === 0 ? after : null);
+    if (r.kind !== 'found') return r.kind === 'ambiguous' ? { ...r, rung: 'elision' } : r;
+    if (idx === 0) start = r.start;
+    else out.push(...view.lines.slice(cursor, r.start));
+    out.push(...r.replacement);
+    cursor = r.end;
+  }
+  return { kind: 'found', rung: 'elision', start, end: cursor, replacement: out };
+}
+
+/** One piece: the first piece follows the block rules; later ones must be unique after `from`. */
+function matchPiece(
+  view: LineView,
+  search: readonly string[],
+  replace: readonly string[],
+  from: number | null,
+  after: number | null,
+): MatchResult {
+  if (from === null) return tryRungs(view, search, replace, after, PIECE_RUNGS) ?? { kind: 'none' };
+  for (const [name, rung] of PIECE_RUNGS) {
+    const cands = findCandidates(view, search, rung, from);
+    if (cands.length === 0) continue;
+    if (cands.length > 1) return { kind: 'ambiguous', rung: name, candidates: cands.map((c) => c.start + 1) };
+    const c = cands[0] as Candidate;
+    const slice = view.lines.slice(c.start, c.start + search.length);
+    return {
+      kind: 'found',
+      rung: name,
+      start: c.start,
+      end: c.start + search.length,
+      replacement: buildReplacement(slice, search, replace, c.offset),
+    };
+  }
+  return { kind: 'none' };
+}
+
+// The old closest-lines search and REPLACE-already-present check, rebuilding everything per call.
+const MAX_SHOWN_LINES = 40;
+
+function tokens(line: string): string[] {
+  return foldLine(line).toLowerCase().match(/[\p{L}\p{N}_]+|[^\s\p{L}\p{N}_]+/gu) ?? [];
+}
+
+/**
+ * The window of the file that best resembles SEARCH: each SEARCH line's tokens vote for the
+ * window starts that would align them with file lines holding the same token; rare tokens weigh more.
+ */
+export function referenceClosestWindow(
+  fileLines: readonly string[],
+  searchLines: readonly string[],
+): { start: number; end: number } | null {
+  if (fileLines.length === 0) return null;
+  const index = new Map<string, number[]>();
+  fileLines.forEach((l, i) => {
+    for (const t of new Set(tokens(l))) {
+      const list = index.get(t);
+      if (list) list.push(i);
+      else index.set(t, [i]);
+    }
+  });
+  const votes = new Map<number, number>();
+  searchLines.forEach((s, k) => {
+    for (const t of new Set(tokens(s))) {
+      const hits = index.get(t);
+      if (!hits || hits.length > 200) continue;
+      const w = 1 / hits.length;
+      for (const i of hits) votes.set(i - k, (votes.get(i - k) ?? 0) + w);
+    }
+  });
+  let best: number | null = null;
+  let bestScore = 0;
+  for (const [start, score] of votes) {
+    if (score > bestScore || (score === bestScore && best !== null && start < best)) {
+      best = start;
+      bestScore = score;
+    }
+  }
+  if (best === null) return null;
+  const size = Math.min(Math.max(searchLines.length, 1), MAX_SHOWN_LINES);
+  const start = Math.max(0, Math.min(best, fileLines.length - 1));
+  return { start, end: Math.min(fileLines.length, start + size) };
+}
+
+export function referenceContainsLines(fileLines: readonly string[], lines: readonly string[]): boolean {
+  const want = lines.map((l) => l.trim()).filter((l) => l !== '');
+  if (want.length === 0) return false;
+  const have = fileLines.map((l) => l.trim());
+  const first = want[0];
+  for (let i = 0; i < have.length; i++) {
+    if (have[i] !== first) continue;
+    let j = i;
+    let ok = true;
+    for (const w of want) {
+      while (j < have.length && have[j] === '') j++;
+      if (have[j] !== w) {
+        ok = false;
+        break;
+      }
+      j++;
+    }
+    if (ok) return true;
+  }
+  return false;
+}
+
