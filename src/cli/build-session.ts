@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { CoderFormat } from '../coders/base-coder.js';
-import type { RequestPorts, ShellPort } from '../coders/ports.js';
+import type { RequestPorts, ShellPort, TokenCounter } from '../coders/ports.js';
 import { readPrompt } from '../coders/prompt-files.js';
 import type { SettingKey, Settings } from '../config/schema.js';
 import type { SettingSource } from '../config/load.js';
@@ -11,10 +11,11 @@ import { ensureExcluded } from '../git/exclude.js';
 import { lookupModelSettings, type ModelSettings } from '../model/model-settings.js';
 import { withLlmLog } from '../model/logging-client.js';
 import { createOpenAIClient } from '../model/openai-client.js';
+import type { ModelClient } from '../model/types.js';
 import { createTokenizerPool } from '../model/tokens.js';
 import { createProcessRunner, scrubSecrets } from '../platform/process.js';
 import type { EmitEvent } from '../session/events.js';
-import { Session } from '../session/session.js';
+import { Session, type ChatMode, type SessionOptions, type SessionTexts } from '../session/session.js';
 import { createAsker } from './asker.js';
 import { createChecksPort } from './checks-adapter.js';
 import { createCoderLoader } from './coder-loader.js';
@@ -53,47 +54,102 @@ export interface BuiltSession {
   showRepoMap(): Promise<string>;
 }
 
-export async function buildSession(input: BuildInput): Promise<BuiltSession> {
-  const { environment, settings, emit } = input;
-  const root = input.repoRoot ?? environment.cwd;
-  const gitOptions = { env: { ...environment.env } };
-  if (input.repoRoot) await ensureExcluded(input.repoRoot, '.tandem/', gitOptions);
+/** Which models, formats and mode the settings ask for, with the model's data filled in. */
+interface ModelChoice {
+  readonly settings: ModelSettings;
+  readonly editorModel: string;
+  readonly editFormat: CoderFormat;
+  readonly editorFormat: CoderFormat;
+  readonly contextWindow: number;
+  readonly mode: ChatMode;
+}
 
+function chooseModels(settings: Settings): ModelChoice {
   const modelSettings = lookupModelSettings(settings.model);
   const editorModel = settings['editor-model'] ?? settings.model;
   const requested = settings['edit-format'];
-  const editFormat: CoderFormat = requested && requested !== 'ask' ? requested : modelSettings.editFormat;
-  const editorFormat: CoderFormat = settings['editor-edit-format'] ?? lookupModelSettings(editorModel).editFormat;
-  const loadCoder = createCoderLoader(environment.packageRoot);
-  const tokens = createTokenizerPool().counterFor(settings.model);
-  const openai = createOpenAIClient({
+  return {
+    settings: modelSettings,
+    editorModel,
+    editFormat: requested && requested !== 'ask' ? requested : modelSettings.editFormat,
+    editorFormat: settings['editor-edit-format'] ?? lookupModelSettings(editorModel).editFormat,
+    contextWindow: settings['context-window'] ?? modelSettings.contextWindow,
+    mode: settings.architect ? 'architect' : requested === 'ask' ? 'ask' : 'code',
+  };
+}
+
+function createModelClient(settings: Settings, cwd: string): ModelClient {
+  const client = createOpenAIClient({
     baseURL: settings['base-url'] ?? undefined,
     apiKey: settings['api-key'] ?? undefined,
     timeoutMs: settings['request-timeout'] * 1000,
     maxRetries: settings['max-retries'],
   });
   const llmLog = settings['llm-log'];
-  const client = llmLog ? withLlmLog(openai, resolve(environment.cwd, llmLog), () => new Date()) : openai;
+  return llmLog ? withLlmLog(client, resolve(cwd, llmLog), () => new Date()) : client;
+}
+
+function createMap(input: BuildInput, root: string, tokens: TokenCounter, contextWindow: number): RepoMapHandle | null {
+  const { environment, settings } = input;
+  if (settings['map-tokens'] <= 0) return null;
+  const showProgress = environment.stderrIsTTY && !settings.json;
+  return createRepoMapPort({
+    root,
+    packageRoot: environment.packageRoot,
+    tokens,
+    refreshMode: settings['map-refresh'],
+    emit: input.emit,
+    contextWindow,
+    progress: showProgress ? createProgressBar({ write: (t) => void environment.stderr.write(t), columns: environment.columns }) : undefined,
+  });
+}
+
+function sessionOptions(settings: Settings, choice: ModelChoice, root: string): SessionOptions {
+  return {
+    root,
+    models: { main: settings.model, weak: settings['weak-model'] ?? settings.model, editor: choice.editorModel },
+    editFormat: choice.editFormat,
+    editorFormat: choice.editorFormat,
+    mode: choice.mode,
+    stream: settings.stream,
+    dryRun: settings['dry-run'],
+    autoCommits: settings['auto-commits'],
+    dirtyCommits: settings['dirty-commits'],
+    autoLint: settings['auto-lint'],
+    autoTest: settings['auto-test'] && settings['test-cmd'] !== null,
+    testCommand: settings['test-cmd'] ?? '',
+    maxReflections: settings['max-reflections'],
+    mapTokens: settings['map-tokens'],
+    maxHistoryTokens: settings['max-chat-history-tokens'] ?? defaultHistoryBudget(choice.contextWindow),
+    contextWindow: choice.contextWindow,
+    reminderPlacement: choice.settings.reminder,
+  };
+}
+
+async function loadSessionTexts(packageRoot: string): Promise<SessionTexts> {
+  const read = (id: string): Promise<string> => readPrompt(join(packageRoot, 'prompts'), id);
+  const [summarize, summaryTemplate, editorRequest] = await Promise.all([read('summarize.md'), read('context/summary.md'), read('architect/editor-request.md')]);
+  return { summarize, summaryTemplate, editorRequest };
+}
+
+export async function buildSession(input: BuildInput): Promise<BuiltSession> {
+  const { environment, settings, emit } = input;
+  const root = input.repoRoot ?? environment.cwd;
+  const gitOptions = { env: { ...environment.env } };
+  if (input.repoRoot) await ensureExcluded(input.repoRoot, '.tandem/', gitOptions);
+
+  const choice = chooseModels(settings);
+  const tokens = createTokenizerPool().counterFor(settings.model);
+  const client = createModelClient(settings, environment.cwd);
   const runner = createProcessRunner();
   const commandTimeoutMs = settings['command-timeout'] * 1000;
   const shellEnv = scrubSecrets({ ...environment.env });
-  const runShell: ShellPort['run'] = (command) =>
-    runner.run(command, { cwd: root, timeoutMs: commandTimeoutMs, env: shellEnv });
-  const repoMap: RepoMapHandle | null =
-    settings['map-tokens'] > 0 ? createRepoMapPort({
-          root,
-          packageRoot: environment.packageRoot,
-          tokens,
-          refreshMode: settings['map-refresh'],
-          emit,
-          contextWindow: settings['context-window'] ?? modelSettings.contextWindow,
-          progress: environment.stderrIsTTY && !settings.json ? createProgressBar({ write: (t) => void environment.stderr.write(t), columns: environment.columns }) : undefined,
-        }) : null;
-  const contextWindow = settings['context-window'] ?? modelSettings.contextWindow;
-  const mode = settings.architect ? 'architect' : requested === 'ask' ? 'ask' : 'code';
+  const runShell: ShellPort['run'] = (command) => runner.run(command, { cwd: root, timeoutMs: commandTimeoutMs, env: shellEnv });
+  const repoMap = createMap(input, root, tokens, choice.contextWindow);
 
   const resumed = settings.resume !== null ? resumeSession(root, settings.resume) : null;
-  let session: Session | null = null;
+  // The log's first line describes the chat as it is when the first entry is written.
+  const holder: { session: Session | null } = { session: null };
   const recorder = new LazySessionLog(
     root,
     () => ({
@@ -102,9 +158,9 @@ export async function buildSession(input: BuildInput): Promise<BuiltSession> {
       version: environment.version,
       created: new Date().toISOString(),
       model: settings.model,
-      editFormat: editFormat,
-      files: [...(session?.chatFiles ?? [])],
-      readOnly: session?.readOnlyFiles.map((f) => f.name) ?? [],
+      editFormat: choice.editFormat,
+      files: [...(holder.session?.chatFiles ?? [])],
+      readOnly: holder.session?.readOnlyFiles.map((f) => f.name) ?? [],
     }),
     resumed?.log ?? null,
   );
@@ -124,31 +180,14 @@ export async function buildSession(input: BuildInput): Promise<BuiltSession> {
     shell: { run: runShell },
     files: input.repoRoot ? createRepoFilesPort(input.repoRoot, gitOptions) : null,
   };
-  const [summarize, summaryTemplate, editorRequest] = await Promise.all(
-    ['summarize.md', 'context/summary.md', 'architect/editor-request.md'].map((id) => readPrompt(join(environment.packageRoot, 'prompts'), id)),
-  );
-  session = new Session(
-    {
-      root,
-      models: { main: settings.model, weak: settings['weak-model'] ?? settings.model, editor: editorModel },
-      editFormat,
-      editorFormat,
-      mode,
-      stream: settings.stream,
-      dryRun: settings['dry-run'],
-      autoCommits: settings['auto-commits'],
-      dirtyCommits: settings['dirty-commits'],
-      autoLint: settings['auto-lint'],
-      autoTest: settings['auto-test'] && settings['test-cmd'] !== null,
-      testCommand: settings['test-cmd'] ?? '',
-      maxReflections: settings['max-reflections'],
-      mapTokens: settings['map-tokens'],
-      maxHistoryTokens: settings['max-chat-history-tokens'] ?? defaultHistoryBudget(contextWindow),
-      contextWindow,
-      reminderPlacement: modelSettings.reminder,
-    },
-    { ports, emit: recordingEmitter, loadCoder, recorder, texts: { summarize: summarize!, summaryTemplate: summaryTemplate!, editorRequest: editorRequest! } },
-  );
+  const session = new Session(sessionOptions(settings, choice, root), {
+    ports,
+    emit: recordingEmitter,
+    loadCoder: createCoderLoader(environment.packageRoot),
+    recorder,
+    texts: await loadSessionTexts(environment.packageRoot),
+  });
+  holder.session = session;
   if (resumed) {
     session.restore(resumed.history, resumed.chatFiles);
     for (const notice of resumed.notices) emit({ type: 'warning', message: notice });
@@ -158,19 +197,19 @@ export async function buildSession(input: BuildInput): Promise<BuiltSession> {
   session.instructions.push(...found.instructions);
   for (const note of found.notes) emit({ type: 'warning', message: note });
   addStartFiles(session, root, environment.cwd, input.files, settings.read);
+
   const git = input.repoRoot ? createGitCommands(input.repoRoot, gitOptions) : null;
   const commands = allCommands();
-  const built = session;
   return {
-    session: built,
+    session,
     settings,
     root,
     emit: recordingEmitter,
     git,
-    modelSettings,
+    modelSettings: choice.settings,
     identifiers: () => repoMap?.identifiers() ?? [],
     commandContext: (print) => ({
-      session: built,
+      session,
       root,
       cwd: environment.cwd,
       print,
@@ -182,15 +221,15 @@ export async function buildSession(input: BuildInput): Promise<BuiltSession> {
       mapTokens: settings['map-tokens'],
       refreshMap: () => repoMap?.refresh(),
       model: {
-        contextWindow: settings['context-window'] ?? modelSettings.contextWindow,
-        inputPricePerToken: modelSettings.prices ? modelSettings.prices.inputPerMillion / 1e6 : null,
+        contextWindow: choice.contextWindow,
+        inputPricePerToken: choice.settings.prices ? choice.settings.prices.inputPerMillion / 1e6 : null,
       },
       commands,
       tokens,
       settingsReport: () => renderSettingsReport(settings, input.sources ?? new Map()),
     }),
     showRepoMap: async () =>
-      repoMap ? repoMap.get({ chatFiles: built.chatFiles, readOnlyFiles: [], requestText: '', budget: settings['map-tokens'] }) : '',
+      repoMap ? repoMap.get({ chatFiles: session.chatFiles, readOnlyFiles: [], requestText: '', budget: settings['map-tokens'] }) : '',
   };
 }
 

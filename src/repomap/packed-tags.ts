@@ -49,3 +49,56 @@ export function unpackTags(path: string, packed: PackedTags): Tag[] {
   }
   return tags;
 }
+
+/** A file's tags as objects (tests, small callers) or packed (the cache and the workers). */
+export type FileTags = readonly Tag[] | PackedTags;
+
+export function isPacked(tags: FileTags): tags is PackedTags {
+  return !Array.isArray(tags);
+}
+
+export function toPacked(tags: FileTags): PackedTags {
+  return isPacked(tags) ? tags : packTags(tags);
+}
+
+export function tagCount(tags: FileTags): number {
+  return isPacked(tags) ? tags.data.length / 4 : tags.length;
+}
+
+/** For each kind index: whether it is a definition kind. */
+export function definitionKinds(packed: PackedTags): boolean[] {
+  return packed.kinds.map((key) => key.startsWith('def:'));
+}
+
+/** Only the definitions, as Tag objects: the ranking and the renderer need no reference objects. */
+export function definitionsOf(path: string, tags: FileTags): Tag[] {
+  if (!isPacked(tags)) return tags.filter((tag) => tag.role === 'def');
+  const defKinds = definitionKinds(tags);
+  const kindNames = tags.kinds.map((key) => key.slice(key.indexOf(':') + 1));
+  const defs: Tag[] = [];
+  const { data, names } = tags;
+  for (let i = 0; i < data.length; i += 4) {
+    const kind = data[i + 1] ?? 0;
+    if (defKinds[kind] !== true) continue;
+    defs.push({ path, name: names[data[i] ?? 0] ?? '', role: 'def', kind: kindNames[kind] ?? '', line: data[i + 2] ?? 0, endLine: data[i + 3] ?? 0 });
+  }
+  return defs;
+}
+
+/**
+ * True when every index in `data` points into `names` and `kinds` and every kind is `def:` or
+ * `ref:` with a name: what a packed table read from disk must satisfy before it is used.
+ */
+export function isWellFormed(packed: PackedTags): boolean {
+  const { data, names, kinds } = packed;
+  if (data.length % 4 !== 0) return false;
+  for (const key of kinds) {
+    if (!(key.startsWith('def:') || key.startsWith('ref:')) || key.length < 5) return false;
+  }
+  for (let i = 0; i < data.length; i += 4) {
+    const n = data[i] ?? -1;
+    const k = data[i + 1] ?? -1;
+    if (n < 0 || n >= names.length || k < 0 || k >= kinds.length) return false;
+  }
+  return true;
+}
