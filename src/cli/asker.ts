@@ -16,7 +16,8 @@ export function createAsker(options: AskerOptions): Asker {
   return {
     async confirm(question: string, kind: ApprovalKind): Promise<Answer> {
       const answer = await decide(question, kind, options);
-      options.emit({ type: 'question', text: question, answer: answer === 'yes' });
+      const answeredBy = answer === 'unanswerable' ? 'nobody' : options.yesAlways && !ALWAYS_ASK.has(kind) ? 'yes-always' : 'user';
+      options.emit({ type: 'question', text: question, answer: answer === 'yes', answeredBy });
       return answer;
     },
   };

@@ -96,8 +96,13 @@ export function createTerminalRenderer(io: TerminalOutput): (event: SessionEvent
       case 'error':
         err(palette.red(`${event.message}\n`));
         return;
+      case 'question':
+        // A person who answered saw the question at the prompt; otherwise say what was decided.
+        if (event.answeredBy === 'nobody') err(palette.yellow(`${event.text} No: nobody can answer without a terminal (use --yes-always).\n`));
+        if (event.answeredBy === 'yes-always') err(palette.dim(`${event.text} Yes (--yes-always).\n`));
+        return;
       default:
-        // question, result, and events this renderer has no view of.
+        // result, and events this renderer has no view of.
         return;
     }
   };

@@ -92,14 +92,14 @@ async function approveRepoCommands(environment: CliEnvironment, parsed: ParsedAr
     if (await store.isApproved(value)) continue;
     const question = approvalQuestion(key, value);
     if (settings['yes-always'] || !interactive) {
-      emit({ type: 'question', text: question, answer: false });
+      emit({ type: 'question', text: question, answer: false, answeredBy: 'nobody' });
       throw new CliError(
         `the repository's configuration sets ${key} to ${value}, which you have not approved; run tandem interactively once to approve it`,
         EXIT.approvalRequired,
       );
     }
     const answer = await askLine(lines, `${question} (y/n) `);
-    emit({ type: 'question', text: question, answer: answer === 'yes' });
+    emit({ type: 'question', text: question, answer: answer === 'yes', answeredBy: 'user' });
     if (answer !== 'yes') throw new CliError(`not running the repository's ${key}; remove it from .tandem.conf.yml or approve it`, EXIT.approvalRequired);
     await store.approve(value);
   }

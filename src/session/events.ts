@@ -23,7 +23,13 @@ export type SessionEvent =
   | { readonly type: 'assistant_delta'; readonly text: string }
   | { readonly type: 'assistant'; readonly text: string; readonly interrupted: boolean }
   | { readonly type: 'reflection'; readonly n: number; readonly reason: string }
-  | { readonly type: 'question'; readonly text: string; readonly answer: boolean }
+  | {
+      readonly type: 'question';
+      readonly text: string;
+      readonly answer: boolean;
+      /** Who answered: the person at the terminal, --yes-always, or nobody (headless: the answer is no). */
+      readonly answeredBy: 'user' | 'yes-always' | 'nobody';
+    }
   | {
       readonly type: 'usage';
       readonly promptTokens: number;

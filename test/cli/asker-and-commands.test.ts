@@ -12,8 +12,8 @@ describe('asker', () => {
     expect(await asker.confirm('Run ls?', 'shell-command')).toBe('no');
     expect(asked).toEqual(['Run ls? (y/n) ']);
     expect(events).toEqual([
-      { type: 'question', text: 'Edit x?', answer: true },
-      { type: 'question', text: 'Run ls?', answer: false },
+      { type: 'question', text: 'Edit x?', answer: true, answeredBy: 'yes-always' },
+      { type: 'question', text: 'Run ls?', answer: false, answeredBy: 'user' },
     ]);
   });
 

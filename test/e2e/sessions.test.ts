@@ -110,6 +110,19 @@ describe('context', () => {
   });
 });
 
+describe('the context window', () => {
+  it('names the part that does not fit and asks instead of sending; headless that is exit 4', async () => {
+    server = await startFakeOpenAI({ replies: { m: [textReply('never sent')] } });
+    const repo = gitRepo({ 'small.py': 'x = 1\n', 'big.py': `${'value = 12345\n'.repeat(2000)}` });
+
+    const run = await runCli(['-m', 'hi', '--context-window', '2000', ...args(server.url), 'small.py', 'big.py'], { cwd: repo });
+
+    expect(run.code).toBe(4);
+    expect(server.chatRequests('m')).toHaveLength(0);
+    expect(run.stderr + run.stdout).toMatch(/chat files .*mostly big\.py/);
+  });
+});
+
 describe('interrupts and cut replies', () => {
   it('exits 130 on SIGINT while waiting, with a valid log and no file changed', async () => {
     server = await startFakeOpenAI({ replies: { m: [hangReply()] } });
