@@ -8,7 +8,7 @@ import { DEFAULT_NO_CHAT_MULTIPLIER } from '../repomap/budget.js';
 import { createMapSource } from '../repomap/map-source.js';
 import { createRepoMap, findMentions, type MapRefreshMode } from '../repomap/repo-map.js';
 import { createTagsPool, defaultTagThreads, type ProgressCallback } from '../repomap/tags-pool.js';
-import type { Tag } from '../repomap/tag.js';
+import { definitionKinds, type PackedTags } from '../repomap/packed-tags.js';
 import type { EmitEvent } from '../session/events.js';
 
 export interface RepoMapHandle extends RepoMapPort {
@@ -98,9 +98,16 @@ export function createRepoMapPort(options: RepoMapAdapterOptions): RepoMapHandle
   };
 }
 
-function definedNames(tagsByFile: ReadonlyMap<string, readonly Tag[]>): string[] {
+function definedNames(tagsByFile: ReadonlyMap<string, PackedTags>): string[] {
   const names = new Set<string>();
-  for (const tags of tagsByFile.values()) for (const tag of tags) if (tag.role === 'def' && tag.name.length > 2) names.add(tag.name);
+  for (const packed of tagsByFile.values()) {
+    const isDef = definitionKinds(packed);
+    const { names: fileNames, data } = packed;
+    for (let i = 0; i < data.length; i += 4) {
+      const name = fileNames[data[i] ?? 0] ?? '';
+      if (isDef[data[i + 1] ?? 0] === true && name.length > 2) names.add(name);
+    }
+  }
   return [...names].sort();
 }
 

@@ -4,7 +4,7 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { hashBytes } from './parse-file.js';
 import type { ParseJob } from './parse-file.js';
-import type { Tag } from './tag.js';
+import type { PackedTags } from './packed-tags.js';
 import type { TagCache, TagCacheEntry } from './tag-cache.js';
 import type { ProgressCallback, TagsPool } from './tags-pool.js';
 
@@ -23,7 +23,8 @@ export interface CollectTagsStats { files: number; hits: number; parsed: number;
 export interface Stamp { readonly size: number; readonly mtimeMs: number }
 
 /**
- * Tags of `files` (repository-relative paths under `root`), keyed by path in the order given.
+ * Packed tags of `files` (repository-relative paths under `root`), keyed by path in the order given;
+ * packed because a warm map of a big repository would otherwise spend its time making tag objects.
  * Files that cannot be read or parsed are left out. Cache entries of files not given are dropped.
  */
 export async function collectTags(
@@ -31,9 +32,9 @@ export async function collectTags(
   files: readonly string[],
   options: CollectTagsOptions,
   stats: CollectTagsStats = { files: 0, hits: 0, parsed: 0, failed: 0 },
-): Promise<Map<string, Tag[]>> {
+): Promise<Map<string, PackedTags>> {
   const { cache, pool } = options;
-  const found = new Map<string, readonly Tag[]>();
+  const found = new Map<string, PackedTags>();
   const stamps = new Map<string, Stamp>();
   const misses: ParseJob[] = [];
   await Promise.all(files.map(async (relPath) => {
@@ -55,18 +56,18 @@ export async function collectTags(
       continue;
     }
     stats.parsed++;
-    found.set(outcome.path, outcome.tags);
+    found.set(outcome.path, outcome.packed);
     const stamp = stamps.get(outcome.path);
-    if (cache && stamp) cache.set(outcome.path, { ...stamp, hash: outcome.hash, tags: outcome.tags });
+    if (cache && stamp) cache.set(outcome.path, { ...stamp, hash: outcome.hash, packed: outcome.packed });
   }
   if (cache) {
     cache.retain(new Set(stamps.keys()));
     await cache.save();
   }
-  const result = new Map<string, Tag[]>();
+  const result = new Map<string, PackedTags>();
   for (const relPath of files) {
-    const tags = found.get(relPath);
-    if (tags) result.set(relPath, [...tags]);
+    const packed = found.get(relPath);
+    if (packed) result.set(relPath, packed);
   }
   return result;
 }
@@ -80,13 +81,13 @@ async function statStamp(absPath: string): Promise<Stamp | null> {
  * A hit when size and mtime match. When only the mtime moved (checkout, touch) the bytes are
  * hashed: equal content keeps the tags and refreshes the stamp, saving a parse.
  */
-async function lookup(cache: TagCache, relPath: string, absPath: string, stamp: Stamp): Promise<readonly Tag[] | undefined> {
+async function lookup(cache: TagCache, relPath: string, absPath: string, stamp: Stamp): Promise<PackedTags | undefined> {
   const entry = cache.get(relPath);
   if (!entry || entry.size !== stamp.size) return undefined;
-  if (entry.mtimeMs === stamp.mtimeMs) return entry.tags;
+  if (entry.mtimeMs === stamp.mtimeMs) return entry.packed;
   const bytes = await readFile(absPath).catch(() => null);
   if (!bytes || hashBytes(bytes) !== entry.hash) return undefined;
   const refreshed: TagCacheEntry = { ...entry, mtimeMs: stamp.mtimeMs };
   cache.set(relPath, refreshed);
-  return entry.tags;
+  return entry.packed;
 }

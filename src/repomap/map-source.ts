@@ -2,7 +2,7 @@
 // cache, loaded once and shared, so a warm request neither re-reads file heads nor re-stats files.
 import { collectTags, type Stamp } from './collect-tags.js';
 import { listMapFileStats, type ListMapFilesOptions } from './list-files.js';
-import type { Tag } from './tag.js';
+import type { PackedTags } from './packed-tags.js';
 import { loadTagCache, type TagCache } from './tag-cache.js';
 import type { ProgressCallback, TagsPool } from './tags-pool.js';
 
@@ -15,7 +15,7 @@ export interface MapSourceOptions {
 export interface MapSource {
   /** Lists the files (sorted) and remembers their stats for the next collectTags. */
   listFiles(): Promise<string[]>;
-  collectTags(files: readonly string[]): Promise<Map<string, Tag[]>>;
+  collectTags(files: readonly string[]): Promise<Map<string, PackedTags>>;
 }
 
 export function createMapSource(root: string, options: MapSourceOptions): MapSource {

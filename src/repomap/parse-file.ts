@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { TagExtractor } from './extract-tags.js';
-import type { Tag } from './tag.js';
+import { packTags, type PackedTags } from './packed-tags.js';
 
 export interface ParseJob {
   /** Repository-relative path (what the tags carry). */
@@ -11,7 +11,7 @@ export interface ParseJob {
 }
 
 export type ParseOutcome =
-  | { readonly path: string; readonly ok: true; readonly hash: string; readonly tags: Tag[] }
+  | { readonly path: string; readonly ok: true; readonly hash: string; readonly packed: PackedTags }
   | { readonly path: string; readonly ok: false; readonly error: string };
 
 export function hashBytes(bytes: Uint8Array): string {
@@ -23,7 +23,7 @@ export async function parseFile(extractor: TagExtractor, job: ParseJob): Promise
   try {
     const bytes = await readFile(job.absPath);
     const tags = await extractor.extract(job.path, bytes.toString('utf8'));
-    return { path: job.path, ok: true, hash: hashBytes(bytes), tags };
+    return { path: job.path, ok: true, hash: hashBytes(bytes), packed: packTags(tags) };
   } catch (error) {
     return { path: job.path, ok: false, error: error instanceof Error ? error.message : String(error) };
   }

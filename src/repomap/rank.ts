@@ -2,6 +2,7 @@
 // personalized PageRank over it, then each file's rank flows along its edges to (file, name) pairs.
 
 import { MultiDirectedGraph } from 'graphology';
+import { definitionKinds, toPacked, type FileTags, type PackedTags } from './packed-tags.js';
 import type { Tag } from './tag.js';
 import { pageRankAdjacency, type WeightedAdjacency } from './pagerank.js';
 
@@ -60,61 +61,100 @@ interface NameIndex {
 /** Above any line number of a file within the size limit; keeps name * LINE_SPAN + line exact. */
 const LINE_SPAN = 2 ** 24;
 
-function indexTags(tagsByFile: ReadonlyMap<string, readonly Tag[]>): NameIndex {
+/** One file's packed tags and which of its kinds are definitions. */
+interface FileScan {
+  readonly packed: PackedTags;
+  readonly isDef: readonly boolean[];
+}
+
+function indexTags(tagsByFile: ReadonlyMap<string, FileTags>): NameIndex {
   const files = [...tagsByFile.keys()].sort();
   const fileIds = new Map(files.map((file, i) => [file, i]));
-  const nameIds = new Map<string, number>();
-  const names: string[] = [];
-  const definers: number[][] = [];
-  const idOf = (name: string): number => {
-    let id = nameIds.get(name);
-    if (id === undefined) {
-      id = names.length;
-      nameIds.set(name, id);
-      names.push(name);
-      definers.push([]);
-    }
-    return id;
-  };
-  const refNames: number[][] = [];
-  const refCounts: number[][] = [];
-  const defTags: { tag: Tag; nameId: number }[][] = [];
+  const scans: FileScan[] = files.map((file) => {
+    const packed = toPacked(tagsByFile.get(file) ?? []);
+    return { packed, isDef: definitionKinds(packed) };
+  });
+  const index: NameIndex = { files, fileIds, nameIds: new Map(), names: [], definers: [], refNames: [], refCounts: [], defTags: [] };
   // Definitions first: a reference to a name no file defines adds no edge, so it is skipped
   // without ever entering the name index (most references are locals and library names).
-  files.forEach((file, fileId) => {
-    const defs: { tag: Tag; nameId: number }[] = [];
-    const seen = new Set<number>();
-    for (const tag of tagsByFile.get(file) ?? []) {
-      if (tag.role === 'ref') continue;
-      const nameId = idOf(tag.name);
-      const list = definers[nameId] ?? [];
-      if (list[list.length - 1] !== fileId) list.push(fileId);
-      // (name, line) as one number: a string key here cost a sixth of the ranking on big trees.
-      const identity = nameId * LINE_SPAN + tag.line;
-      if (!seen.has(identity)) defs.push({ tag, nameId });
-      seen.add(identity);
-    }
-    defTags.push(defs);
-  });
-  for (const file of files) {
-    const counts = new Map<number, number>();
-    for (const tag of tagsByFile.get(file) ?? []) {
-      if (tag.role !== 'ref') continue;
-      const nameId = nameIds.get(tag.name);
-      if (nameId !== undefined) counts.set(nameId, (counts.get(nameId) ?? 0) + 1);
-    }
-    refNames.push([...counts.keys()]);
-    refCounts.push([...counts.values()]);
-  }
+  scans.forEach((scan, fileId) => index.defTags.push(indexDefinitions(index, files[fileId] ?? '', fileId, scan)));
+  for (const scan of scans) countReferences(index, scan);
   // Without any references (no query, no identifiers) let definitions stand in, so ranks still differ.
-  if (refNames.every((list) => list.length === 0)) {
-    defTags.forEach((defs, fileId) => {
+  if (index.refNames.every((list) => list.length === 0)) {
+    index.defTags.forEach((defs, fileId) => {
       const unique = [...new Set(defs.map((d) => d.nameId))];
-      refNames[fileId] = unique;
-      refCounts[fileId] = unique.map(() => 1);
+      index.refNames[fileId] = unique;
+      index.refCounts[fileId] = unique.map(() => 1);
     });
   }
-  return { files, fileIds, nameIds, names, definers, refNames, refCounts, defTags };
+  return index;
+}
+
+/** Registers the file's defined names; returns its distinct definitions as Tag objects. */
+function indexDefinitions(index: NameIndex, file: string, fileId: number, scan: FileScan): { tag: Tag; nameId: number }[] {
+  const { data, names, kinds } = scan.packed;
+  const localIds = new Int32Array(names.length).fill(-1);
+  const defs: { tag: Tag; nameId: number }[] = [];
+  const seen = new Set<number>();
+  for (let i = 0; i < data.length; i += 4) {
+    const kind = data[i + 1] ?? 0;
+    if (scan.isDef[kind] !== true) continue;
+    const local = data[i] ?? 0;
+    let nameId = localIds[local] ?? -1;
+    if (nameId < 0) {
+      nameId = nameIdOf(index, names[local] ?? '');
+      localIds[local] = nameId;
+    }
+    const list = index.definers[nameId] ?? [];
+    if (list[list.length - 1] !== fileId) list.push(fileId);
+    const line = data[i + 2] ?? 0;
+    // (name, line) as one number: a string key here cost a sixth of the ranking on big trees.
+    const identity = nameId * LINE_SPAN + line;
+    if (seen.has(identity)) continue;
+    seen.add(identity);
+    const kindKey = kinds[kind] ?? '';
+    const tag: Tag = { path: file, name: names[local] ?? '', role: 'def', kind: kindKey.slice(kindKey.indexOf(':') + 1), line, endLine: data[i + 3] ?? 0 };
+    defs.push({ tag, nameId });
+  }
+  return defs;
+}
+
+function nameIdOf(index: NameIndex, name: string): number {
+  let id = index.nameIds.get(name);
+  if (id === undefined) {
+    id = index.names.length;
+    index.nameIds.set(name, id);
+    index.names.push(name);
+    index.definers.push([]);
+  }
+  return id;
+}
+
+/**
+ * Counts the file's references per distinct name (over the packed numbers), then looks each
+ * distinct name up once. Names keep the order of their first reference, so sums of weights
+ * are added up in the same order as when every reference was a tag object.
+ */
+function countReferences(index: NameIndex, scan: FileScan): void {
+  const { data, names } = scan.packed;
+  const counts = new Int32Array(names.length);
+  const order: number[] = [];
+  for (let i = 0; i < data.length; i += 4) {
+    if (scan.isDef[data[i + 1] ?? 0] === true) continue;
+    const local = data[i] ?? 0;
+    if (counts[local] === 0) order.push(local);
+    counts[local] = (counts[local] ?? 0) + 1;
+  }
+  const refNames: number[] = [];
+  const refCounts: number[] = [];
+  for (const local of order) {
+    const nameId = index.nameIds.get(names[local] ?? '');
+    if (nameId === undefined) continue;
+    refNames.push(nameId);
+    refCounts.push(counts[local] ?? 0);
+  }
+  index.refNames.push(refNames);
+  index.refCounts.push(refCounts);
 }
 
 function isDescriptive(name: string): boolean {
@@ -144,32 +184,59 @@ function refWeigher(index: NameIndex, chat: ReadonlySet<number>, mentioned: Read
 function buildAdjacency(index: NameIndex, weigh: RefWeight): WeightedAdjacency {
   const count = index.files.length;
   const row = new Float64Array(count);
+  const touched = new Int32Array(count);
   const starts = new Int32Array(count + 1);
-  const targets: number[] = [];
-  const weights: number[] = [];
+  const edges = new EdgeList();
   for (let source = 0; source < count; source++) {
-    starts[source] = targets.length;
-    const touched: number[] = [];
+    starts[source] = edges.length;
+    let touchedCount = 0;
     const names = index.refNames[source] ?? [];
     const counts = index.refCounts[source] ?? [];
-    names.forEach((nameId, k) => {
+    for (let k = 0; k < names.length; k++) {
+      const nameId = names[k] ?? 0;
       const definers = index.definers[nameId] ?? [];
-      if (definers.length === 0) return;
+      if (definers.length === 0) continue;
       const weight = weigh(source, nameId, counts[k] ?? 1);
       for (const target of definers) {
-        if (row[target] === 0) touched.push(target);
+        if (row[target] === 0) touched[touchedCount++] = target;
         row[target] = (row[target] ?? 0) + weight;
       }
-    });
-    touched.sort((a, b) => a - b);
-    for (const target of touched) {
-      targets.push(target);
-      weights.push(row[target] ?? 0);
-      row[target] = 0;
+    }
+    // Targets ascending: sort the few touched, or sweep the row when a file reaches many files.
+    if (touchedCount * 8 < count) {
+      for (const target of touched.subarray(0, touchedCount).sort()) edges.push(target, row[target] ?? 0);
+      for (let t = 0; t < touchedCount; t++) row[touched[t] ?? 0] = 0;
+    } else {
+      for (let target = 0; target < count; target++) {
+        if (row[target] === 0) continue;
+        edges.push(target, row[target] ?? 0);
+        row[target] = 0;
+      }
     }
   }
-  starts[count] = targets.length;
-  return { nodeCount: count, starts, targets: Int32Array.from(targets), weights: Float64Array.from(weights) };
+  starts[count] = edges.length;
+  return { nodeCount: count, starts, targets: edges.targets.slice(0, edges.length), weights: edges.weights.slice(0, edges.length) };
+}
+
+/** Growable parallel typed arrays of edge targets and weights. */
+class EdgeList {
+  targets = new Int32Array(1024);
+  weights = new Float64Array(1024);
+  length = 0;
+
+  push(target: number, weight: number): void {
+    if (this.length === this.targets.length) {
+      const targets = new Int32Array(this.length * 2);
+      targets.set(this.targets);
+      const weights = new Float64Array(this.length * 2);
+      weights.set(this.weights);
+      this.targets = targets;
+      this.weights = weights;
+    }
+    this.targets[this.length] = target;
+    this.weights[this.length] = weight;
+    this.length++;
+  }
 }
 
 /** The ranking's file graph as a graphology graph (for inspection and for checking the ranks). */
@@ -277,7 +344,7 @@ function definitionRank(index: NameIndex, defRanks: DefinitionRanks, nameId: num
 }
 
 /** Rank every definition outside the chat files. Deterministic for the same inputs. */
-export function rankDefinitions(tagsByFile: ReadonlyMap<string, readonly Tag[]>, options: RankOptions): RankResult {
+export function rankDefinitions(tagsByFile: ReadonlyMap<string, FileTags>, options: RankOptions): RankResult {
   const index = indexTags(tagsByFile);
   const chat = new Set(options.chatFiles.flatMap((file) => index.fileIds.get(file) ?? []));
   const mentioned = new Set(options.mentionedIdents ?? []);

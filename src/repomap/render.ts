@@ -1,6 +1,7 @@
 // Renders chosen definitions as the repo map text: per file its path, then each definition's line
 // inside the header lines of its enclosing scopes, gaps marked with an ASCII elision line.
 
+import { definitionsOf, type FileTags } from './packed-tags.js';
 import type { Tag } from './tag.js';
 import type { RankedItem } from './rank.js';
 
@@ -11,7 +12,7 @@ export interface MapRendererOptions {
   /** File text by repository-relative path; undefined when it cannot be read (listed by path only). */
   readonly readFile: (path: string) => string | undefined;
   /** All tags per file, used to find the scopes (other definitions) that enclose a chosen one. */
-  readonly tagsByFile: ReadonlyMap<string, readonly Tag[]>;
+  readonly tagsByFile: ReadonlyMap<string, FileTags>;
   /** Longer lines are cut to this many characters and end in "...". */
   readonly maxLineLength?: number;
 }
@@ -73,8 +74,7 @@ export function createMapRenderer(options: MapRendererOptions): MapRenderer {
     const known = views.get(path);
     if (known !== undefined) return known;
     const text = options.readFile(path);
-    const defs = (options.tagsByFile.get(path) ?? [])
-      .filter((t) => t.role === 'def')
+    const defs = definitionsOf(path, options.tagsByFile.get(path) ?? [])
       .sort((a, b) => a.line - b.line || b.endLine - a.endLine);
     const lines = text === undefined ? undefined : text.split(/\r?\n/);
     let lastContentLine = (lines?.length ?? 0) - 1;

@@ -1,7 +1,7 @@
 // The repo map service: lists files, collects tags, ranks, fits the budget and renders, caching
 // maps per request inputs and refreshing them per --map-refresh.
 
-import type { Tag } from './tag.js';
+import { tagCount, type FileTags } from './packed-tags.js';
 import { rankDefinitions } from './rank.js';
 import { createMapRenderer } from './render.js';
 import { effectiveBudget, fitToBudget, type BudgetGrowth } from './budget.js';
@@ -16,7 +16,7 @@ export type MapRefreshMode = 'auto' | 'always' | 'files' | 'manual';
 export interface RepoMapDeps {
   /** Repository-relative paths the map may show (already filtered by ignore rules). */
   readonly listFiles: () => Promise<readonly string[]>;
-  readonly collectTags: (files: readonly string[]) => Promise<ReadonlyMap<string, readonly Tag[]>>;
+  readonly collectTags: (files: readonly string[]) => Promise<ReadonlyMap<string, FileTags>>;
   /** File text by repository-relative path, undefined when unreadable. */
   readonly readFile: (path: string) => string | undefined;
   readonly countTokens: (text: string) => number;
@@ -113,12 +113,12 @@ export function createRepoMap(deps: RepoMapDeps): RepoMap {
     };
     const renderer = createMapRenderer({ readFile: readOnce, tagsByFile });
     const fit = fitToBudget(ranked.items, { budget, count: deps.countTokens, renderBlocks: renderer.blocks });
-    let tagCount = 0;
-    for (const tags of tagsByFile.values()) tagCount += tags.length;
+    let tags = 0;
+    for (const fileTags of tagsByFile.values()) tags += tagCount(fileTags);
     const entryStats: RepoMapStats = {
       fromCache: false,
       files: tagsByFile.size,
-      tags: tagCount,
+      tags,
       definitions: fit.items.filter((item) => item.kind === 'def').length,
       budget,
       tokens: fit.tokens,

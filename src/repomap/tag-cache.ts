@@ -4,30 +4,33 @@
 import { randomBytes } from 'node:crypto';
 import { appendFile, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { packTags, unpackTags } from './packed-tags.js';
-import type { Tag } from './tag.js';
+import { isWellFormed, type PackedTags } from './packed-tags.js';
 
 /**
  * Format (JSON lines):
- *   line 1: {"format":"tandem-tags","version":N}
- *   then per file: ["path", size, mtimeMs, "sha1", [names], ["role:kind", ...], [nameIndex, kindIndex, line, endLine, ...]]
+ *   line 1: {"format":"tandem-tags","version":N,"endian":"le"|"be"}
+ *   then per file: ["path", size, mtimeMs, "sha1", [names], ["role:kind", ...], "base64"]
  *   or, for a file dropped since: ["path", null]
+ * The base64 string holds the packed Int32Array (nameIndex, kindIndex, line, endLine per tag) in
+ * the writer's byte order: decoding it is a copy, where a JSON array of 2M numbers took longer to
+ * parse and check than the rest of the cache.
  * A later line for a path replaces the earlier ones, so saving a few changed files appends a few
  * lines (one write) instead of re-encoding every tag of a big repository, which took longer than
  * the whole warm map. When appended lines outnumber half the entries the file is rewritten whole,
  * atomically (temp file + rename). A file of another version, or any line that fails to parse
  * (a torn append included), discards the whole cache.
  */
-export const TAG_CACHE_VERSION = 2;
+export const TAG_CACHE_VERSION = 3;
 const FORMAT = 'tandem-tags';
-const HEADER = JSON.stringify({ format: FORMAT, version: TAG_CACHE_VERSION });
+const ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1 ? 'le' : 'be';
+const HEADER = JSON.stringify({ format: FORMAT, version: TAG_CACHE_VERSION, endian: ENDIAN });
 
 export interface TagCacheEntry {
   readonly size: number;
   readonly mtimeMs: number;
   /** sha1 of the file's bytes, hex. */
   readonly hash: string;
-  readonly tags: readonly Tag[];
+  readonly packed: PackedTags;
 }
 
 export interface TagCache {
@@ -92,8 +95,9 @@ export async function loadTagCache(root: string): Promise<TagCache> {
 }
 
 function encodeEntry(relPath: string, entry: TagCacheEntry): string {
-  const packed = packTags(entry.tags);
-  return JSON.stringify([relPath, entry.size, entry.mtimeMs, entry.hash, packed.names, packed.kinds, Array.from(packed.data)]);
+  const { names, kinds, data } = entry.packed;
+  const bytes = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+  return JSON.stringify([relPath, entry.size, entry.mtimeMs, entry.hash, names, kinds, bytes.toString('base64')]);
 }
 
 export function encodeCache(entries: ReadonlyMap<string, TagCacheEntry>): string {
@@ -109,22 +113,24 @@ export function decodeCache(text: string): Map<string, TagCacheEntry> | null {
 function decodeCacheLines(text: string): { entries: Map<string, TagCacheEntry>; lines: number } | null {
   const lines = text.split('\n');
   try {
-    const header = JSON.parse(lines[0] ?? '') as { format?: unknown; version?: unknown };
-    if (header.format !== FORMAT || header.version !== TAG_CACHE_VERSION) return null;
+    const header = JSON.parse(lines[0] ?? '') as { format?: unknown; version?: unknown; endian?: unknown };
+    if (header.format !== FORMAT || header.version !== TAG_CACHE_VERSION || header.endian !== ENDIAN) return null;
     const entries = new Map<string, TagCacheEntry>();
     let count = 0;
     for (let i = 1; i < lines.length; i++) {
       const line = lines[i];
       if (!line) continue;
       count++;
-      const [relPath, size, mtimeMs, hash, names, kinds, flat] = JSON.parse(line) as unknown[];
+      const [relPath, size, mtimeMs, hash, names, kinds, base64] = JSON.parse(line) as unknown[];
       if (typeof relPath !== 'string') return null;
       if (size === null) {
         entries.delete(relPath);
         continue;
       }
       if (typeof size !== 'number' || typeof mtimeMs !== 'number' || typeof hash !== 'string') return null;
-      entries.set(relPath, { size, mtimeMs, hash, tags: decodeTags(relPath, names, kinds, flat) });
+      const packed = decodePacked(names, kinds, base64);
+      if (!packed) return null;
+      entries.set(relPath, { size, mtimeMs, hash, packed });
     }
     return { entries, lines: count };
   } catch {
@@ -136,18 +142,15 @@ function isStringArray(value: unknown): value is string[] {
   return Array.isArray(value) && value.every((item) => typeof item === 'string');
 }
 
-function decodeTags(relPath: string, names: unknown, kinds: unknown, flat: unknown): Tag[] {
-  if (!isStringArray(names) || !isStringArray(kinds) || !Array.isArray(flat) || flat.length % 4 !== 0) throw new Error('bad entry');
-  for (const kind of kinds) {
-    const [role, name] = kind.split(':', 2);
-    if ((role !== 'def' && role !== 'ref') || !name) throw new Error('bad kind');
-  }
-  for (let i = 0; i < flat.length; i += 4) {
-    const [n, k, line, endLine] = [flat[i], flat[i + 1], flat[i + 2], flat[i + 3]];
-    if (!Number.isInteger(n) || !Number.isInteger(k) || (n as number) < 0 || (n as number) >= names.length || (k as number) < 0 || (k as number) >= kinds.length ||
-      typeof line !== 'number' || typeof endLine !== 'number') throw new Error('bad tag');
-  }
-  return unpackTags(relPath, { names, kinds, data: Int32Array.from(flat as number[]) });
+function decodePacked(names: unknown, kinds: unknown, base64: unknown): PackedTags | null {
+  if (!isStringArray(names) || !isStringArray(kinds) || typeof base64 !== 'string') return null;
+  const bytes = Buffer.from(base64, 'base64');
+  if (bytes.byteLength % 16 !== 0) return null;
+  // A copy into a fresh buffer: the decoded bytes may sit at an offset an Int32Array cannot start at.
+  const data = new Int32Array(bytes.byteLength / 4);
+  new Uint8Array(data.buffer).set(bytes);
+  const packed = { names, kinds, data };
+  return isWellFormed(packed) ? packed : null;
 }
 
 /** Temp file in the same folder, then rename: readers see the old file or the new, never half. */

@@ -9,7 +9,6 @@ import { createTagExtractor } from './extract-tags.js';
 import type { TagExtractor } from './extract-tags.js';
 import { parseFile } from './parse-file.js';
 import type { ParseJob, ParseOutcome } from './parse-file.js';
-import { unpackTags } from './packed-tags.js';
 import type { TagsWorkerData, TagsWorkerReply, TagsWorkerRequest } from './tags-worker.js';
 
 export type ProgressCallback = (done: number, total: number) => void;
@@ -114,10 +113,7 @@ async function runWorkers(jobs: readonly ParseJob[], threads: number, setup: Wor
     };
     worker.on('message', (reply: TagsWorkerReply) => {
       if (reply.type === 'idle') return sendNext();
-      const outcome = reply.outcome;
-      outcomes.set(outcome.path, outcome.ok
-        ? { path: outcome.path, ok: true, hash: outcome.hash, tags: unpackTags(outcome.path, outcome.packed) }
-        : outcome);
+      outcomes.set(reply.outcome.path, reply.outcome);
       setup.progress();
     });
     worker.on('error', finish);

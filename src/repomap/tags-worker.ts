@@ -5,8 +5,7 @@ import type { MessagePort } from 'node:worker_threads';
 import { createGrammarLoader } from '../platform/tree-sitter.js';
 import { createTagExtractor } from './extract-tags.js';
 import { parseFile } from './parse-file.js';
-import type { ParseJob } from './parse-file.js';
-import { packTags, type PackedTags } from './packed-tags.js';
+import type { ParseJob, ParseOutcome } from './parse-file.js';
 
 export interface TagsWorkerData {
   readonly queriesDir: string;
@@ -19,10 +18,7 @@ export interface TagsWorkerData {
  * threads more than the parse of many files.
  */
 export type TagsWorkerRequest = { readonly type: 'batch'; readonly jobs: readonly ParseJob[] };
-export type WorkerOutcome =
-  | { readonly path: string; readonly ok: true; readonly hash: string; readonly packed: PackedTags }
-  | { readonly path: string; readonly ok: false; readonly error: string };
-export type TagsWorkerReply = { readonly type: 'outcome'; readonly outcome: WorkerOutcome } | { readonly type: 'idle' };
+export type TagsWorkerReply = { readonly type: 'outcome'; readonly outcome: ParseOutcome } | { readonly type: 'idle' };
 
 export function serveTags(port: MessagePort, data: TagsWorkerData): void {
   const loader = createGrammarLoader(data.grammarDir ? { grammarDir: data.grammarDir } : {});
@@ -30,13 +26,8 @@ export function serveTags(port: MessagePort, data: TagsWorkerData): void {
   port.on('message', async (request: TagsWorkerRequest) => {
     for (const job of request.jobs) {
       const outcome = await parseFile(extractor, job);
-      if (!outcome.ok) {
-        port.postMessage({ type: 'outcome', outcome } satisfies TagsWorkerReply);
-        continue;
-      }
-      const packed = packTags(outcome.tags);
-      const reply: TagsWorkerReply = { type: 'outcome', outcome: { path: outcome.path, ok: true, hash: outcome.hash, packed } };
-      port.postMessage(reply, [packed.data.buffer as ArrayBuffer]);
+      const reply: TagsWorkerReply = { type: 'outcome', outcome };
+      port.postMessage(reply, outcome.ok ? [outcome.packed.data.buffer as ArrayBuffer] : []);
     }
     port.postMessage({ type: 'idle' } satisfies TagsWorkerReply);
   });

@@ -4,9 +4,14 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { findQueriesDir } from '../../src/repomap/extract-tags.js';
 import { createMapSource } from '../../src/repomap/map-source.js';
+import { unpackTags, type PackedTags } from '../../src/repomap/packed-tags.js';
 import type { ParseJob } from '../../src/repomap/parse-file.js';
 import { createTagsPool, type TagsPool } from '../../src/repomap/tags-pool.js';
 import { gitRepo } from '../support/temp-repo.js';
+
+function namesIn(file: string, packed: PackedTags | undefined): string[] {
+  return packed ? unpackTags(file, packed).map((tag) => tag.name) : [];
+}
 
 function countingPool(parsed: string[]): TagsPool {
   const pool = createTagsPool({ queriesDir: findQueriesDir(import.meta.url), threads: 0 });
@@ -21,7 +26,7 @@ describe('map source', () => {
 
     const files = await source.listFiles();
     expect(files).toEqual(['a.py', 'b.py', 'c.py']);
-    expect((await source.collectTags(files)).get('a.py')?.map((t) => t.name)).toEqual(['alpha', 'beta']);
+    expect(namesIn('a.py', (await source.collectTags(files)).get('a.py'))).toEqual(['alpha', 'beta']);
     expect(parsed).toEqual(['a.py', 'b.py', 'c.py']);
 
     parsed.length = 0;
@@ -31,7 +36,7 @@ describe('map source', () => {
     expect(again).toEqual(['a.py', 'b.py']);
     const tags = await source.collectTags(again);
     expect(parsed).toEqual(['b.py']);
-    expect(tags.get('b.py')?.map((t) => t.name)).toEqual(['beta_two']);
+    expect(namesIn('b.py', tags.get('b.py'))).toEqual(['beta_two']);
 
     // A fresh source (a new process) reads the saved cache and parses nothing.
     parsed.length = 0;

@@ -1,6 +1,6 @@
 // Packing a file's tags for the trip between threads (and the cache) loses nothing.
 import { describe, expect, it } from 'vitest';
-import { packTags, unpackTags } from '../../src/repomap/packed-tags.js';
+import { definitionsOf, isWellFormed, packTags, tagCount, toPacked, unpackTags } from '../../src/repomap/packed-tags.js';
 import type { Tag } from '../../src/repomap/tag.js';
 
 describe('packed tags', () => {
@@ -18,5 +18,30 @@ describe('packed tags', () => {
     expect(packed.data).toHaveLength(20);
     expect(unpackTags('a.ts', packed)).toEqual(tags);
     expect(unpackTags('a.ts', packTags([]))).toEqual([]);
+  });
+
+  it('gives the definitions alone, the count and the packed form of either representation', () => {
+    const tags: Tag[] = [
+      { path: 'b.py', name: 'run', role: 'ref', kind: 'call', line: 1, endLine: 1 },
+      { path: 'b.py', name: 'Job', role: 'def', kind: 'class', line: 3, endLine: 8 },
+      { path: 'b.py', name: 'run', role: 'def', kind: 'method', line: 4, endLine: 6 },
+    ];
+    const packed = packTags(tags);
+    const defs = tags.filter((tag) => tag.role === 'def');
+    expect(definitionsOf('b.py', packed)).toEqual(defs);
+    expect(definitionsOf('b.py', tags)).toEqual(defs);
+    expect([tagCount(packed), tagCount(tags), tagCount([])]).toEqual([3, 3, 0]);
+    expect(toPacked(packed)).toBe(packed);
+    expect(toPacked(tags)).toEqual(packed);
+  });
+
+  it('accepts only tables whose numbers point at existing names and def/ref kinds', () => {
+    const packed = packTags([{ path: 'c.ts', name: 'f', role: 'def', kind: 'function', line: 0, endLine: 2 }]);
+    expect(isWellFormed(packed)).toBe(true);
+    expect(isWellFormed({ ...packed, data: Int32Array.from([1, 0, 0, 2]) })).toBe(false);
+    expect(isWellFormed({ ...packed, data: Int32Array.from([0, 1, 0, 2]) })).toBe(false);
+    expect(isWellFormed({ ...packed, data: Int32Array.from([0, 0, 0]) })).toBe(false);
+    expect(isWellFormed({ ...packed, kinds: ['fn:function'] })).toBe(false);
+    expect(isWellFormed({ ...packed, kinds: ['def:'] })).toBe(false);
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import * as pagerankModule from 'graphology-metrics/centrality/pagerank.js';
-import { fileGraphOf, rankDefinitions, type RankedItem } from '../../src/repomap/rank.js';
+import { fileGraphOf, RANK_WEIGHTS, rankDefinitions, type RankedItem } from '../../src/repomap/rank.js';
+import { packTags } from '../../src/repomap/packed-tags.js';
 import type { Tag } from '../../src/repomap/tag.js';
 import { SMALL_REPO, generatedRepo, tagsFor } from './map-fixture.js';
 
@@ -99,5 +100,33 @@ describe('rankDefinitions', () => {
     const b = rankDefinitions(reversed, { chatFiles: ['src/app.ts'] }).items;
     expect(JSON.stringify(b)).toBe(JSON.stringify(a));
     expect(rankDefinitions(new Map(), { chatFiles: [] }).items).toEqual([]);
+  });
+
+  it('ranks packed tags exactly as tag objects, edges summed per target and in target order', () => {
+    const files = new Map<string, Tag[]>();
+    for (let i = 0; i < 40; i++) files.set(`m${String(i).padStart(2, '0')}.ts`, [def(`m${String(i).padStart(2, '0')}.ts`, `helper_${i}`)]);
+    // The hub reaches most files (its row is swept), the leaf one file twice (its few targets are sorted).
+    files.set('hub.ts', Array.from({ length: 39 }, (_, i) => ref('hub.ts', `helper_${39 - i}`, i)));
+    files.set('leaf.ts', [ref('leaf.ts', 'helper_7', 0), ref('leaf.ts', 'helper_7', 1), def('leaf.ts', 'helper_7', 2)]);
+    const plain = rankDefinitions(files, { chatFiles: [] });
+    const packed = rankDefinitions(new Map([...files].map(([file, tags]) => [file, packTags(tags)])), { chatFiles: [] });
+    expect(JSON.stringify(packed.items)).toBe(JSON.stringify(plain.items));
+    expect(packed.adjacency).toEqual(plain.adjacency);
+
+    const edgesOf = (file: string): { target: string; weight: number }[] => {
+      const { starts, targets, weights } = plain.adjacency;
+      const id = plain.files.indexOf(file);
+      return Array.from({ length: (starts[id + 1] ?? 0) - (starts[id] ?? 0) }, (_, k) => ({
+        target: plain.files[targets[(starts[id] ?? 0) + k] ?? 0] ?? '',
+        weight: weights[(starts[id] ?? 0) + k] ?? 0,
+      }));
+    };
+    const hub = edgesOf('hub.ts');
+    expect(hub.map((e) => e.target)).toEqual([...files.keys()].filter((f) => f !== 'm00.ts' && f !== 'hub.ts').sort());
+    const leaf = edgesOf('leaf.ts');
+    expect(leaf.map((e) => e.target)).toEqual(['leaf.ts', 'm07.ts']);
+    // Two references to a descriptive name: sqrt(2) times its multiplier towards each definer.
+    expect(leaf[1]?.weight).toBeCloseTo(RANK_WEIGHTS.descriptiveName * Math.sqrt(2));
+    expect(leaf[0]?.weight).toBeCloseTo(RANK_WEIGHTS.descriptiveName * Math.sqrt(2));
   });
 });

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { collectTags } from '../../src/repomap/collect-tags.js';
 import type { CollectTagsStats } from '../../src/repomap/collect-tags.js';
 import { findQueriesDir } from '../../src/repomap/extract-tags.js';
+import { packTags, unpackTags } from '../../src/repomap/packed-tags.js';
 import type { Tag } from '../../src/repomap/tag.js';
 import { decodeCache, encodeCache, loadTagCache, TAG_CACHE_VERSION, tagCachePath } from '../../src/repomap/tag-cache.js';
 import { createTagsPool } from '../../src/repomap/tags-pool.js';
@@ -29,7 +30,8 @@ const FILES = ['src/a.py', 'src/b.py'];
 
 async function run(root: string): Promise<{ tags: Map<string, Tag[]>; stats: CollectTagsStats }> {
   const stats = { files: 0, hits: 0, parsed: 0, failed: 0 };
-  const tags = await collectTags(root, FILES, { pool, cache: await loadTagCache(root) }, stats);
+  const packed = await collectTags(root, FILES, { pool, cache: await loadTagCache(root) }, stats);
+  const tags = new Map([...packed].map(([file, fileTags]): [string, Tag[]] => [file, unpackTags(file, fileTags)]));
   return { tags, stats };
 }
 
@@ -82,7 +84,7 @@ describe('tag cache', () => {
     const root = await mkdtemp(path.join(os.tmpdir(), 'tandem-cache-'));
     temps.push(root);
     const tag = (file: string, name: string): Tag => ({ path: file, name, role: 'def', kind: 'function', line: 0, endLine: 1 });
-    const entry = (file: string, name: string) => ({ size: 1, mtimeMs: 2, hash: 'h', tags: [tag(file, name)] });
+    const entry = (file: string, name: string) => ({ size: 1, mtimeMs: 2, hash: 'h', packed: packTags([tag(file, name)]) });
     const first = await loadTagCache(root);
     for (let i = 0; i < 40; i++) first.set(`f${i}.py`, entry(`f${i}.py`, `name${i}`));
     await first.save();
@@ -96,29 +98,47 @@ describe('tag cache', () => {
     expect(await lineCount()).toBe(43);
     const reloaded = decodeCache(await readFile(tagCachePath(root), 'utf8'));
     expect(reloaded?.size).toBe(39);
-    expect(reloaded?.get('f3.py')?.tags[0]?.name).toBe('renamed');
+    expect(reloaded?.get('f3.py')?.packed.names[0]).toBe('renamed');
     expect(reloaded?.has('f7.py')).toBe(false);
 
     const third = await loadTagCache(root);
     for (let i = 0; i < 30; i++) third.set(`f${i + 8}.py`, entry(`f${i + 8}.py`, `again${i}`));
     await third.save();
     expect(await lineCount()).toBe(40);
-    expect(decodeCache(await readFile(tagCachePath(root), 'utf8'))?.get('f8.py')?.tags[0]?.name).toBe('again0');
+    expect(decodeCache(await readFile(tagCachePath(root), 'utf8'))?.get('f8.py')?.packed.names[0]).toBe('again0');
+  });
+
+  it('rejects a cache whose packed numbers point past its names or kinds, or are cut short', () => {
+    const good = new Map([['a.ts', { size: 1, mtimeMs: 2, hash: 'h', packed: packTags([
+      { path: 'a.ts', name: 'run', role: 'def', kind: 'function', line: 3, endLine: 9 },
+      { path: 'a.ts', name: 'other', role: 'ref', kind: 'call', line: 5, endLine: 5 },
+    ]) }]]);
+    const text = encodeCache(good);
+    expect(decodeCache(text)).toEqual(good);
+    const line = JSON.parse(text.split('\n')[1] ?? '') as unknown[];
+    const withData = (data: Int32Array | Buffer): string => {
+      const bytes = Buffer.isBuffer(data) ? data : Buffer.from(data.buffer);
+      return [text.split('\n')[0], JSON.stringify([...line.slice(0, 6), bytes.toString('base64')])].join('\n');
+    };
+    expect(decodeCache(withData(new Int32Array([0, 0, 3, 9, 2, 1, 5, 5])))).toBeNull(); // name 2 of 2
+    expect(decodeCache(withData(new Int32Array([0, 0, 3, 9, 1, -1, 5, 5])))).toBeNull(); // kind -1
+    expect(decodeCache(withData(Buffer.alloc(10)))).toBeNull(); // not whole tags
+    expect(decodeCache(text.replace('"def:function"', '"def:"'))).toBeNull();
+    expect(decodeCache(text.replace('"def:function"', '"use:function"'))).toBeNull();
+    expect(decodeCache(text.replace(/"[^"]*"\]$/m, '[0,0,3,9]]'))).toBeNull(); // the old number-array form
   });
 
   it('round-trips 100k tags quickly', () => {
     const tags: Tag[] = Array.from({ length: 100_000 }, (_, i) => ({
       path: `f${i % 1000}.ts`, name: `name${i}`, role: i % 3 ? 'ref' : 'def', kind: i % 2 ? 'call' : 'function', line: i, endLine: i + 2,
     }));
-    const entries = new Map<string, { size: number; mtimeMs: number; hash: string; tags: Tag[] }>();
-    for (const tag of tags) {
-      const entry = entries.get(tag.path) ?? { size: 1, mtimeMs: 2.5, hash: 'h', tags: [] };
-      entry.tags.push(tag);
-      entries.set(tag.path, entry);
-    }
+    const byFile = new Map<string, Tag[]>();
+    for (const tag of tags) byFile.set(tag.path, [...(byFile.get(tag.path) ?? []), tag]);
+    const entries = new Map([...byFile].map(([file, fileTags]) => [file, { size: 1, mtimeMs: 2.5, hash: 'h', packed: packTags(fileTags) }]));
     const started = performance.now();
     const decoded = decodeCache(encodeCache(entries));
     expect(performance.now() - started).toBeLessThan(2000);
     expect(decoded?.get('f7.ts')).toEqual(entries.get('f7.ts'));
+    expect(unpackTags('f7.ts', decoded?.get('f7.ts')?.packed ?? packTags([]))).toEqual(byFile.get('f7.ts'));
   });
 });
