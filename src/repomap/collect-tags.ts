@@ -16,6 +16,8 @@ export interface CollectTagsOptions {
   readonly onProgress?: ProgressCallback;
   /** Sizes and mtimes already known (from listing the files): those files are not stat'ed again. */
   readonly stamps?: ReadonlyMap<string, Stamp>;
+  /** Leave `cache.save()` to the caller (who may write it once the map is built). */
+  readonly deferSave?: boolean;
 }
 
 export interface CollectTagsStats { files: number; hits: number; parsed: number; failed: number }
@@ -62,7 +64,7 @@ export async function collectTags(
   }
   if (cache) {
     cache.retain(new Set(stamps.keys()));
-    await cache.save();
+    if (!options.deferSave) await cache.save();
   }
   const result = new Map<string, PackedTags>();
   for (const relPath of files) {

@@ -16,11 +16,14 @@ export interface MapSource {
   /** Lists the files (sorted) and remembers their stats for the next collectTags. */
   listFiles(): Promise<string[]>;
   collectTags(files: readonly string[]): Promise<Map<string, PackedTags>>;
+  /** Resolves once the tag cache of the last collectTags is on disk. */
+  flush(): Promise<void>;
 }
 
 export function createMapSource(root: string, options: MapSourceOptions): MapSource {
   let cache: Promise<TagCache> | undefined;
   let stamps = new Map<string, Stamp>();
+  let saving: Promise<void> = Promise.resolve();
   const cacheOnce = (): Promise<TagCache> => (cache ??= loadTagCache(root));
 
   return {
@@ -36,7 +39,14 @@ export function createMapSource(root: string, options: MapSourceOptions): MapSou
       return files.map((file) => file.path);
     },
     async collectTags(files) {
-      return collectTags(root, files, { pool: options.pool, cache: await cacheOnce(), onProgress: options.onProgress, stamps });
+      const cache = await cacheOnce();
+      const tags = await collectTags(root, files, { pool: options.pool, cache, onProgress: options.onProgress, stamps, deferSave: true });
+      // Encoding a big cache takes a fifth of a second: do it after the caller has built its map.
+      // The cache is an optimisation, so a failed write only costs the next run a parse.
+      const previous = saving;
+      saving = new Promise<void>((resolve) => setImmediate(resolve)).then(() => previous).then(() => cache.save()).catch(() => {});
+      return tags;
     },
+    flush: () => saving,
   };
 }

@@ -39,6 +39,7 @@ describe('map source', () => {
     expect(namesIn('b.py', tags.get('b.py'))).toEqual(['beta_two']);
 
     // A fresh source (a new process) reads the saved cache and parses nothing.
+    await source.flush();
     parsed.length = 0;
     const fresh = createMapSource(repo, { pool: countingPool(parsed) });
     await fresh.collectTags(await fresh.listFiles());
