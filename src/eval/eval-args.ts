@@ -16,7 +16,7 @@ export const EVAL_OPTIONS: readonly OptionRow[] = [
   { name: 'architect', kind: 'boolean', help: 'architect mode (passed to tandem)' },
   { name: 'base-url', kind: 'string', metavar: 'URL', help: 'OpenAI-compatible endpoint (passed to tandem)' },
   { name: 'api-key', kind: 'string', metavar: 'KEY', help: 'API key (passed to tandem)' },
-  { name: 'tries', kind: 'int', metavar: 'N', help: 'attempts per exercise, the later ones with the test output (default 2)' },
+  { name: 'tries', kind: 'int', metavar: 'N', help: 'attempts per exercise; each later one resumes the session with the test output (default 2)' },
   { name: 'threads', kind: 'int', metavar: 'N', help: 'exercises run in parallel (default 1)' },
   { name: 'filter', kind: 'string', metavar: 'TEXT', help: 'only exercises whose name contains TEXT or matches it as a regex' },
   { name: 'resume', kind: 'string', metavar: 'RUN', help: 'continue an interrupted run, skipping finished exercises' },

@@ -1,11 +1,13 @@
 // One exercise end to end: a fresh temp git repo with the starting files, tandem one-shot with the
-// instructions, the hidden tests; on failure another try with the test output, like a user would.
+// instructions, the hidden tests; on failure another try that resumes the session with the test output,
+// like a user would.
 import { copyFile, mkdir, mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import type { ProcessRunner } from '../platform/process.js';
+import { listSessions } from '../session/session-log.js';
 import { analyzeEvents, parseEventLines, type ReplyRecord } from './event-stream.js';
 import { HIDDEN_DIR, hiddenFiles, startingFiles, type Exercise } from './exercises.js';
-import { runTandemOnce, type TandemLaunch } from './tandem-process.js';
+import { runTandemOnce, type TandemLaunch, type TandemRequest } from './tandem-process.js';
 
 export interface ExerciseRunOptions {
   readonly tries: number;
@@ -34,6 +36,8 @@ export interface TestOutcome {
 export interface TryResult {
   readonly n: number;
   readonly message: string;
+  /** True when this try continued the previous try's session (--resume), so the model saw that exchange. */
+  readonly resumed: boolean;
   readonly exitCode: number | null;
   readonly status: string | null;
   readonly seconds: number;
@@ -73,12 +77,12 @@ export async function runExercise(exercise: Exercise, options: ExerciseRunOption
     await prepareRepo(exercise, repo, options, deps.runner);
     const starting = await snapshotFiles(repo);
     const tries: TryResult[] = [];
-    let message = exercise.instructions;
+    let request: TandemRequest = { message: exercise.instructions, files: exercise.files, resume: null };
     for (let n = 1; n <= options.tries; n++) {
-      const attempt = await runTry(n, message, exercise, repo, options, deps);
+      const attempt = await runTry(n, request, exercise, repo, options, deps);
       tries.push(attempt);
       if (attempt.tests.passed) break;
-      message = retryMessage(exercise, attempt.tests.output);
+      request = retryRequest(exercise, attempt.tests.output, listSessions(repo).at(-1) ?? null);
     }
     const winner = tries.find((t) => t.tests.passed);
     return {
@@ -107,9 +111,9 @@ async function prepareRepo(exercise: Exercise, repo: string, options: ExerciseRu
   if (result.exitCode !== 0) throw new Error(`could not create the exercise repository: ${result.output}`);
 }
 
-async function runTry(n: number, message: string, exercise: Exercise, repo: string, options: ExerciseRunOptions, deps: ExerciseDeps): Promise<TryResult> {
+async function runTry(n: number, request: TandemRequest, exercise: Exercise, repo: string, options: ExerciseRunOptions, deps: ExerciseDeps): Promise<TryResult> {
   const started = deps.now();
-  const run = await runTandemOnce(repo, message, exercise.files, deps.launch);
+  const run = await runTandemOnce(repo, request, deps.launch);
   const seconds = (deps.now() - started) / 1000;
   const stats = analyzeEvents(parseEventLines(run.stdout));
   const files = await snapshotFiles(repo);
@@ -118,7 +122,8 @@ async function runTry(n: number, message: string, exercise: Exercise, repo: stri
   const errors = run.timedOut ? [...stats.errors, 'tandem timed out'] : stats.errors;
   return {
     n,
-    message,
+    message: request.message,
+    resumed: request.resume !== null,
     exitCode: run.exitCode,
     status: stats.status,
     seconds,
@@ -154,23 +159,36 @@ async function runHiddenTests(exercise: Exercise, repo: string, options: Exercis
   }
 }
 
-/** The next try starts a new session, so it repeats the task along with what the tests said. */
-export function retryMessage(exercise: Exercise, testOutput: string): string {
-  const output =
-    testOutput.length > MAX_FEEDBACK_CHARS
-      ? `${testOutput.slice(0, MAX_FEEDBACK_CHARS / 2)}\n[...]\n${testOutput.slice(-MAX_FEEDBACK_CHARS / 2)}`
-      : testOutput;
-  return [
+/**
+ * The next try continues the session the last one saved (tandem writes it in the temp repository), so
+ * the model already has the task and its own attempt: the message is only what the tests said. A try
+ * that saved no session (tandem failed before recording anything) gets a fresh one that restates the task.
+ */
+export function retryRequest(exercise: Exercise, testOutput: string, sessionId: string | null): TandemRequest {
+  const output = fenced(clipped(testOutput));
+  if (sessionId !== null) {
+    return { message: [`The tests fail (\`${exercise.test}\`):`, '', output].join('\n'), files: exercise.files, resume: sessionId };
+  }
+  const message = [
     exercise.instructions.trimEnd(),
     '',
     `The code in the chat was meant to do this, but the tests fail. This is their output (\`${exercise.test}\`):`,
     '',
-    '```',
-    output.trimEnd(),
-    '```',
+    output,
     '',
     'Fix the code so that the tests pass. Do not change the tests; they are not in the chat.',
   ].join('\n');
+  return { message, files: exercise.files, resume: null };
+}
+
+/** Keeps the head (what failed first) and the tail (the summary line) of a long test output. */
+function clipped(testOutput: string): string {
+  if (testOutput.length <= MAX_FEEDBACK_CHARS) return testOutput;
+  return `${testOutput.slice(0, MAX_FEEDBACK_CHARS / 2)}\n[...]\n${testOutput.slice(-MAX_FEEDBACK_CHARS / 2)}`;
+}
+
+function fenced(text: string): string {
+  return ['```', text.trimEnd(), '```'].join('\n');
 }
 
 async function copyInto(from: string, to: string): Promise<void> {

@@ -1,4 +1,5 @@
-// Runs the built tandem CLI once as a user would (one-shot, --json, answering yes) and collects its output.
+// Runs the built tandem CLI once as a user would (one-shot, --json, answering yes; optionally continuing a
+// saved session with --resume) and collects its output.
 import { spawn } from 'node:child_process';
 
 export interface TandemLaunch {
@@ -22,15 +23,23 @@ export interface TandemRun {
 /** Always added: no questions, JSON events, and no commits (commit messages would cost model calls). */
 const FIXED_ARGS = ['--yes-always', '--json', '--no-auto-commits', '--no-dirty-commits'];
 
-export function tandemArgs(message: string, files: readonly string[], passThrough: readonly string[]): string[] {
-  return ['--message', message, ...FIXED_ARGS, ...passThrough, '--', ...files];
+/** One tandem invocation: the message, the chat files, and the session to continue (null: a new one). */
+export interface TandemRequest {
+  readonly message: string;
+  readonly files: readonly string[];
+  readonly resume: string | null;
 }
 
-export function runTandemOnce(cwd: string, message: string, files: readonly string[], launch: TandemLaunch): Promise<TandemRun> {
+export function tandemArgs(request: TandemRequest, passThrough: readonly string[]): string[] {
+  const resume = request.resume === null ? [] : ['--resume', request.resume];
+  return ['--message', request.message, ...resume, ...FIXED_ARGS, ...passThrough, '--', ...request.files];
+}
+
+export function runTandemOnce(cwd: string, request: TandemRequest, launch: TandemLaunch): Promise<TandemRun> {
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(launch.env)) if (value !== undefined) env[name] = value;
   return new Promise((resolve, reject) => {
-    const child = spawn(launch.nodePath, [launch.cliPath, ...tandemArgs(message, files, launch.passThrough)], {
+    const child = spawn(launch.nodePath, [launch.cliPath, ...tandemArgs(request, launch.passThrough)], {
       cwd,
       env,
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,5 +1,6 @@
 // `tandem eval` through the built CLI against a scripted model that solves two exercises (one on the
-// second try) and fails one (with a malformed reply along the way); then --replay, --compare, --resume.
+// second try, which resumes the first try's session) and fails one (with a malformed reply along the
+// way); then --replay, --compare, --resume.
 import { cpSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -42,12 +43,15 @@ const LUHN_MALFORMED = block('luhn.py', 'def valid(card):\n    pass', 'def valid
 const LUHN_WRONG = block('luhn.py', 'def valid(number):\n    raise NotImplementedError', 'def valid(number):\n    return True');
 const LUHN_WRONG_AGAIN = block('luhn.py', 'def valid(number):\n    return True', 'def valid(number):\n    return False');
 
+const messagesOf = (request: FakeRequest): Array<{ role: string; content: string }> =>
+  (request.body?.messages ?? []) as Array<{ role: string; content: string }>;
+
 /** Chooses the reply from the exercise named in the request and from the stage of the conversation. */
 function scriptedModel(request: FakeRequest): FakeStep {
-  const messages = (request.body?.messages ?? []) as Array<{ content: string }>;
+  const messages = messagesOf(request);
   const all = messages.map((m) => String(m.content)).join('\n');
   const last = String(messages[messages.length - 1]?.content ?? '');
-  const retry = last.includes('the tests fail');
+  const retry = /\bthe tests fail\b/i.test(last);
   if (all.includes('# Caesar cipher')) return textReply(`Here it is.\n\n${CAESAR_FIX}`);
   if (all.includes('# Chunk')) return textReply(retry ? CHUNK_FIX : CHUNK_WRONG);
   if (all.includes('# Luhn checksum')) {
@@ -99,12 +103,29 @@ describe('tandem eval', () => {
     const chunk = resultOf('js-chunk-array');
     expect(chunk.passedOnTry).toBe(2);
     expect(chunk.tries[0].tests.passed).toBe(false);
-    expect(chunk.tries[1].message).toContain('the tests fail');
+    expect(chunk.tries.map((t: { resumed: boolean }) => t.resumed)).toEqual([false, true]);
+    // Try 2 is what a user would type: the test output, not the task again.
+    expect(chunk.tries[1].message).toMatch(/^The tests fail \(`node --test chunk\.test\.mjs`\):\n\n```\n/);
+    expect(chunk.tries[1].message).not.toContain('# Chunk');
     const luhn = resultOf('py-luhn');
     expect(luhn.passed).toBe(false);
     expect(luhn.tries[0].replies.map((r: { wellFormed: boolean }) => r.wellFormed)).toEqual([false, true]);
     // The hidden tests never stay behind in the repository the model sees.
     expect(Object.keys(luhn.tries[1].files)).toEqual(['luhn.py']);
+  });
+
+  it("try 2's request carries try 1's exchange: the task, the model's reply, then the test output", () => {
+    const retries = server.chatRequests().filter((r) => /\bthe tests fail\b/i.test(String(messagesOf(r).at(-1)?.content ?? '')));
+    const chunkRetry = retries.find((r) => messagesOf(r).some((m) => m.content.includes('# Chunk')));
+    expect(chunkRetry).toBeDefined();
+    const messages = messagesOf(chunkRetry!);
+    const texts = messages.map((m) => m.content);
+    const task = texts.findIndex((t) => t.includes('# Chunk'));
+    const reply = messages.findIndex((m) => m.role === 'assistant' && m.content.includes('return [items];'));
+    expect(task).toBeGreaterThanOrEqual(0);
+    expect(reply).toBeGreaterThan(task);
+    expect(messages.length - 1).toBeGreaterThan(reply);
+    expect(messages.at(-1)?.role).toBe('user');
   });
 
   it('--replay reproduces the same edits, and notices a reply that would now apply differently', async () => {
