@@ -1,12 +1,15 @@
 // `tandem eval`: runs the chosen exercises (in parallel with --threads), writes one result per exercise
 // as it finishes, and summarizes the run. --resume continues a run, skipping exercises with a result.
 import { createProcessRunner, scrubSecrets } from '../platform/process.js';
+import type { EvalArgs } from './eval-args.js';
 import { loadExercises, type Exercise } from './exercises.js';
 import { runExercise, type ExerciseResult } from './run-exercise.js';
 import { createRun, makeRunId, readResults, readRunInfo, runDir, runIdOf, writeResult, writeSummary, type RunInfo } from './run-store.js';
 import { summarize, type EvalSummary } from './summary.js';
 
-export interface RunEvalOptions {
+/** The eval's own options (as parsed from the command line) plus what the CLI environment supplies. */
+export interface RunEvalOptions
+  extends Pick<EvalArgs, 'model' | 'editFormat' | 'architect' | 'baseUrl' | 'apiKey' | 'tries' | 'threads' | 'filter' | 'exercisesDir' | 'prices' | 'testTimeoutSeconds'> {
   readonly cwd: string;
   /** The bundled exercises, used when neither --exercises nor the resumed run names a folder. */
   readonly defaultExercisesDir: string;
@@ -14,17 +17,6 @@ export interface RunEvalOptions {
   readonly cliPath: string;
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly tempRoot: string;
-  readonly model: string | null;
-  readonly editFormat: string | null;
-  readonly architect: boolean;
-  readonly baseUrl: string | null;
-  readonly apiKey: string | null;
-  readonly tries: number;
-  readonly threads: number;
-  readonly filter: string | null;
-  readonly exercisesDir: string | null;
-  readonly prices: RunInfo['prices'];
-  readonly testTimeoutSeconds: number;
   /** A run id or folder to continue; its stored options win over the ones above. */
   readonly resume: string | null;
   readonly now: () => Date;

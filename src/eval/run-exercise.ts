@@ -5,7 +5,7 @@ import { copyFile, mkdir, mkdtemp, readFile, readdir, rm } from 'node:fs/promise
 import { dirname, join, relative, sep } from 'node:path';
 import type { ProcessRunner } from '../platform/process.js';
 import { listSessions } from '../session/session-log.js';
-import { analyzeEvents, parseEventLines, type ReplyRecord } from './event-stream.js';
+import { analyzeEvents, parseEventLines, type ReplyRecord, type StreamStats } from './event-stream.js';
 import { HIDDEN_DIR, hiddenFiles, startingFiles, type Exercise } from './exercises.js';
 import { runTandemOnce, type TandemLaunch, type TandemRequest } from './tandem-process.js';
 
@@ -33,22 +33,14 @@ export interface TestOutcome {
   readonly output: string;
 }
 
-export interface TryResult {
+/** One try: what tandem's event stream said (StreamStats) plus how it ran and what it left. */
+export interface TryResult extends StreamStats {
   readonly n: number;
   readonly message: string;
   /** True when this try continued the previous try's session (--resume), so the model saw that exchange. */
   readonly resumed: boolean;
   readonly exitCode: number | null;
-  readonly status: string | null;
   readonly seconds: number;
-  readonly editFormat: string | null;
-  readonly replies: ReplyRecord[];
-  readonly reflections: number;
-  readonly syntaxErrors: number;
-  readonly promptTokens: number;
-  readonly completionTokens: number;
-  readonly cost: number | null;
-  readonly errors: string[];
   readonly stderr: string;
   /** The repository's files after tandem finished, before the hidden tests were copied in. */
   readonly files: Record<string, string>;
