@@ -109,10 +109,14 @@ export function createGrammarLoader(options: GrammarLoaderOptions = {}): Grammar
     }
   };
 
+  // Two grammars loading at once in one thread can corrupt one of them (seen: "bad export type for
+  // 'tree_sitter_typescript_external_scanner_create'"), so loads wait for each other.
+  let loading: Promise<unknown> = Promise.resolve();
   const language = (lang: LanguageId): Promise<Language> => {
     let pending = languages.get(lang);
     if (!pending) {
-      pending = loadLanguage(lang);
+      pending = loading.catch(() => undefined).then(() => loadLanguage(lang));
+      loading = pending;
       // A failed load may be retried (e.g. after the file appears) instead of caching the failure.
       pending.catch(() => languages.delete(lang));
       languages.set(lang, pending);

@@ -11,6 +11,12 @@ import type { Tag } from './tag.js';
 export interface TagExtractor {
   /** Tags of one file, sorted by line then column; [] for a file no grammar covers. */
   extract(filePath: string, text: string): Promise<Tag[]>;
+  /**
+   * Loads the grammars and compiles the queries of `languages` ahead of the first file. Do not
+   * call `extract` until it settles (grammar loads must not overlap). Never rejects: a language
+   * that fails here fails again, per file, in `extract`.
+   */
+  prepare(languages: readonly LanguageId[]): Promise<void>;
 }
 
 export class TagQueryError extends Error {
@@ -45,21 +51,23 @@ const MAX_NAME_LENGTH = 200;
 interface Found { tag: Tag; column: number; pattern: number }
 
 export function createTagExtractor(loader: GrammarLoader, queriesDir: string): TagExtractor {
-  const queries = new Map<LanguageId, Promise<Query | null>>();
+  const queries = new Map<LanguageId, Promise<TagQuery | null>>();
 
-  const loadQuery = async (lang: LanguageId): Promise<Query | null> => {
+  const loadQuery = async (lang: LanguageId): Promise<TagQuery | null> => {
     const file = path.join(queriesDir, `${lang}.scm`);
     const source = await readQuerySource(queriesDir, lang, []);
     if (source === null) return null;
     const [grammar, { Query: QueryClass }] = await Promise.all([loader.language(lang), import('web-tree-sitter')]);
+    let query: Query;
     try {
-      return new QueryClass(grammar, source);
+      query = new QueryClass(grammar, source);
     } catch (error) {
       throw new TagQueryError(lang, `${file}: ${error instanceof Error ? error.message : String(error)}`, error);
     }
+    return { query, meanings: captureMeanings(query.captureNames) };
   };
 
-  const queryFor = (lang: LanguageId): Promise<Query | null> => {
+  const queryFor = (lang: LanguageId): Promise<TagQuery | null> => {
     let pending = queries.get(lang);
     if (!pending) {
       pending = loadQuery(lang);
@@ -81,7 +89,15 @@ export function createTagExtractor(loader: GrammarLoader, queriesDir: string): T
     }
   };
 
-  return { extract };
+  // One language after another: web-tree-sitter links grammars into one wasm instance, and two
+  // loads at once sometimes bind one grammar's symbols to the other's (seen: "bad export type").
+  const prepare = async (languages: readonly LanguageId[]): Promise<void> => {
+    for (const lang of languages) {
+      await Promise.all([loader.parser(lang), queryFor(lang)]).catch(() => undefined);
+    }
+  };
+
+  return { extract, prepare };
 }
 
 // A query file may start with `; inherits: a, b`: those files' patterns come first, so shared
@@ -105,11 +121,47 @@ async function readQuerySource(dir: string, name: string, seen: string[]): Promi
   return [...inherited, source].join('\n');
 }
 
-function tagsOfTree(filePath: string, tree: Tree, query: Query | null): Tag[] {
-  const found = query ? runQuery(filePath, tree, query) : new Map<string, Found>();
+/** What a capture name says, worked out once per query instead of once per capture. */
+type CaptureMeaning =
+  | { readonly type: 'name'; readonly role: 'def' | 'ref'; readonly kind: string }
+  | { readonly type: 'definition'; readonly kind: string };
+
+/** A compiled query with the meaning of each of its capture names (names we ignore are absent). */
+interface TagQuery {
+  readonly query: Query;
+  readonly meanings: ReadonlyMap<string, CaptureMeaning>;
+}
+
+function captureMeanings(captureNames: readonly string[]): Map<string, CaptureMeaning> {
+  const meanings = new Map<string, CaptureMeaning>();
+  for (const name of captureNames) {
+    if (name.startsWith(DEFINITION_PREFIX)) {
+      meanings.set(name, { type: 'definition', kind: name.slice(DEFINITION_PREFIX.length) });
+      continue;
+    }
+    if (!name.startsWith(NAME_PREFIX)) continue;
+    const [roleWord, kind] = name.slice(NAME_PREFIX.length).split('.', 2);
+    if (!kind || (roleWord !== 'definition' && roleWord !== 'reference')) continue;
+    meanings.set(name, { type: 'name', role: roleWord === 'definition' ? 'def' : 'ref', kind });
+  }
+  return meanings;
+}
+
+/**
+ * Found tags keyed by name position and role as one number (a string key per capture showed in
+ * profiles): twice the start index, plus one for a definition.
+ */
+type FoundTags = Map<number, Found>;
+
+function foundKey(role: 'def' | 'ref', startIndex: number): number {
+  return startIndex * 2 + (role === 'def' ? 1 : 0);
+}
+
+function tagsOfTree(filePath: string, tree: Tree, query: TagQuery | null): Tag[] {
+  const found: FoundTags = query ? runQuery(filePath, tree, query) : new Map();
   // A definition's own name is not a reference to it.
   for (const key of [...found.keys()]) {
-    if (key.startsWith('ref:') && found.has(`def:${key.slice(4)}`)) found.delete(key);
+    if (key % 2 === 0 && found.has(key + 1)) found.delete(key);
   }
   const hasRefs = [...found.values()].some((f) => f.tag.role === 'ref');
   if (!hasRefs) addIdentifierRefs(filePath, tree.rootNode, found);
@@ -118,31 +170,31 @@ function tagsOfTree(filePath: string, tree: Tree, query: Query | null): Tag[] {
     .map((f) => f.tag);
 }
 
-function runQuery(filePath: string, tree: Tree, query: Query): Map<string, Found> {
+function runQuery(filePath: string, tree: Tree, { query, meanings }: TagQuery): FoundTags {
   // Keyed by role and name position: when several patterns capture one name, the earliest
   // pattern in the .scm file wins, so specific patterns (method) go before general ones (function).
-  const found = new Map<string, Found>();
+  const found: FoundTags = new Map();
   for (const match of query.matches(tree.rootNode)) {
-    const definitions = new Map<string, Node>();
+    let definitions: Map<string, Node> | undefined;
     for (const capture of match.captures) {
-      if (capture.name.startsWith(DEFINITION_PREFIX)) {
-        definitions.set(capture.name.slice(DEFINITION_PREFIX.length), capture.node);
-      }
+      const meaning = meanings.get(capture.name);
+      if (meaning?.type === 'definition') (definitions ??= new Map()).set(meaning.kind, capture.node);
     }
     for (const capture of match.captures) {
-      if (!capture.name.startsWith(NAME_PREFIX)) continue;
-      const [roleWord, kind] = capture.name.slice(NAME_PREFIX.length).split('.', 2);
-      if (!kind || (roleWord !== 'definition' && roleWord !== 'reference')) continue;
-      const role = roleWord === 'definition' ? 'def' : 'ref';
+      const meaning = meanings.get(capture.name);
+      if (meaning?.type !== 'name') continue;
+      const { role, kind } = meaning;
       const node = capture.node;
-      // Ruby's `attr_reader :name` defines `name`; the grammar only gives the whole symbol.
-      const name = node.type === 'simple_symbol' ? node.text.slice(1) : node.text;
-      if (!name || name.length > MAX_NAME_LENGTH || name.includes('\n')) continue;
-      const key = `${role}:${node.startIndex}`;
+      const key = foundKey(role, node.startIndex);
       const previous = found.get(key);
       if (previous && previous.pattern <= match.patternIndex) continue;
+      const text = node.text;
+      // Ruby's `attr_reader :name` defines `name`; the grammar only gives the whole symbol.
+      // (The type is asked only when it can matter: every such symbol starts with a colon.)
+      const name = text.startsWith(':') && node.type === 'simple_symbol' ? text.slice(1) : text;
+      if (!name || name.length > MAX_NAME_LENGTH || name.includes('\n')) continue;
       const line = node.startPosition.row;
-      const endLine = role === 'def' ? definitionEnd(line, definitions.get(kind)) : line;
+      const endLine = role === 'def' ? definitionEnd(line, definitions?.get(kind)) : line;
       found.set(key, {
         tag: { path: filePath, name, role, kind, line, endLine },
         column: node.startPosition.column,
@@ -161,17 +213,17 @@ function definitionEnd(line: number, definition: Node | undefined): number {
 }
 
 /** References from every identifier-like leaf that is not itself a definition's name. */
-function addIdentifierRefs(filePath: string, root: Node, found: Map<string, Found>): void {
+function addIdentifierRefs(filePath: string, root: Node, found: FoundTags): void {
   const cursor = root.walk();
   try {
     for (;;) {
       if (cursor.gotoFirstChild()) continue;
       const type = cursor.nodeType;
-      if (cursor.nodeIsNamed && IDENTIFIER_TYPE.test(type) && !found.has(`def:${cursor.startIndex}`)) {
+      if (cursor.nodeIsNamed && IDENTIFIER_TYPE.test(type) && !found.has(foundKey('def', cursor.startIndex))) {
         const name = cursor.nodeText;
         if (name && name.length <= MAX_NAME_LENGTH && !name.includes('\n')) {
           const line = cursor.startPosition.row;
-          found.set(`ref:${cursor.startIndex}`, {
+          found.set(foundKey('ref', cursor.startIndex), {
             tag: { path: filePath, name, role: 'ref', kind: 'identifier', line, endLine: line },
             column: cursor.startPosition.column,
             pattern: Number.MAX_SAFE_INTEGER,

@@ -20,6 +20,11 @@ export interface ListMapFilesOptions {
    * e.g. it has tags in the cache: its head is then not read again.
    */
   known?: (relPath: string, size: number, mtimeMs: number) => boolean;
+  /**
+   * Called once with the paths that passed the name checks, before any is stat'ed or read: lets
+   * the caller start work (e.g. parser threads) while the rest of the listing runs.
+   */
+  onCandidates?: (relPaths: readonly string[]) => void;
 }
 
 /** A listed file and the stat it was judged by (reused as the tag cache's key). */
@@ -59,6 +64,7 @@ export async function listMapFileStats(root: string, options: ListMapFilesOption
   const ignored = await tandemIgnore(root);
   const byName = candidates.filter((rel) =>
     !rel.startsWith('.tandem/') && !ignored(rel) && accept(rel) && !isSkippedByName(rel)).sort();
+  options.onCandidates?.(byName);
   const judged = await mapLimit(byName, STAT_CONCURRENCY, async (rel): Promise<MapFile | null> => {
     const absPath = path.join(root, rel);
     const info = await stat(absPath).catch(() => null);

@@ -4,13 +4,20 @@ import { collectTags, type Stamp } from './collect-tags.js';
 import { listMapFileStats, type ListMapFilesOptions } from './list-files.js';
 import type { PackedTags } from './packed-tags.js';
 import { loadTagCache, type TagCache } from './tag-cache.js';
-import type { ProgressCallback, TagsPool } from './tags-pool.js';
+import { languagesOf, type ProgressCallback, type TagsPool } from './tags-pool.js';
 
 export interface MapSourceOptions {
   readonly pool: TagsPool;
   readonly onProgress?: ProgressCallback;
-  readonly listOptions?: Omit<ListMapFilesOptions, 'known'>;
+  readonly listOptions?: Omit<ListMapFilesOptions, 'known' | 'onCandidates'>;
 }
+
+/**
+ * When at least this many listed files have no cache entry at all, the parser threads start
+ * while the listing goes on. Fewer new files parse in a fraction of a second anyway, and some
+ * may yet be dropped by the listing (binary, generated), which would leave a thread started for nothing.
+ */
+export const WARM_UP_MIN_FILES = 16;
 
 export interface MapSource {
   /** Lists the files (sorted) and remembers their stats for the next collectTags. */
@@ -34,7 +41,11 @@ export function createMapSource(root: string, options: MapSourceOptions): MapSou
         const entry = tags.get(relPath);
         return entry !== undefined && entry.size === size && entry.mtimeMs === mtimeMs;
       };
-      const files = await listMapFileStats(root, { ...options.listOptions, known });
+      const onCandidates = (paths: readonly string[]): void => {
+        const uncached = paths.filter((relPath) => tags.get(relPath) === undefined);
+        if (uncached.length >= WARM_UP_MIN_FILES) options.pool.warmUp?.(languagesOf(uncached), uncached.length);
+      };
+      const files = await listMapFileStats(root, { ...options.listOptions, known, onCandidates });
       stamps = new Map(files.map((file) => [file.path, { size: file.size, mtimeMs: file.mtimeMs }]));
       return files.map((file) => file.path);
     },

@@ -3,8 +3,8 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { createGrammarLoader } from '../platform/tree-sitter.js';
-import type { GrammarLoader } from '../platform/tree-sitter.js';
+import { createGrammarLoader, languageForPath } from '../platform/tree-sitter.js';
+import type { GrammarLoader, LanguageId } from '../platform/tree-sitter.js';
 import { createTagExtractor } from './extract-tags.js';
 import type { TagExtractor } from './extract-tags.js';
 import { parseFile } from './parse-file.js';
@@ -16,6 +16,12 @@ export type ProgressCallback = (done: number, total: number) => void;
 export interface TagsPool {
   /** One outcome per job, in job order. */
   parse(jobs: readonly ParseJob[], onProgress?: ProgressCallback): Promise<ParseOutcome[]>;
+  /**
+   * Starts the threads for about `expectedJobs` files of `languages` now, so their start-up
+   * (module load, wasm compile, grammars, queries) overlaps what the caller does before `parse`.
+   * Started threads do not keep the process alive, and end if no parse takes them soon.
+   */
+  warmUp?(languages: readonly LanguageId[], expectedJobs: number): void;
 }
 
 export interface TagsPoolOptions {
@@ -31,6 +37,8 @@ export interface TagsPoolOptions {
   readonly execArgv?: readonly string[];
   /** Loader for the in-process path (shared with other users of the grammars). */
   readonly loader?: GrammarLoader;
+  /** Warmed-up threads no parse has taken after this long are ended (default 30 s). */
+  readonly warmIdleMs?: number;
 }
 
 const BATCH_SIZE = 16;
@@ -40,6 +48,22 @@ export function defaultTagThreads(availableParallelism: number): number {
   return Math.max(0, Math.min(2, availableParallelism));
 }
 
+/** A started worker thread; `dead` once it exited or failed, even before any batch was sent. */
+interface PoolWorker {
+  readonly worker: Worker;
+  dead: boolean;
+}
+
+/** The languages a worker should preload for these (repository-relative) paths, sorted. */
+export function languagesOf(paths: readonly string[]): LanguageId[] {
+  const languages = new Set<LanguageId>();
+  for (const relPath of paths) {
+    const lang = languageForPath(relPath);
+    if (lang) languages.add(lang);
+  }
+  return [...languages].sort();
+}
+
 export function createTagsPool(options: TagsPoolOptions): TagsPool {
   // Even one file goes to a worker: parsing on the main thread makes V8 optimise the grammar's wasm
   // there afterwards, which blocked the main thread for ~0.45 s after a one-file parse (measured),
@@ -47,6 +71,41 @@ export function createTagsPool(options: TagsPoolOptions): TagsPool {
   const inProcessBelow = options.inProcessBelow ?? 1;
   const workerUrl = options.workerUrl ?? new URL('./tags-worker.js', import.meta.url);
   let extractor: TagExtractor | undefined;
+  let warm: PoolWorker[] = [];
+
+  const workersAvailable = (): boolean => options.threads > 0 && existsSync(fileURLToPath(workerUrl));
+  const boot = (languages: readonly LanguageId[]): PoolWorker => {
+    const workerData: TagsWorkerData = { queriesDir: options.queriesDir, grammarDir: options.grammarDir, preload: languages };
+    const worker = new Worker(workerUrl, { workerData, execArgv: options.execArgv ? [...options.execArgv] : undefined });
+    const handle: PoolWorker = { worker, dead: false };
+    const die = (): void => {
+      handle.dead = true;
+    };
+    worker.on('error', die);
+    worker.on('exit', die);
+    return handle;
+  };
+  /** The warmed-up threads (at most `count`, the rest ended), topped up with new ones. */
+  const takeWorkers = (count: number, languages: readonly LanguageId[]): PoolWorker[] => {
+    const taken = warm.splice(0, count);
+    for (const extra of warm) void extra.worker.terminate();
+    warm = [];
+    while (taken.length < count) taken.push(boot(languages));
+    return taken;
+  };
+
+  const warmUp = (languages: readonly LanguageId[], expectedJobs: number): void => {
+    if (warm.length > 0 || expectedJobs <= 0 || !workersAvailable()) return;
+    const count = Math.min(options.threads, Math.ceil(expectedJobs / BATCH_SIZE));
+    const started = Array.from({ length: count }, () => boot(languages));
+    for (const { worker } of started) worker.unref();
+    warm = started;
+    const timer = setTimeout(() => {
+      if (warm !== started) return;
+      takeWorkers(0, []);
+    }, options.warmIdleMs ?? 30_000);
+    timer.unref();
+  };
 
   const parseInProcess = async (jobs: readonly ParseJob[], progress: () => void): Promise<ParseOutcome[]> => {
     extractor ??= createTagExtractor(
@@ -64,38 +123,33 @@ export function createTagsPool(options: TagsPoolOptions): TagsPool {
     let done = 0;
     const progress = (): void => onProgress?.(++done, jobs.length);
     // Running from sources (vitest) the built worker does not exist: parse here instead.
-    const useWorkers = options.threads > 0 && jobs.length >= inProcessBelow && existsSync(fileURLToPath(workerUrl));
-    if (!useWorkers) return parseInProcess(jobs, progress);
-    const workerData: TagsWorkerData = { queriesDir: options.queriesDir, grammarDir: options.grammarDir };
+    const useWorkers = jobs.length >= inProcessBelow && workersAvailable();
+    if (!useWorkers) {
+      takeWorkers(0, []);
+      return parseInProcess(jobs, progress);
+    }
     const threads = Math.min(options.threads, Math.ceil(jobs.length / BATCH_SIZE));
-    const { outcomes, leftovers } = await runWorkers(jobs, threads, {
-      url: workerUrl, workerData, execArgv: options.execArgv ? [...options.execArgv] : undefined, progress,
-    });
+    const workers = takeWorkers(threads, languagesOf(jobs.map((job) => job.path)));
+    const { outcomes, leftovers } = await runWorkers(jobs, workers, progress);
     // Jobs of a worker that died are parsed here, so one crash costs time, not tags.
     for (const outcome of await parseInProcess(leftovers, progress)) outcomes.set(outcome.path, outcome);
     return jobs.map((job) => outcomes.get(job.path) ?? { path: job.path, ok: false, error: 'not parsed' });
   };
 
-  return { parse };
-}
-
-interface WorkerSetup {
-  readonly url: URL;
-  readonly workerData: TagsWorkerData;
-  readonly execArgv: string[] | undefined;
-  readonly progress: () => void;
+  return { parse, warmUp };
 }
 
 interface WorkersResult { outcomes: Map<string, ParseOutcome>; leftovers: ParseJob[] }
 
-/** Hands out batches from one queue to `threads` workers until it is empty. */
-async function runWorkers(jobs: readonly ParseJob[], threads: number, setup: WorkerSetup): Promise<WorkersResult> {
+/** Hands out batches from one queue to the workers until it is empty, then ends them. */
+async function runWorkers(jobs: readonly ParseJob[], workers: readonly PoolWorker[], progress: () => void): Promise<WorkersResult> {
   const queue = [...jobs];
   const outcomes = new Map<string, ParseOutcome>();
   const leftovers: ParseJob[] = [];
+  const threads = workers.length;
 
-  const runOne = (): Promise<void> => new Promise((resolve) => {
-    const worker = new Worker(setup.url, { workerData: setup.workerData, execArgv: setup.execArgv });
+  const runOne = (handle: PoolWorker): Promise<void> => new Promise((resolve) => {
+    const { worker } = handle;
     let inFlight: ParseJob[] = [];
     let finished = false;
     const finish = (): void => {
@@ -111,17 +165,19 @@ async function runWorkers(jobs: readonly ParseJob[], threads: number, setup: Wor
       if (inFlight.length === 0) return finish();
       worker.postMessage({ type: 'batch', jobs: inFlight } satisfies TagsWorkerRequest);
     };
+    if (handle.dead) return finish();
+    worker.ref();
     worker.on('message', (reply: TagsWorkerReply) => {
       if (reply.type === 'idle') return sendNext();
       outcomes.set(reply.outcome.path, reply.outcome);
-      setup.progress();
+      progress();
     });
     worker.on('error', finish);
     worker.on('exit', finish);
     sendNext();
   });
 
-  await Promise.all(Array.from({ length: threads }, runOne));
+  await Promise.all(workers.map(runOne));
   // If every worker died early, what they never took is left in the queue.
   leftovers.push(...queue);
   return { outcomes, leftovers };

@@ -3,6 +3,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { MessagePort } from 'node:worker_threads';
 import { createGrammarLoader } from '../platform/tree-sitter.js';
+import type { LanguageId } from '../platform/tree-sitter.js';
 import { createTagExtractor } from './extract-tags.js';
 import { parseFile } from './parse-file.js';
 import type { ParseJob, ParseOutcome } from './parse-file.js';
@@ -10,6 +11,8 @@ import type { ParseJob, ParseOutcome } from './parse-file.js';
 export interface TagsWorkerData {
   readonly queriesDir: string;
   readonly grammarDir?: string;
+  /** Grammars to load and queries to compile on start, before the first batch arrives. */
+  readonly preload?: readonly LanguageId[];
 }
 
 /**
@@ -23,7 +26,11 @@ export type TagsWorkerReply = { readonly type: 'outcome'; readonly outcome: Pars
 export function serveTags(port: MessagePort, data: TagsWorkerData): void {
   const loader = createGrammarLoader(data.grammarDir ? { grammarDir: data.grammarDir } : {});
   const extractor = createTagExtractor(loader, data.queriesDir);
+  // Started now, so loading overlaps the parent's file listing. Batches wait for it: a grammar
+  // load must not overlap another (see TagExtractor.prepare).
+  const ready = extractor.prepare(data.preload ?? []);
   port.on('message', async (request: TagsWorkerRequest) => {
+    await ready;
     for (const job of request.jobs) {
       const outcome = await parseFile(extractor, job);
       const reply: TagsWorkerReply = { type: 'outcome', outcome };

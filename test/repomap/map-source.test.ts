@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { findQueriesDir } from '../../src/repomap/extract-tags.js';
-import { createMapSource } from '../../src/repomap/map-source.js';
+import { createMapSource, WARM_UP_MIN_FILES } from '../../src/repomap/map-source.js';
 import { unpackTags, type PackedTags } from '../../src/repomap/packed-tags.js';
 import type { ParseJob } from '../../src/repomap/parse-file.js';
 import { createTagsPool, type TagsPool } from '../../src/repomap/tags-pool.js';
@@ -44,5 +44,27 @@ describe('map source', () => {
     const fresh = createMapSource(repo, { pool: countingPool(parsed) });
     await fresh.collectTags(await fresh.listFiles());
     expect(parsed).toEqual([]);
+  });
+
+  it('starts the parser threads during the listing only when many files have no cached tags', async () => {
+    const files: Record<string, string> = { 'notes.md': '# notes\n' };
+    for (let i = 0; i < WARM_UP_MIN_FILES; i++) files[`m${String(i).padStart(2, '0')}.py`] = `def f${i}():\n    return ${i}\n`;
+    files['web/app.ts'] = 'export const app = 1;\n';
+    const repo = gitRepo(files);
+    const warmUps: [readonly string[], number][] = [];
+    const pool = countingPool([]);
+    const spying: TagsPool = { parse: pool.parse, warmUp: (languages, expected) => warmUps.push([languages, expected]) };
+
+    const cold = createMapSource(repo, { pool: spying });
+    await cold.collectTags(await cold.listFiles());
+    expect(warmUps).toEqual([[['python', 'typescript'], WARM_UP_MIN_FILES + 1]]);
+    await cold.flush();
+
+    // Warm: a new process with the saved cache starts no threads, even for a few new files.
+    warmUps.length = 0;
+    writeFileSync(join(repo, 'new.py'), 'def fresh():\n    pass\n');
+    const warm = createMapSource(repo, { pool: spying });
+    await warm.collectTags(await warm.listFiles());
+    expect(warmUps).toEqual([]);
   });
 });

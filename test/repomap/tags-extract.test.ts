@@ -85,6 +85,30 @@ describe('tag extractor', () => {
     expect(tags.map((t) => `${t.role} ${t.kind} ${t.name}`)).toEqual(['def class A', 'ref call make']);
   });
 
+  it('prepares several languages ahead of extraction with the same tags as on demand', async () => {
+    const queries = findQueriesDir(import.meta.url);
+    const prepared = createTagExtractor(createGrammarLoader(), queries);
+    await prepared.prepare(['typescript', 'python', 'go', 'rust']);
+    const lazy = createTagExtractor(createGrammarLoader(), queries);
+    const sources: Record<string, string> = {
+      'a.ts': 'export class Shape { area(): number { return area(this); } }\n',
+      'b.py': 'class Circle(Shape):\n    def area(self):\n        return pi()\n',
+      'c.go': 'package c\nfunc Area() int { return compute() }\n',
+      'd.rs': 'fn area() -> u32 { compute() }\n',
+    };
+    for (const [file, text] of Object.entries(sources)) {
+      const tags = await prepared.extract(file, text);
+      expect(tags.some((t) => t.role === 'def')).toBe(true);
+      expect(tags).toEqual(await lazy.extract(file, text));
+    }
+  });
+
+  it('prepares without rejecting when a language cannot load, and fails that language per file', async () => {
+    const extractor = createTagExtractor(createGrammarLoader({ grammarDir: await tempDir() }), findQueriesDir(import.meta.url));
+    await expect(extractor.prepare(['python'])).resolves.toBeUndefined();
+    await expect(extractor.extract('a.py', 'x = 1\n')).rejects.toBeInstanceOf(GrammarError);
+  });
+
   it('returns no tags for files without a grammar and finds the queries folder', async () => {
     const extractor = createTagExtractor(loader, findQueriesDir(import.meta.url));
     expect(await extractor.extract('notes.txt', 'hello')).toEqual([]);

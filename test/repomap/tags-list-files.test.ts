@@ -85,6 +85,21 @@ describe('listMapFileStats', () => {
     expect(judged).toContain('gen/model.py');
     expect(judged).not.toContain('big/huge.js');
   });
+
+  it('hands over the name-filtered candidates before judging any file', async () => {
+    const root = await makeTree(COMMON);
+    const seen: string[][] = [];
+    const files = await listMapFileStats(root, {
+      onCandidates: (paths) => seen.push([...paths]),
+      known: (rel) => {
+        expect(seen).toHaveLength(1);
+        return rel === 'never';
+      },
+    });
+    // Still there: binaries and generated files, which only reading their heads reveals.
+    expect(seen).toEqual([['big/huge.js', 'bin/blob.c', 'gen/api.go', 'gen/model.py', 'lib/keep.rb', 'src/app.py', 'src/util.ts', 'web/bundle.js']]);
+    expect(files.map((f) => f.path)).toEqual(['big/huge.js', 'lib/keep.rb', 'src/app.py', 'src/util.ts']);
+  });
 });
 
 describe('looksHandWritten', () => {

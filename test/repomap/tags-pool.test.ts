@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { findQueriesDir } from '../../src/repomap/extract-tags.js';
 import type { ParseJob } from '../../src/repomap/parse-file.js';
-import { createTagsPool, defaultTagThreads } from '../../src/repomap/tags-pool.js';
+import { createTagsPool, defaultTagThreads, languagesOf } from '../../src/repomap/tags-pool.js';
 
 const FIXTURES = fileURLToPath(new URL('./fixtures/', import.meta.url));
 const queriesDir = findQueriesDir(import.meta.url);
@@ -58,6 +58,32 @@ describe('tags pool', () => {
     });
     const outcomes = await pool.parse(jobs);
     expect(outcomes.map((o) => o.ok)).toEqual([true, true, true, true]);
+  });
+
+  it('parses on warmed-up threads, preloaded with several languages, exactly as in-process', async () => {
+    const jobs = await fixtureJobs();
+    const inProcess = await inProcessPool.parse(jobs);
+    const pool = createTagsPool({
+      queriesDir, threads: 2,
+      workerUrl: new URL('../../src/repomap/tags-worker.ts', import.meta.url), execArgv: ['--import', 'tsx'],
+    });
+    pool.warmUp?.(languagesOf(jobs.map((job) => job.path)), jobs.length);
+    expect(await pool.parse(jobs)).toEqual(inProcess);
+  });
+
+  it('recovers when warmed-up threads die before any batch', async () => {
+    const jobs = (await fixtureJobs()).slice(0, 4);
+    const pool = createTagsPool({
+      queriesDir, threads: 2,
+      workerUrl: new URL('./fixtures/python/shapes.py', import.meta.url), // not a loadable worker
+    });
+    pool.warmUp?.(['c'], 40);
+    const outcomes = await pool.parse(jobs);
+    expect(outcomes.map((o) => o.ok)).toEqual([true, true, true, true]);
+  });
+
+  it('names the languages of a list of paths once each, sorted', () => {
+    expect(languagesOf(['b.py', 'a.ts', 'c.py', 'README.md', 'x/y.tsx'])).toEqual(['python', 'tsx', 'typescript']);
   });
 
   it('caps the default thread count at two', () => {
