@@ -37,9 +37,17 @@ export function createMapSource(root: string, options: MapSourceOptions): MapSou
     async listFiles() {
       const tags = await cacheOnce();
       // A file whose cached tags match its stat was a readable source when it was parsed.
+      let staleSeen = false;
       const known = (relPath: string, size: number, mtimeMs: number): boolean => {
         const entry = tags.get(relPath);
-        return entry !== undefined && entry.size === size && entry.mtimeMs === mtimeMs;
+        const fresh = entry !== undefined && entry.size === size && entry.mtimeMs === mtimeMs;
+        // An edited file (its size changed) will be parsed: start one parser thread now, while the
+        // listing goes on, so the touched-file case does not wait for a thread to boot afterwards.
+        if (entry !== undefined && entry.size !== size && !staleSeen) {
+          staleSeen = true;
+          options.pool.warmUp?.(languagesOf([relPath]), 1);
+        }
+        return fresh;
       };
       const onCandidates = (paths: readonly string[]): void => {
         const uncached = paths.filter((relPath) => tags.get(relPath) === undefined);
