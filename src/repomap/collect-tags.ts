@@ -58,9 +58,10 @@ export async function collectTags(
       continue;
     }
     stats.parsed++;
-    found.set(outcome.path, outcome.packed);
     const stamp = stamps.get(outcome.path);
-    if (cache && stamp) cache.set(outcome.path, { ...stamp, hash: outcome.hash, packed: outcome.packed });
+    // Stored tags name their names by the cache's shared ids, which is the form the ranking wants.
+    const stored = cache && stamp ? cache.set(outcome.path, { ...stamp, hash: outcome.hash, packed: outcome.packed }) : undefined;
+    found.set(outcome.path, stored?.packed ?? outcome.packed);
   }
   if (cache) {
     cache.retain(new Set(stamps.keys()));

@@ -2,6 +2,7 @@
 // personalized PageRank over it, then each file's rank flows along its edges to (file, name) pairs.
 
 import { MultiDirectedGraph } from 'graphology';
+import { NameTable, sharesOneTable } from './name-table.js';
 import { definitionKinds, toPacked, type FileTags, type PackedTags } from './packed-tags.js';
 import type { Tag } from './tag.js';
 import { pageRankAdjacency, type WeightedAdjacency } from './pagerank.js';
@@ -43,15 +44,19 @@ export const RANK_WEIGHTS = {
   descriptiveMinLength: 8,
 } as const;
 
-/** Names and files as small integers, so the hot loops touch arrays rather than maps and strings. */
+/**
+ * Names and files as small integers, so the hot loops touch typed arrays rather than maps and
+ * strings. Name ids are those of one shared table of names (the tag cache's, or one built here).
+ */
 interface NameIndex {
   readonly files: string[];
   readonly fileIds: Map<string, number>;
-  readonly nameIds: Map<string, number>;
-  readonly names: string[];
-  /** name id -> defining file ids, ascending. */
-  readonly definers: number[][];
-  /** file id -> referenced name ids and their counts (parallel arrays). */
+  /** The shared table: name id -> name. */
+  readonly names: readonly string[];
+  /** Defining files of name id n, ascending: definerFiles[definerStart[n] .. definerStart[n + 1]). */
+  readonly definerStart: Int32Array;
+  readonly definerFiles: Int32Array;
+  /** file id -> referenced (and defined) name ids and their counts (parallel arrays). */
   readonly refNames: number[][];
   readonly refCounts: number[][];
   /** file id -> its distinct definition tags, with each tag's name id. */
@@ -61,24 +66,33 @@ interface NameIndex {
 /** Above any line number of a file within the size limit; keeps name * LINE_SPAN + line exact. */
 const LINE_SPAN = 2 ** 24;
 
-/** One file's packed tags and which of its kinds are definitions. */
+/** One file's packed tags (names in the shared table) and which of its kinds are definitions. */
 interface FileScan {
   readonly packed: PackedTags;
   readonly isDef: readonly boolean[];
 }
 
+/** The files' packed tags on one table of names: as they come from the cache, or moved onto a new one. */
+function onOneTable(packs: readonly PackedTags[]): { names: readonly string[]; packs: readonly PackedTags[] } {
+  if (packs.length > 0 && sharesOneTable(packs)) return { names: packs[0]?.names ?? [], packs };
+  const table = new NameTable();
+  return { names: table.names, packs: packs.map((packed) => table.adopt(packed)) };
+}
+
 function indexTags(tagsByFile: ReadonlyMap<string, FileTags>): NameIndex {
   const files = [...tagsByFile.keys()].sort();
   const fileIds = new Map(files.map((file, i) => [file, i]));
-  const scans: FileScan[] = files.map((file) => {
-    const packed = toPacked(tagsByFile.get(file) ?? []);
-    return { packed, isDef: definitionKinds(packed) };
-  });
-  const index: NameIndex = { files, fileIds, nameIds: new Map(), names: [], definers: [], refNames: [], refCounts: [], defTags: [] };
-  // Definitions first: a reference to a name no file defines adds no edge, so it is skipped
-  // without ever entering the name index (most references are locals and library names).
-  scans.forEach((scan, fileId) => index.defTags.push(indexDefinitions(index, files[fileId] ?? '', fileId, scan)));
-  for (const scan of scans) countReferences(index, scan);
+  const { names, packs } = onOneTable(files.map((file) => toPacked(tagsByFile.get(file) ?? [])));
+  const scans: FileScan[] = packs.map((packed) => ({ packed, isDef: definitionKinds(packed) }));
+  const definerStart = countDefiners(scans, names.length);
+  const definerFiles = new Int32Array(definerStart[names.length] ?? 0);
+  const index: NameIndex = { files, fileIds, names, definerStart, definerFiles, refNames: [], refCounts: [], defTags: [] };
+  // Definitions first: a reference to a name no file defines adds no edge, so it is dropped here.
+  const next = definerStart.slice(0, names.length);
+  const lastDefiner = new Int32Array(names.length).fill(-1);
+  scans.forEach((scan, fileId) => index.defTags.push(indexDefinitions(index, files[fileId] ?? '', fileId, scan, next, lastDefiner)));
+  const counts = new Int32Array(names.length);
+  for (const scan of scans) countReferences(index, scan, counts);
   // Without any references (no query, no identifiers) let definitions stand in, so ranks still differ.
   if (index.refNames.every((list) => list.length === 0)) {
     index.defTags.forEach((defs, fileId) => {
@@ -90,71 +104,98 @@ function indexTags(tagsByFile: ReadonlyMap<string, FileTags>): NameIndex {
   return index;
 }
 
-/** Registers the file's defined names; returns its distinct definitions as Tag objects. */
-function indexDefinitions(index: NameIndex, file: string, fileId: number, scan: FileScan): { tag: Tag; nameId: number }[] {
-  const { data, names, kinds } = scan.packed;
-  const localIds = new Int32Array(names.length).fill(-1);
+/** Per name id, where its defining files start in one flat array (length: names + 1). */
+function countDefiners(scans: readonly FileScan[], nameCount: number): Int32Array {
+  const start = new Int32Array(nameCount + 1);
+  const lastDefiner = new Int32Array(nameCount).fill(-1);
+  scans.forEach(({ packed: { data }, isDef }, fileId) => {
+    for (let i = 0; i < data.length; i += 4) {
+      if (isDef[data[i + 1] ?? 0] !== true) continue;
+      const nameId = data[i] ?? 0;
+      if (lastDefiner[nameId] === fileId) continue;
+      lastDefiner[nameId] = fileId;
+      start[nameId + 1] = (start[nameId + 1] ?? 0) + 1;
+    }
+  });
+  for (let id = 0; id < nameCount; id++) start[id + 1] = (start[id + 1] ?? 0) + (start[id] ?? 0);
+  return start;
+}
+
+function definerCount(index: NameIndex, nameId: number): number {
+  return (index.definerStart[nameId + 1] ?? 0) - (index.definerStart[nameId] ?? 0);
+}
+
+function definersOf(index: NameIndex, nameId: number): Int32Array {
+  return index.definerFiles.subarray(index.definerStart[nameId] ?? 0, index.definerStart[nameId + 1] ?? 0);
+}
+
+/** Records the file as a definer of its names; returns its distinct definitions as Tag objects. */
+function indexDefinitions(
+  index: NameIndex, file: string, fileId: number, scan: FileScan, next: Int32Array, lastDefiner: Int32Array,
+): { tag: Tag; nameId: number }[] {
+  const { data, kinds } = scan.packed;
   const defs: { tag: Tag; nameId: number }[] = [];
   const seen = new Set<number>();
   for (let i = 0; i < data.length; i += 4) {
     const kind = data[i + 1] ?? 0;
     if (scan.isDef[kind] !== true) continue;
-    const local = data[i] ?? 0;
-    let nameId = localIds[local] ?? -1;
-    if (nameId < 0) {
-      nameId = nameIdOf(index, names[local] ?? '');
-      localIds[local] = nameId;
+    const nameId = data[i] ?? 0;
+    if (lastDefiner[nameId] !== fileId) {
+      lastDefiner[nameId] = fileId;
+      const slot = next[nameId] ?? 0;
+      index.definerFiles[slot] = fileId;
+      next[nameId] = slot + 1;
     }
-    const list = index.definers[nameId] ?? [];
-    if (list[list.length - 1] !== fileId) list.push(fileId);
     const line = data[i + 2] ?? 0;
     // (name, line) as one number: a string key here cost a sixth of the ranking on big trees.
     const identity = nameId * LINE_SPAN + line;
     if (seen.has(identity)) continue;
     seen.add(identity);
     const kindKey = kinds[kind] ?? '';
-    const tag: Tag = { path: file, name: names[local] ?? '', role: 'def', kind: kindKey.slice(kindKey.indexOf(':') + 1), line, endLine: data[i + 3] ?? 0 };
+    const tag: Tag = { path: file, name: index.names[nameId] ?? '', role: 'def', kind: kindKey.slice(kindKey.indexOf(':') + 1), line, endLine: data[i + 3] ?? 0 };
     defs.push({ tag, nameId });
   }
   return defs;
 }
 
-function nameIdOf(index: NameIndex, name: string): number {
-  let id = index.nameIds.get(name);
-  if (id === undefined) {
-    id = index.names.length;
-    index.nameIds.set(name, id);
-    index.names.push(name);
-    index.definers.push([]);
-  }
-  return id;
-}
-
 /**
- * Counts the file's references per distinct name (over the packed numbers), then looks each
- * distinct name up once. Names keep the order of their first reference, so sums of weights
- * are added up in the same order as when every reference was a tag object.
+ * Counts the file's references per defined name id. Names keep the order of their first
+ * reference, so sums of weights are added up in the same order as when every reference was a
+ * tag object. `counts` is all zeros on entry and on return (shared by every file).
  */
-function countReferences(index: NameIndex, scan: FileScan): void {
-  const { data, names } = scan.packed;
-  const counts = new Int32Array(names.length);
+function countReferences(index: NameIndex, scan: FileScan, counts: Int32Array): void {
+  const { data } = scan.packed;
   const order: number[] = [];
   for (let i = 0; i < data.length; i += 4) {
     if (scan.isDef[data[i + 1] ?? 0] === true) continue;
-    const local = data[i] ?? 0;
-    if (counts[local] === 0) order.push(local);
-    counts[local] = (counts[local] ?? 0) + 1;
+    const nameId = data[i] ?? 0;
+    const count = counts[nameId] ?? 0;
+    if (count === 0) order.push(nameId);
+    counts[nameId] = count + 1;
   }
   const refNames: number[] = [];
   const refCounts: number[] = [];
-  for (const local of order) {
-    const nameId = index.nameIds.get(names[local] ?? '');
-    if (nameId === undefined) continue;
-    refNames.push(nameId);
-    refCounts.push(counts[local] ?? 0);
+  for (const nameId of order) {
+    if (definerCount(index, nameId) > 0) {
+      refNames.push(nameId);
+      refCounts.push(counts[nameId] ?? 0);
+    }
+    counts[nameId] = 0;
   }
   index.refNames.push(refNames);
   index.refCounts.push(refCounts);
+}
+
+/** Ids of the defined names among `mentioned`: a scan by length first, so few names are hashed. */
+function mentionedNameIds(index: NameIndex, mentioned: ReadonlySet<string>): number[] {
+  if (mentioned.size === 0) return [];
+  const lengths = new Set([...mentioned].map((name) => name.length));
+  const ids: number[] = [];
+  for (let id = 0; id < index.names.length; id++) {
+    const name = index.names[id] ?? '';
+    if (lengths.has(name.length) && definerCount(index, id) > 0 && mentioned.has(name)) ids.push(id);
+  }
+  return ids;
 }
 
 function isDescriptive(name: string): boolean {
@@ -162,9 +203,9 @@ function isDescriptive(name: string): boolean {
   return name.includes('_') || /[a-z0-9][A-Z]/.test(name) || name.includes('-');
 }
 
-function nameMultiplier(name: string, definerCount: number, mentioned: ReadonlySet<string>): number {
+function nameMultiplier(name: string, definerCount: number, mentioned: boolean): number {
   let multiplier = 1;
-  if (mentioned.has(name)) multiplier *= RANK_WEIGHTS.mentionedName;
+  if (mentioned) multiplier *= RANK_WEIGHTS.mentionedName;
   if (isDescriptive(name)) multiplier *= RANK_WEIGHTS.descriptiveName;
   if (name.startsWith('_')) multiplier *= RANK_WEIGHTS.privateName;
   if (definerCount > RANK_WEIGHTS.widelyDefinedLimit) multiplier *= RANK_WEIGHTS.widelyDefinedName;
@@ -174,8 +215,15 @@ function nameMultiplier(name: string, definerCount: number, mentioned: ReadonlyS
 /** Weight of one (referencing file, name) pair, applied to each edge towards a definer of the name. */
 type RefWeight = (fileId: number, nameId: number, count: number) => number;
 
-function refWeigher(index: NameIndex, chat: ReadonlySet<number>, mentioned: ReadonlySet<string>): RefWeight {
-  const multipliers = index.names.map((name, id) => nameMultiplier(name, index.definers[id]?.length ?? 0, mentioned));
+function refWeigher(index: NameIndex, chat: ReadonlySet<number>, mentionedIds: readonly number[]): RefWeight {
+  const mentioned = new Uint8Array(index.names.length);
+  for (const id of mentionedIds) mentioned[id] = 1;
+  // Only defined names are ever weighed: the table also holds every local and library name.
+  const multipliers = new Float64Array(index.names.length);
+  for (let id = 0; id < index.names.length; id++) {
+    const count = definerCount(index, id);
+    if (count > 0) multipliers[id] = nameMultiplier(index.names[id] ?? '', count, mentioned[id] === 1);
+  }
   return (fileId, nameId, count) =>
     (multipliers[nameId] ?? 0) * Math.sqrt(count) * (chat.has(fileId) ? RANK_WEIGHTS.referencedFromChat : 1);
 }
@@ -194,7 +242,7 @@ function buildAdjacency(index: NameIndex, weigh: RefWeight): WeightedAdjacency {
     const counts = index.refCounts[source] ?? [];
     for (let k = 0; k < names.length; k++) {
       const nameId = names[k] ?? 0;
-      const definers = index.definers[nameId] ?? [];
+      const definers = definersOf(index, nameId);
       if (definers.length === 0) continue;
       const weight = weigh(source, nameId, counts[k] ?? 1);
       for (const target of definers) {
@@ -261,15 +309,15 @@ function fileStem(path: string): string {
   return dot > 0 ? base.slice(0, dot) : base;
 }
 
-function personalization(index: NameIndex, options: RankOptions): Float64Array {
+function personalization(index: NameIndex, options: RankOptions, mentionedIds: readonly number[]): Float64Array {
   const chosen = new Float64Array(index.files.length);
   for (const file of [...options.chatFiles, ...(options.mentionedFiles ?? [])]) {
     const id = index.fileIds.get(file);
     if (id !== undefined) chosen[id] = 1;
   }
   // The request itself points at the files defining the names it mentions.
-  for (const name of options.mentionedIdents ?? []) {
-    for (const id of index.definers[index.nameIds.get(name) ?? -1] ?? []) chosen[id] = 1;
+  for (const nameId of mentionedIds) {
+    for (const id of definersOf(index, nameId)) chosen[id] = 1;
   }
   const idents = new Set((options.mentionedIdents ?? []).map(normalizeStem).filter((s) => s.length >= 3));
   if (idents.size === 0) return chosen;
@@ -293,50 +341,41 @@ function compareDefs(a: Candidate, b: Candidate): number {
   return a.tag.name < b.tag.name ? -1 : a.tag.name > b.tag.name ? 1 : 0;
 }
 
-/** Rank of each (name, defining file) pair, stored at slotStart[name] + position among its definers. */
-interface DefinitionRanks {
-  readonly slotStart: Int32Array;
-  readonly ranks: Float64Array;
-}
-
-function definitionRanks(index: NameIndex, weigh: RefWeight, fileRanks: Float64Array, mentioned: ReadonlySet<string>): DefinitionRanks {
-  const slotStart = new Int32Array(index.names.length + 1);
-  index.definers.forEach((list, nameId) => (slotStart[nameId + 1] = (slotStart[nameId] ?? 0) + list.length));
-  const ranks = new Float64Array(slotStart[index.names.length] ?? 0);
+/** Rank of each (name, defining file) pair, parallel to index.definerFiles. */
+function definitionRanks(index: NameIndex, weigh: RefWeight, fileRanks: Float64Array, mentionedIds: readonly number[]): Float64Array {
+  const ranks = new Float64Array(index.definerFiles.length);
   index.files.forEach((_file, source) => {
     const names = index.refNames[source] ?? [];
     const counts = index.refCounts[source] ?? [];
     const weights = names.map((nameId, k) => weigh(source, nameId, counts[k] ?? 1));
     let total = 0;
-    names.forEach((nameId, k) => (total += (weights[k] ?? 0) * (index.definers[nameId]?.length ?? 0)));
+    names.forEach((nameId, k) => (total += (weights[k] ?? 0) * definerCount(index, nameId)));
     if (total <= 0) return;
     const share = (fileRanks[source] ?? 0) / total;
     names.forEach((nameId, k) => {
-      const start = slotStart[nameId] ?? 0;
-      const length = index.definers[nameId]?.length ?? 0;
-      for (let slot = start; slot < start + length; slot++) ranks[slot] = (ranks[slot] ?? 0) + share * (weights[k] ?? 0);
+      const start = index.definerStart[nameId] ?? 0;
+      const end = index.definerStart[nameId + 1] ?? 0;
+      for (let slot = start; slot < end; slot++) ranks[slot] = (ranks[slot] ?? 0) + share * (weights[k] ?? 0);
     });
   });
   // A mentioned name may be referenced by no file at all; the request is then its only referrer.
-  for (const name of mentioned) {
-    const nameId = index.nameIds.get(name);
-    if (nameId === undefined) continue;
-    (index.definers[nameId] ?? []).forEach((fileId, k) => {
-      const slot = (slotStart[nameId] ?? 0) + k;
-      ranks[slot] = (ranks[slot] ?? 0) + (fileRanks[fileId] ?? 0) * RANK_WEIGHTS.mentionedName;
+  for (const nameId of mentionedIds) {
+    const start = index.definerStart[nameId] ?? 0;
+    definersOf(index, nameId).forEach((fileId, k) => {
+      ranks[start + k] = (ranks[start + k] ?? 0) + (fileRanks[fileId] ?? 0) * RANK_WEIGHTS.mentionedName;
     });
   }
-  return { slotStart, ranks };
+  return ranks;
 }
 
-function definitionRank(index: NameIndex, defRanks: DefinitionRanks, nameId: number, fileId: number): number {
-  const list = index.definers[nameId] ?? [];
-  let low = 0;
-  let high = list.length - 1;
+function definitionRank(index: NameIndex, defRanks: Float64Array, nameId: number, fileId: number): number {
+  const start = index.definerStart[nameId] ?? 0;
+  let low = start;
+  let high = (index.definerStart[nameId + 1] ?? 0) - 1;
   while (low <= high) {
     const mid = (low + high) >> 1;
-    const value = list[mid] ?? 0;
-    if (value === fileId) return defRanks.ranks[(defRanks.slotStart[nameId] ?? 0) + mid] ?? 0;
+    const value = index.definerFiles[mid] ?? 0;
+    if (value === fileId) return defRanks[mid] ?? 0;
     if (value < fileId) low = mid + 1;
     else high = mid - 1;
   }
@@ -348,10 +387,11 @@ export function rankDefinitions(tagsByFile: ReadonlyMap<string, FileTags>, optio
   const index = indexTags(tagsByFile);
   const chat = new Set(options.chatFiles.flatMap((file) => index.fileIds.get(file) ?? []));
   const mentioned = new Set(options.mentionedIdents ?? []);
-  const weigh = refWeigher(index, chat, mentioned);
+  const mentionedIds = mentionedNameIds(index, mentioned);
+  const weigh = refWeigher(index, chat, mentionedIds);
   const adjacency = buildAdjacency(index, weigh);
-  const ranks = pageRankAdjacency(adjacency, { personalization: personalization(index, options) }).ranks;
-  const defRanks = definitionRanks(index, weigh, ranks, mentioned);
+  const ranks = pageRankAdjacency(adjacency, { personalization: personalization(index, options, mentionedIds) }).ranks;
+  const defRanks = definitionRanks(index, weigh, ranks, mentionedIds);
 
   const defs: Candidate[] = [];
   const bare: { path: string; rank: number }[] = [];

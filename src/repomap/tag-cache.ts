@@ -4,23 +4,28 @@
 import { randomBytes } from 'node:crypto';
 import { appendFile, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { compactNames, NameTable } from './name-table.js';
 import { isWellFormed, type PackedTags } from './packed-tags.js';
 
 /**
  * Format (JSON lines):
  *   line 1: {"format":"tandem-tags","version":N,"endian":"le"|"be"}
- *   then per file: ["path", size, mtimeMs, "sha1", [names], ["role:kind", ...], "base64"]
+ *   names: {"from":N,"names":["name", ...]}, names N, N+1, ... of the cache's one table of names
+ *   per file: ["path", size, mtimeMs, "sha1", ["role:kind", ...], "base64"]
  *   or, for a file dropped since: ["path", null]
- * The base64 string holds the packed Int32Array (nameIndex, kindIndex, line, endLine per tag) in
- * the writer's byte order: decoding it is a copy, where a JSON array of 2M numbers took longer to
- * parse and check than the rest of the cache.
+ * The base64 string holds the packed Int32Array (nameId, kindIndex, line, endLine per tag) in the
+ * writer's byte order, name ids pointing into the table as read so far: decoding it is a copy, where
+ * a JSON array of 2M numbers took longer to parse and check than the rest of the cache. One table
+ * for all files means a load builds one array of names and hashes none, and the ranking groups by id.
  * A later line for a path replaces the earlier ones, so saving a few changed files appends a few
- * lines (one write) instead of re-encoding every tag of a big repository, which took longer than
- * the whole warm map. When appended lines outnumber half the entries the file is rewritten whole,
- * atomically (temp file + rename). A file of another version, or any line that fails to parse
- * (a torn append included), discards the whole cache.
+ * lines (one write: new names first, then entries) instead of re-encoding every tag of a big
+ * repository, which took longer than the whole warm map. A names line whose `from` is not the
+ * table's length (two processes appending at once) discards the cache, as does any line that fails
+ * to parse (a torn append included) or a file of another version. When appended lines outnumber
+ * half the entries the file is rewritten whole, atomically (temp file + rename), with a table of
+ * only the names still used.
  */
-export const TAG_CACHE_VERSION = 3;
+export const TAG_CACHE_VERSION = 4;
 const FORMAT = 'tandem-tags';
 const ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1 ? 'le' : 'be';
 const HEADER = JSON.stringify({ format: FORMAT, version: TAG_CACHE_VERSION, endian: ENDIAN });
@@ -35,7 +40,8 @@ export interface TagCacheEntry {
 
 export interface TagCache {
   get(relPath: string): TagCacheEntry | undefined;
-  set(relPath: string, entry: TagCacheEntry): void;
+  /** Stores the entry with its names moved into the cache's table; returns what was stored. */
+  set(relPath: string, entry: TagCacheEntry): TagCacheEntry;
   /** Drops entries for files no longer listed. */
   retain(relPaths: ReadonlySet<string>): void;
   readonly size: number;
@@ -53,15 +59,19 @@ export async function loadTagCache(root: string): Promise<TagCache> {
   const text = await readFile(file, 'utf8').catch(() => '');
   const decoded = decodeCacheLines(text);
   const entries = decoded?.entries ?? new Map<string, TagCacheEntry>();
-  // Entry lines in the file as it is; 0 means there is no usable file to append to.
+  let table = decoded?.table ?? new NameTable();
+  // Entry lines and names in the file as it is; 0 lines means there is no usable file to append to.
   let linesOnDisk = decoded ? decoded.lines : 0;
+  let namesOnDisk = table.names.length;
   let fileUsable = decoded !== null && text.length > 0;
   const changed = new Set<string>();
   return {
     get: (relPath) => entries.get(relPath),
     set(relPath, entry) {
-      entries.set(relPath, entry);
+      const stored = { ...entry, packed: table.adopt(entry.packed) };
+      entries.set(relPath, stored);
       changed.add(relPath);
+      return stored;
     },
     retain(relPaths) {
       for (const key of [...entries.keys()]) {
@@ -77,32 +87,58 @@ export async function loadTagCache(root: string): Promise<TagCache> {
     async save() {
       if (changed.size === 0) return;
       const appended = linesOnDisk - entries.size + changed.size;
+      const paths = [...changed].sort();
+      changed.clear();
       if (fileUsable && appended <= Math.max(16, entries.size / 2)) {
-        const lines = [...changed].sort().map((relPath) => {
+        const lines = paths.map((relPath) => {
           const entry = entries.get(relPath);
           return entry ? encodeEntry(relPath, entry) : JSON.stringify([relPath, null]);
         });
+        if (table.names.length > namesOnDisk) lines.unshift(encodeNames(namesOnDisk, table.names.slice(namesOnDisk)));
+        namesOnDisk = table.names.length;
+        linesOnDisk += paths.length;
         await appendFile(file, `${lines.join('\n')}\n`, 'utf8');
-        linesOnDisk += lines.length;
-      } else {
-        await writeAtomically(file, encodeCache(entries));
-        linesOnDisk = entries.size;
-        fileUsable = true;
+        return;
       }
-      changed.clear();
+      // Entries move to the compacted table before the write, so later appends refer to its ids.
+      const compact = compactEntries(entries);
+      table = compact.table;
+      for (const [relPath, entry] of compact.entries) entries.set(relPath, entry);
+      namesOnDisk = table.names.length;
+      linesOnDisk = entries.size;
+      await writeAtomically(file, encodeTable(table, compact.entries));
+      fileUsable = true;
     },
   };
 }
 
-function encodeEntry(relPath: string, entry: TagCacheEntry): string {
-  const { names, kinds, data } = entry.packed;
-  const bytes = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
-  return JSON.stringify([relPath, entry.size, entry.mtimeMs, entry.hash, names, kinds, bytes.toString('base64')]);
+function encodeNames(from: number, names: readonly string[]): string {
+  return JSON.stringify({ from, names });
 }
 
+function encodeEntry(relPath: string, entry: TagCacheEntry): string {
+  const { kinds, data } = entry.packed;
+  const bytes = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+  return JSON.stringify([relPath, entry.size, entry.mtimeMs, entry.hash, kinds, bytes.toString('base64')]);
+}
+
+/** The entries, sorted by path, with one table of the names they use. */
+function compactEntries(entries: ReadonlyMap<string, TagCacheEntry>): { table: NameTable; entries: Map<string, TagCacheEntry> } {
+  const paths = [...entries.keys()].sort();
+  const list = paths.map((relPath) => entries.get(relPath) as TagCacheEntry);
+  const { table, packs } = compactNames(list.map((entry) => entry.packed));
+  return { table, entries: new Map(paths.map((relPath, i) => [relPath, { ...(list[i] as TagCacheEntry), packed: packs[i] as PackedTags }])) };
+}
+
+function encodeTable(table: NameTable, entries: ReadonlyMap<string, TagCacheEntry>): string {
+  const lines = [...entries].map(([relPath, entry]) => encodeEntry(relPath, entry));
+  return `${[HEADER, encodeNames(0, table.names), ...lines].join('\n')}\n`;
+}
+
+/** The whole cache file for `entries`, whatever tables their names come from. */
 export function encodeCache(entries: ReadonlyMap<string, TagCacheEntry>): string {
-  const lines = [...entries.keys()].sort().map((relPath) => encodeEntry(relPath, entries.get(relPath) as TagCacheEntry));
-  return `${[HEADER, ...lines].join('\n')}\n`;
+  const compact = compactEntries(entries);
+  return encodeTable(compact.table, compact.entries);
 }
 
 /** null when the text is not a cache of this version or any part of it is malformed. */
@@ -110,46 +146,66 @@ export function decodeCache(text: string): Map<string, TagCacheEntry> | null {
   return decodeCacheLines(text)?.entries ?? null;
 }
 
-function decodeCacheLines(text: string): { entries: Map<string, TagCacheEntry>; lines: number } | null {
+interface DecodedCache {
+  readonly entries: Map<string, TagCacheEntry>;
+  readonly table: NameTable;
+  readonly lines: number;
+}
+
+function decodeCacheLines(text: string): DecodedCache | null {
   const lines = text.split('\n');
   try {
     const header = JSON.parse(lines[0] ?? '') as { format?: unknown; version?: unknown; endian?: unknown };
     if (header.format !== FORMAT || header.version !== TAG_CACHE_VERSION || header.endian !== ENDIAN) return null;
     const entries = new Map<string, TagCacheEntry>();
+    const table = new NameTable();
     let count = 0;
     for (let i = 1; i < lines.length; i++) {
       const line = lines[i];
       if (!line) continue;
+      const value = JSON.parse(line) as unknown;
+      if (!Array.isArray(value)) {
+        if (!appendNames(table, value)) return null;
+        continue;
+      }
       count++;
-      const [relPath, size, mtimeMs, hash, names, kinds, base64] = JSON.parse(line) as unknown[];
+      const [relPath, size, mtimeMs, hash, kinds, base64] = value as unknown[];
       if (typeof relPath !== 'string') return null;
       if (size === null) {
         entries.delete(relPath);
         continue;
       }
       if (typeof size !== 'number' || typeof mtimeMs !== 'number' || typeof hash !== 'string') return null;
-      const packed = decodePacked(names, kinds, base64);
+      const packed = decodePacked(table, kinds, base64);
       if (!packed) return null;
       entries.set(relPath, { size, mtimeMs, hash, packed });
     }
-    return { entries, lines: count };
+    return { entries, table, lines: count };
   } catch {
     return null;
   }
+}
+
+/** Adds a names line to the table; false when it is malformed or does not continue the table. */
+function appendNames(table: NameTable, value: unknown): boolean {
+  const { from, names } = (value ?? {}) as { from?: unknown; names?: unknown };
+  if (from !== table.names.length || !isStringArray(names)) return false;
+  table.append(names);
+  return true;
 }
 
 function isStringArray(value: unknown): value is string[] {
   return Array.isArray(value) && value.every((item) => typeof item === 'string');
 }
 
-function decodePacked(names: unknown, kinds: unknown, base64: unknown): PackedTags | null {
-  if (!isStringArray(names) || !isStringArray(kinds) || typeof base64 !== 'string') return null;
+function decodePacked(table: NameTable, kinds: unknown, base64: unknown): PackedTags | null {
+  if (!isStringArray(kinds) || typeof base64 !== 'string') return null;
   const bytes = Buffer.from(base64, 'base64');
   if (bytes.byteLength % 16 !== 0) return null;
   // A copy into a fresh buffer: the decoded bytes may sit at an offset an Int32Array cannot start at.
   const data = new Int32Array(bytes.byteLength / 4);
   new Uint8Array(data.buffer).set(bytes);
-  const packed = { names, kinds, data };
+  const packed = { names: table.names, kinds, data };
   return isWellFormed(packed) ? packed : null;
 }
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import * as pagerankModule from 'graphology-metrics/centrality/pagerank.js';
 import { fileGraphOf, RANK_WEIGHTS, rankDefinitions, type RankedItem } from '../../src/repomap/rank.js';
+import { NameTable } from '../../src/repomap/name-table.js';
 import { packTags } from '../../src/repomap/packed-tags.js';
 import type { Tag } from '../../src/repomap/tag.js';
 import { SMALL_REPO, generatedRepo, tagsFor } from './map-fixture.js';
@@ -94,6 +95,20 @@ describe('rankDefinitions', () => {
     expect(items[0]).toMatchObject({ kind: 'def', tag: { name: 'load_user_profile' } });
   });
 
+  it('ranks tags on one shared table of names as it ranks tag objects, mentions included', () => {
+    const table = new NameTable(['zzz_unused']);
+    const shared = new Map([...tags].map(([file, fileTags]) => [file, table.adopt(packTags(fileTags))]));
+    for (const options of [
+      { chatFiles: ['src/app.ts'], mentionedIdents: ['calculateInvoiceTotal', 'Logger', 'zzz_unused', 'absent'] },
+      { chatFiles: [], mentionedFiles: ['src/billing/invoice.ts'] },
+    ]) {
+      const plain = rankDefinitions(tags, options);
+      const packed = rankDefinitions(shared, options);
+      expect(JSON.stringify(packed.items)).toBe(JSON.stringify(plain.items));
+      expect([...packed.fileRanks]).toEqual([...plain.fileRanks]);
+    }
+  });
+
   it('is deterministic whatever the order of files and handles empty input', () => {
     const reversed = new Map([...tags.entries()].reverse());
     const a = rankDefinitions(tags, { chatFiles: ['src/app.ts'] }).items;
@@ -112,6 +127,11 @@ describe('rankDefinitions', () => {
     const packed = rankDefinitions(new Map([...files].map(([file, tags]) => [file, packTags(tags)])), { chatFiles: [] });
     expect(JSON.stringify(packed.items)).toBe(JSON.stringify(plain.items));
     expect(packed.adjacency).toEqual(plain.adjacency);
+    // As the tag cache hands them over: one table of names, in another order, with names no file uses.
+    const table = new NameTable(['unused', 'helper_7', 'other']);
+    const shared = rankDefinitions(new Map([...files].map(([file, tags]) => [file, table.adopt(packTags(tags))])), { chatFiles: [] });
+    expect(JSON.stringify(shared.items)).toBe(JSON.stringify(plain.items));
+    expect(shared.adjacency).toEqual(plain.adjacency);
 
     const edgesOf = (file: string): { target: string; weight: number }[] => {
       const { starts, targets, weights } = plain.adjacency;

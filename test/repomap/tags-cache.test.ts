@@ -8,7 +8,7 @@ import type { CollectTagsStats } from '../../src/repomap/collect-tags.js';
 import { findQueriesDir } from '../../src/repomap/extract-tags.js';
 import { packTags, unpackTags } from '../../src/repomap/packed-tags.js';
 import type { Tag } from '../../src/repomap/tag.js';
-import { decodeCache, encodeCache, loadTagCache, TAG_CACHE_VERSION, tagCachePath } from '../../src/repomap/tag-cache.js';
+import { decodeCache, encodeCache, loadTagCache, TAG_CACHE_VERSION, tagCachePath, type TagCacheEntry } from '../../src/repomap/tag-cache.js';
 import { createTagsPool } from '../../src/repomap/tags-pool.js';
 
 const temps: string[] = [];
@@ -89,23 +89,82 @@ describe('tag cache', () => {
     for (let i = 0; i < 40; i++) first.set(`f${i}.py`, entry(`f${i}.py`, `name${i}`));
     await first.save();
     const lineCount = async (): Promise<number> => (await readFile(tagCachePath(root), 'utf8')).trim().split('\n').length;
-    expect(await lineCount()).toBe(41);
+    const firstName = (entry: TagCacheEntry | undefined): string | undefined => (entry ? unpackTags('', entry.packed)[0]?.name : undefined);
+    expect(await lineCount()).toBe(42); // header, names, 40 entries
 
     const second = await loadTagCache(root);
     second.set('f3.py', entry('f3.py', 'renamed'));
     second.retain(new Set([...Array.from({ length: 40 }, (_, i) => `f${i}.py`)].filter((f) => f !== 'f7.py')));
     await second.save();
-    expect(await lineCount()).toBe(43);
+    expect(await lineCount()).toBe(45); // + the new name, f3.py, f7.py dropped
     const reloaded = decodeCache(await readFile(tagCachePath(root), 'utf8'));
     expect(reloaded?.size).toBe(39);
-    expect(reloaded?.get('f3.py')?.packed.names[0]).toBe('renamed');
+    expect(firstName(reloaded?.get('f3.py'))).toBe('renamed');
+    expect(firstName(reloaded?.get('f4.py'))).toBe('name4');
     expect(reloaded?.has('f7.py')).toBe(false);
 
     const third = await loadTagCache(root);
     for (let i = 0; i < 30; i++) third.set(`f${i + 8}.py`, entry(`f${i + 8}.py`, `again${i}`));
     await third.save();
-    expect(await lineCount()).toBe(40);
-    expect(decodeCache(await readFile(tagCachePath(root), 'utf8'))?.get('f8.py')?.packed.names[0]).toBe('again0');
+    expect(await lineCount()).toBe(41);
+    const rewritten = await readFile(tagCachePath(root), 'utf8');
+    expect(firstName(decodeCache(rewritten)?.get('f8.py'))).toBe('again0');
+    // The rewrite keeps only names still in use, and later appends go on from that table.
+    expect((JSON.parse(rewritten.split('\n')[1] ?? '') as { names: string[] }).names).toHaveLength(39);
+    third.set('f0.py', entry('f0.py', 'latest'));
+    await third.save();
+    expect(firstName(decodeCache(await readFile(tagCachePath(root), 'utf8'))?.get('f0.py'))).toBe('latest');
+    expect(firstName(decodeCache(await readFile(tagCachePath(root), 'utf8'))?.get('f9.py'))).toBe('again1');
+  });
+
+  it('keeps an entry set while an earlier save is still writing', async () => {
+    const root = await mkdtemp(path.join(os.tmpdir(), 'tandem-cache-'));
+    temps.push(root);
+    const entry = (name: string) => ({ size: 1, mtimeMs: 2, hash: 'h', packed: packTags([{ path: '', name, role: 'def', kind: 'function', line: 0, endLine: 1 }]) });
+    const cache = await loadTagCache(root);
+    cache.set('a.py', entry('first'));
+    const writing = cache.save();
+    cache.set('a.py', entry('second'));
+    await writing;
+    await cache.save();
+    const reloaded = decodeCache(await readFile(tagCachePath(root), 'utf8'));
+    const stored = reloaded?.get('a.py');
+    expect(stored && unpackTags('a.py', stored.packed)[0]?.name).toBe('second');
+  });
+
+  it('discards the cache when two processes appended names at once', async () => {
+    const root = await mkdtemp(path.join(os.tmpdir(), 'tandem-cache-'));
+    temps.push(root);
+    const entry = (name: string) => ({ size: 1, mtimeMs: 2, hash: 'h', packed: packTags([{ path: '', name, role: 'def', kind: 'function', line: 0, endLine: 1 }]) });
+    const first = await loadTagCache(root);
+    first.set('a.py', entry('alpha'));
+    await first.save();
+    const [one, two] = [await loadTagCache(root), await loadTagCache(root)];
+    one.set('b.py', entry('beta'));
+    two.set('c.py', entry('gamma'));
+    await one.save();
+    await two.save();
+    // Both appended name 1: ids in two's entry would name beta. Nothing is trusted instead.
+    expect(decodeCache(await readFile(tagCachePath(root), 'utf8'))).toBeNull();
+    expect((await loadTagCache(root)).size).toBe(0);
+  });
+
+  it('gives every loaded entry the one table of names, and stores new tags onto it', async () => {
+    const root = await mkdtemp(path.join(os.tmpdir(), 'tandem-cache-'));
+    temps.push(root);
+    const tagsOf = (names: string[]): Tag[] => names.map((name, line) => ({ path: '', name, role: 'ref', kind: 'call', line, endLine: line }));
+    const first = await loadTagCache(root);
+    first.set('a.py', { size: 1, mtimeMs: 2, hash: 'h', packed: packTags(tagsOf(['x', 'y'])) });
+    first.set('b.py', { size: 1, mtimeMs: 2, hash: 'h', packed: packTags(tagsOf(['y', 'z'])) });
+    await first.save();
+    const loaded = await loadTagCache(root);
+    const stored = loaded.set('c.py', { size: 1, mtimeMs: 2, hash: 'h', packed: packTags(tagsOf(['z', 'w'])) });
+    const names = loaded.get('a.py')?.packed.names;
+    expect(names).toEqual(['x', 'y', 'z', 'w']);
+    expect(loaded.get('b.py')?.packed.names).toBe(names);
+    expect(stored.packed.names).toBe(names);
+    expect(loaded.get('c.py')).toBe(stored);
+    expect(unpackTags('', stored.packed).map((tag) => tag.name)).toEqual(['z', 'w']);
   });
 
   it('rejects a cache whose packed numbers point past its names or kinds, or are cut short', () => {
@@ -115,17 +174,23 @@ describe('tag cache', () => {
     ]) }]]);
     const text = encodeCache(good);
     expect(decodeCache(text)).toEqual(good);
-    const line = JSON.parse(text.split('\n')[1] ?? '') as unknown[];
+    const [header, names, entryLine] = text.split('\n');
+    const line = JSON.parse(entryLine ?? '') as unknown[];
     const withData = (data: Int32Array | Buffer): string => {
       const bytes = Buffer.isBuffer(data) ? data : Buffer.from(data.buffer);
-      return [text.split('\n')[0], JSON.stringify([...line.slice(0, 6), bytes.toString('base64')])].join('\n');
+      return [header, names, JSON.stringify([...line.slice(0, 5), bytes.toString('base64')])].join('\n');
     };
+    expect(names).toBe('{"from":0,"names":["run","other"]}');
+    expect(decodeCache([header, entryLine, names].join('\n'))).toBeNull(); // names used before they are read
+    expect(decodeCache(text.replace('"from":0', '"from":1'))).toBeNull(); // not continuing the table
+    expect(decodeCache(text.replace('"other"', '7'))).toBeNull();
     expect(decodeCache(withData(new Int32Array([0, 0, 3, 9, 2, 1, 5, 5])))).toBeNull(); // name 2 of 2
     expect(decodeCache(withData(new Int32Array([0, 0, 3, 9, 1, -1, 5, 5])))).toBeNull(); // kind -1
     expect(decodeCache(withData(Buffer.alloc(10)))).toBeNull(); // not whole tags
     expect(decodeCache(text.replace('"def:function"', '"def:"'))).toBeNull();
     expect(decodeCache(text.replace('"def:function"', '"use:function"'))).toBeNull();
     expect(decodeCache(text.replace(/"[^"]*"\]$/m, '[0,0,3,9]]'))).toBeNull(); // the old number-array form
+    expect(decodeCache(text.replace(`"version":${TAG_CACHE_VERSION}`, '"version":3'))).toBeNull(); // per-file names
   });
 
   it('round-trips 100k tags quickly', () => {
@@ -138,7 +203,8 @@ describe('tag cache', () => {
     const started = performance.now();
     const decoded = decodeCache(encodeCache(entries));
     expect(performance.now() - started).toBeLessThan(2000);
-    expect(decoded?.get('f7.ts')).toEqual(entries.get('f7.ts'));
+    expect(decoded?.get('f7.ts')?.packed.names).toHaveLength(100_000);
+    expect(decoded?.get('f7.ts')?.packed.kinds).toEqual(entries.get('f7.ts')?.packed.kinds);
     expect(unpackTags('f7.ts', decoded?.get('f7.ts')?.packed ?? packTags([]))).toEqual(byFile.get('f7.ts'));
   });
 });

@@ -1,0 +1,83 @@
+// One table of names shared by the packed tags of many files: tags then name a name by a global id,
+// so the ranking counts and groups by integer instead of hashing some 400k (file, name) strings.
+import type { PackedTags } from './packed-tags.js';
+
+export class NameTable {
+  /** Shared with every PackedTags adopted into the table (as their `names`); only ever grows. */
+  readonly names: string[];
+  // Built on the first lookup: a warm load that parses nothing never hashes a name.
+  private ids: Map<string, number> | undefined;
+
+  constructor(names: string[] = []) {
+    this.names = names;
+  }
+
+  /** The id of `name`, added to the table when new. */
+  idOf(name: string): number {
+    if (this.ids === undefined) {
+      this.ids = new Map();
+      // First occurrence wins, should a table read from disk hold a name twice.
+      for (let id = this.names.length - 1; id >= 0; id--) this.ids.set(this.names[id] ?? '', id);
+    }
+    let id = this.ids.get(name);
+    if (id === undefined) {
+      id = this.names.push(name) - 1;
+      this.ids.set(name, id);
+    }
+    return id;
+  }
+
+  /** Adds names as they are (read from disk): no lookup, so no duplicate check either. */
+  append(names: readonly string[]): void {
+    for (const name of names) {
+      const id = this.names.push(name) - 1;
+      if (this.ids !== undefined && !this.ids.has(name)) this.ids.set(name, id);
+    }
+  }
+
+  /** The same tags with name indices into this table: `packed` itself when they already are. */
+  adopt(packed: PackedTags): PackedTags {
+    if (packed.names === this.names) return packed;
+    const local = Int32Array.from(packed.names, (name) => this.idOf(name));
+    const data = packed.data.slice();
+    for (let i = 0; i < data.length; i += 4) data[i] = local[data[i] ?? 0] ?? 0;
+    return { names: this.names, kinds: packed.kinds, data };
+  }
+}
+
+/** True when every packed table names its names through the same array (one NameTable). */
+export function sharesOneTable(packs: readonly PackedTags[]): boolean {
+  const first = packs[0];
+  return packs.every((packed) => packed.names === first?.names);
+}
+
+/**
+ * A fresh table holding only the names `packs` use, in order of first use, and the packs remapped
+ * to it: what the cache writes when it rewrites its file, dropping names of files gone since.
+ */
+export function compactNames(packs: readonly PackedTags[]): { table: NameTable; packs: PackedTags[] } {
+  const table = new NameTable();
+  // Packs of one table map ids through an array; packs of separate tables must meet on equal strings.
+  const viaArray = sharesOneTable(packs);
+  const remaps = new Map<readonly string[], Int32Array>();
+  const remapped = packs.map((packed): PackedTags => {
+    let remap = remaps.get(packed.names);
+    if (remap === undefined) {
+      remap = new Int32Array(packed.names.length).fill(-1);
+      remaps.set(packed.names, remap);
+    }
+    const data = packed.data.slice();
+    for (let i = 0; i < data.length; i += 4) {
+      const old = data[i] ?? 0;
+      let id = remap[old] ?? -1;
+      if (id < 0) {
+        const name = packed.names[old] ?? '';
+        id = viaArray ? table.names.push(name) - 1 : table.idOf(name);
+        remap[old] = id;
+      }
+      data[i] = id;
+    }
+    return { names: table.names, kinds: packed.kinds, data };
+  });
+  return { table, packs: remapped };
+}

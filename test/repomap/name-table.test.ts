@@ -1,0 +1,45 @@
+// The shared table of names: ids, moving per-file tables onto it, compacting it.
+import { describe, expect, it } from 'vitest';
+import { compactNames, NameTable, sharesOneTable } from '../../src/repomap/name-table.js';
+import { packTags, unpackTags } from '../../src/repomap/packed-tags.js';
+import type { Tag } from '../../src/repomap/tag.js';
+
+function tagsOf(path: string, names: string[]): Tag[] {
+  return names.map((name, line) => ({ path, name, role: line % 2 ? 'ref' : 'def', kind: 'function', line, endLine: line + 1 }));
+}
+
+describe('name table', () => {
+  it('gives each name one id, also for names read from disk before the first lookup', () => {
+    const table = new NameTable(['a', 'b']);
+    table.append(['c', 'a']);
+    expect([table.idOf('a'), table.idOf('c'), table.idOf('d'), table.idOf('d')]).toEqual([0, 2, 4, 4]);
+    table.append(['e']);
+    expect(table.idOf('e')).toBe(5);
+    expect(table.names).toEqual(['a', 'b', 'c', 'a', 'd', 'e']);
+  });
+
+  it('moves per-file tags onto the table without changing them, and leaves adopted ones alone', () => {
+    const table = new NameTable();
+    const a = table.adopt(packTags(tagsOf('a.ts', ['x', 'y', 'x'])));
+    const b = table.adopt(packTags(tagsOf('b.ts', ['z', 'y'])));
+    expect(table.names).toEqual(['x', 'y', 'z']);
+    expect(a.names).toBe(table.names);
+    expect(Array.from(b.data.filter((_, i) => i % 4 === 0))).toEqual([2, 1]);
+    expect(unpackTags('b.ts', b)).toEqual(tagsOf('b.ts', ['z', 'y']));
+    expect(table.adopt(a)).toBe(a);
+    expect(sharesOneTable([a, b])).toBe(true);
+    expect(sharesOneTable([a, packTags(tagsOf('c.ts', ['x']))])).toBe(false);
+  });
+
+  it('compacts to the names in use, from one table or from many', () => {
+    const table = new NameTable(['unused', 'q', 'p']);
+    const packs = [packTags(tagsOf('a.ts', ['p', 'q'])), packTags(tagsOf('b.ts', ['q', 'r']))];
+    const shared = packs.map((packed) => table.adopt(packed));
+    for (const input of [packs, shared]) {
+      const compact = compactNames(input);
+      expect(compact.table.names).toEqual(['p', 'q', 'r']);
+      expect(compact.packs.map((packed) => unpackTags('f', packed))).toEqual(input.map((packed) => unpackTags('f', packed)));
+      expect(compact.packs[1]?.names).toBe(compact.table.names);
+    }
+  });
+});
