@@ -1,0 +1,159 @@
+// The ranking's index of a repository's tags: files and names as small integers over one shared
+// table of names, with each name's defining files and each file's referenced names and counts.
+import { NameTable, sharesOneTable } from './name-table.js';
+import { definitionKinds, toPacked, type FileTags, type PackedTags } from './packed-tags.js';
+import type { Tag } from './tag.js';
+
+/**
+ * Names and files as small integers, so the hot loops touch typed arrays rather than maps and
+ * strings. Name ids are those of one shared table of names (the tag cache's, or one built here).
+ */
+export interface NameIndex {
+  readonly files: string[];
+  readonly fileIds: Map<string, number>;
+  /** The shared table: name id -> name. */
+  readonly names: readonly string[];
+  /** Defining files of name id n, ascending: definerFiles[definerStart[n] .. definerStart[n + 1]). */
+  readonly definerStart: Int32Array;
+  readonly definerFiles: Int32Array;
+  /** file id -> referenced (and defined) name ids and their counts (parallel arrays). */
+  readonly refNames: number[][];
+  readonly refCounts: number[][];
+  /** file id -> its distinct definition tags, with each tag's name id. */
+  readonly defTags: { tag: Tag; nameId: number }[][];
+}
+
+/** Above any line number of a file within the size limit; keeps name * LINE_SPAN + line exact. */
+const LINE_SPAN = 2 ** 24;
+
+/** One file's packed tags (names in the shared table) and which of its kinds are definitions. */
+interface FileScan {
+  readonly packed: PackedTags;
+  readonly isDef: readonly boolean[];
+}
+
+/** The files' packed tags on one table of names: as they come from the cache, or moved onto a new one. */
+function onOneTable(packs: readonly PackedTags[]): { names: readonly string[]; packs: readonly PackedTags[] } {
+  if (packs.length > 0 && sharesOneTable(packs)) return { names: packs[0]?.names ?? [], packs };
+  const table = new NameTable();
+  return { names: table.names, packs: packs.map((packed) => table.adopt(packed)) };
+}
+
+export function indexTags(tagsByFile: ReadonlyMap<string, FileTags>): NameIndex {
+  const files = [...tagsByFile.keys()].sort();
+  const fileIds = new Map(files.map((file, i) => [file, i]));
+  const { names, packs } = onOneTable(files.map((file) => toPacked(tagsByFile.get(file) ?? [])));
+  const scans: FileScan[] = packs.map((packed) => ({ packed, isDef: definitionKinds(packed) }));
+  const definerStart = countDefiners(scans, names.length);
+  const definerFiles = new Int32Array(definerStart[names.length] ?? 0);
+  const index: NameIndex = { files, fileIds, names, definerStart, definerFiles, refNames: [], refCounts: [], defTags: [] };
+  // Definitions first: a reference to a name no file defines adds no edge, so it is dropped here.
+  const next = definerStart.slice(0, names.length);
+  const lastDefiner = new Int32Array(names.length).fill(-1);
+  scans.forEach((scan, fileId) => index.defTags.push(indexDefinitions(index, files[fileId] ?? '', fileId, scan, next, lastDefiner)));
+  const counts = new Int32Array(names.length);
+  for (const scan of scans) countReferences(index, scan, counts);
+  // Without any references (no query, no identifiers) let definitions stand in, so ranks still differ.
+  if (index.refNames.every((list) => list.length === 0)) {
+    index.defTags.forEach((defs, fileId) => {
+      const unique = [...new Set(defs.map((d) => d.nameId))];
+      index.refNames[fileId] = unique;
+      index.refCounts[fileId] = unique.map(() => 1);
+    });
+  }
+  return index;
+}
+
+/** Per name id, where its defining files start in one flat array (length: names + 1). */
+function countDefiners(scans: readonly FileScan[], nameCount: number): Int32Array {
+  const start = new Int32Array(nameCount + 1);
+  const lastDefiner = new Int32Array(nameCount).fill(-1);
+  scans.forEach(({ packed: { data }, isDef }, fileId) => {
+    for (let i = 0; i < data.length; i += 4) {
+      if (isDef[data[i + 1] ?? 0] !== true) continue;
+      const nameId = data[i] ?? 0;
+      if (lastDefiner[nameId] === fileId) continue;
+      lastDefiner[nameId] = fileId;
+      start[nameId + 1] = (start[nameId + 1] ?? 0) + 1;
+    }
+  });
+  for (let id = 0; id < nameCount; id++) start[id + 1] = (start[id + 1] ?? 0) + (start[id] ?? 0);
+  return start;
+}
+
+export function definerCount(index: NameIndex, nameId: number): number {
+  return (index.definerStart[nameId + 1] ?? 0) - (index.definerStart[nameId] ?? 0);
+}
+
+export function definersOf(index: NameIndex, nameId: number): Int32Array {
+  return index.definerFiles.subarray(index.definerStart[nameId] ?? 0, index.definerStart[nameId + 1] ?? 0);
+}
+
+/** Records the file as a definer of its names; returns its distinct definitions as Tag objects. */
+function indexDefinitions(
+  index: NameIndex, file: string, fileId: number, scan: FileScan, next: Int32Array, lastDefiner: Int32Array,
+): { tag: Tag; nameId: number }[] {
+  const { data, kinds } = scan.packed;
+  const defs: { tag: Tag; nameId: number }[] = [];
+  const seen = new Set<number>();
+  for (let i = 0; i < data.length; i += 4) {
+    const kind = data[i + 1] ?? 0;
+    if (scan.isDef[kind] !== true) continue;
+    const nameId = data[i] ?? 0;
+    if (lastDefiner[nameId] !== fileId) {
+      lastDefiner[nameId] = fileId;
+      const slot = next[nameId] ?? 0;
+      index.definerFiles[slot] = fileId;
+      next[nameId] = slot + 1;
+    }
+    const line = data[i + 2] ?? 0;
+    // (name, line) as one number: a string key here cost a sixth of the ranking on big trees.
+    const identity = nameId * LINE_SPAN + line;
+    if (seen.has(identity)) continue;
+    seen.add(identity);
+    const kindKey = kinds[kind] ?? '';
+    const tag: Tag = { path: file, name: index.names[nameId] ?? '', role: 'def', kind: kindKey.slice(kindKey.indexOf(':') + 1), line, endLine: data[i + 3] ?? 0 };
+    defs.push({ tag, nameId });
+  }
+  return defs;
+}
+
+/**
+ * Counts the file's references per defined name id. Names keep the order of their first
+ * reference, so sums of weights are added up in the same order as when every reference was a
+ * tag object. `counts` is all zeros on entry and on return (shared by every file).
+ */
+function countReferences(index: NameIndex, scan: FileScan, counts: Int32Array): void {
+  const { data } = scan.packed;
+  const order: number[] = [];
+  for (let i = 0; i < data.length; i += 4) {
+    if (scan.isDef[data[i + 1] ?? 0] === true) continue;
+    const nameId = data[i] ?? 0;
+    const count = counts[nameId] ?? 0;
+    if (count === 0) order.push(nameId);
+    counts[nameId] = count + 1;
+  }
+  const refNames: number[] = [];
+  const refCounts: number[] = [];
+  for (const nameId of order) {
+    if (definerCount(index, nameId) > 0) {
+      refNames.push(nameId);
+      refCounts.push(counts[nameId] ?? 0);
+    }
+    counts[nameId] = 0;
+  }
+  index.refNames.push(refNames);
+  index.refCounts.push(refCounts);
+}
+
+/** Ids of the defined names among `mentioned`: a scan by length first, so few names are hashed. */
+export function mentionedNameIds(index: NameIndex, mentioned: ReadonlySet<string>): number[] {
+  if (mentioned.size === 0) return [];
+  const lengths = new Set([...mentioned].map((name) => name.length));
+  const ids: number[] = [];
+  for (let id = 0; id < index.names.length; id++) {
+    const name = index.names[id] ?? '';
+    if (lengths.has(name.length) && definerCount(index, id) > 0 && mentioned.has(name)) ids.push(id);
+  }
+  return ids;
+}
