@@ -4,7 +4,8 @@
 import { tagCount, type FileTags } from './packed-tags.js';
 import { rankDefinitions } from './rank.js';
 import { createMapRenderer } from './render.js';
-import { effectiveBudget, fitToBudget, type BudgetGrowth } from './budget.js';
+import { effectiveBudget, fitToBudget, type BudgetGrowth, type FitResult } from './budget.js';
+import type { RankedItem } from './rank.js';
 
 /**
  * auto: reuse a cached map only when the last build was slow and nothing it depends on changed;
@@ -77,6 +78,19 @@ function requestKey(request: RepoMapRequest): string {
   ]);
 }
 
+/**
+ * When everything fits in budget-many bytes it fits in budget-many tokens (a byte-level BPE token is
+ * at least one byte), so a small repository's whole map needs no tokenizer at all: loading one costs
+ * ~0.4 s per process. `tokens` is then the byte count, an upper bound.
+ */
+function fitAll(items: readonly RankedItem[], budget: number, renderBlocks: (items: readonly RankedItem[]) => string[]): FitResult | null {
+  // A rendered item takes well over 8 bytes; more items than that cannot all fit, so don't render them.
+  if (budget <= 0 || items.length === 0 || items.length > budget / 8) return null;
+  const text = renderBlocks(items).join('');
+  const bytes = Buffer.byteLength(text, 'utf8');
+  return bytes <= budget ? { text, tokens: bytes, items: [...items], prefix: items.length } : null;
+}
+
 export function createRepoMap(deps: RepoMapDeps): RepoMap {
   const mode = deps.refreshMode ?? 'auto';
   const fastBuildMs = deps.fastBuildMs ?? 1000;
@@ -112,7 +126,7 @@ export function createRepoMap(deps: RepoMapDeps): RepoMap {
       return texts.get(path);
     };
     const renderer = createMapRenderer({ readFile: readOnce, tagsByFile });
-    const fit = fitToBudget(ranked.items, { budget, count: deps.countTokens, renderBlocks: renderer.blocks });
+    const fit = fitAll(ranked.items, budget, renderer.blocks) ?? fitToBudget(ranked.items, { budget, count: deps.countTokens, renderBlocks: renderer.blocks });
     let tags = 0;
     for (const fileTags of tagsByFile.values()) tags += tagCount(fileTags);
     const entryStats: RepoMapStats = {

@@ -119,6 +119,18 @@ describe('createRepoMap', () => {
   });
 });
 
+describe('a map small enough to need no tokenizer', () => {
+  it('is returned whole without counting tokens when its bytes fit the budget', async () => {
+    const h = await harness(SMALL_REPO, 'always');
+    const exact = await createRepoMap(h.deps).get({ ...ask, budget: 8192 });
+    let counted = 0;
+    const lazy = createRepoMap({ ...h.deps, countTokens: (text) => (counted++, countTokens(text)) });
+    expect(await lazy.get({ ...ask, budget: 8192 })).toBe(exact);
+    expect(counted).toBe(0);
+    expect(Buffer.byteLength(exact)).toBeLessThanOrEqual(8192);
+  });
+});
+
 describe('findMentions', () => {
   const files = ['src/app.ts', 'src/geometry/total-area.ts', 'src/map.ts', 'lib/map.ts', 'README.md'];
 
