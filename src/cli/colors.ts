@@ -9,18 +9,20 @@ export interface Palette {
   readonly bold: (s: string) => string;
 }
 
-const wrap = (open: number, close: number) => (s: string) => `\u001b[${open}m${s}\u001b[${close}m`;
+/** Wraps text in one SGR attribute and its reset. */
+export const sgr = (open: number | string, close: number | string) => (s: string): string => `\u001b[${open}m${s}\u001b[${close}m`;
 
 export const ANSI: Palette = {
-  red: wrap(31, 39),
-  green: wrap(32, 39),
-  yellow: wrap(33, 39),
-  cyan: wrap(36, 39),
-  dim: wrap(2, 22),
-  bold: wrap(1, 22),
+  red: sgr(31, 39),
+  green: sgr(32, 39),
+  yellow: sgr(33, 39),
+  cyan: sgr(36, 39),
+  dim: sgr(2, 22),
+  bold: sgr(1, 22),
 };
 
-const same = (s: string): string => s;
+/** No styling. */
+export const same = (s: string): string => s;
 
 export const PLAIN: Palette = { red: same, green: same, yellow: same, cyan: same, dim: same, bold: same };
 

@@ -3,6 +3,7 @@ import type { GitPort, RepoFilesPort } from '../coders/ports.js';
 import { commitFiles } from '../git/commit.js';
 import { diffSince, headHash } from '../git/diff.js';
 import { dirtyFiles } from '../git/dirty.js';
+import { listRepoFiles } from '../git/ls-files.js';
 import { createGit, runGit } from '../git/repo.js';
 import { statusOf } from '../git/status.js';
 import { undoLastCommit } from '../git/undo.js';
@@ -18,12 +19,12 @@ export function createGitPort(root: string, options: GitOptions): GitPort {
   };
 }
 
-/** Tracked files plus untracked ones git does not ignore, repo-relative. */
+/** Tracked files plus untracked ones git does not ignore, repo-relative, without tandem's own. */
 export function createRepoFilesPort(root: string, options: GitOptions): RepoFilesPort {
   return {
     async list() {
-      const out = await runGit(createGit(root, options), ['ls-files', '-co', '--exclude-standard', '-z']);
-      return out.split('\0').filter((path) => path !== '' && !path.startsWith('.tandem/'));
+      const files = (await listRepoFiles(root, options.env)) ?? [];
+      return files.filter((path) => !path.startsWith('.tandem/'));
     },
   };
 }

@@ -1,5 +1,6 @@
 // Small syntax highlighter for fenced code in replies: keywords, strings, comments and numbers for the
 // common languages, one line at a time (a block comment may carry over to the next line).
+import { same, sgr } from './colors.js';
 
 export interface CodeStyle {
   readonly keyword: (s: string) => string;
@@ -8,16 +9,12 @@ export interface CodeStyle {
   readonly number: (s: string) => string;
 }
 
-const sgr = (open: string, close: string) => (s: string) => `\u001b[${open}m${s}\u001b[${close}m`;
-
 export const ANSI_CODE_STYLE: CodeStyle = {
   keyword: sgr('35', '39'),
   string: sgr('32', '39'),
   comment: sgr('90', '39'),
   number: sgr('33', '39'),
 };
-
-const same = (s: string): string => s;
 
 export const PLAIN_CODE_STYLE: CodeStyle = { keyword: same, string: same, comment: same, number: same };
 

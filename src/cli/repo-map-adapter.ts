@@ -56,13 +56,14 @@ export function createRepoMapPort(options: RepoMapAdapterOptions): RepoMapHandle
   const source = createMapSource(root, { pool, onProgress });
   let files: readonly string[] = [];
   let refreshNext = false;
-  let identifiers: readonly string[] = [];
+  // The names for Tab completion are worked out only when completion asks, not on every build.
+  let lastTags: ReadonlyMap<string, PackedTags> = new Map();
+  let identifiers: { from: ReadonlyMap<string, PackedTags>; names: readonly string[] } | null = null;
   const map = createRepoMap({
     listFiles: async () => files,
     collectTags: async (paths) => {
-      const tags = await source.collectTags(paths);
-      identifiers = definedNames(tags);
-      return tags;
+      lastTags = await source.collectTags(paths);
+      return lastTags;
     },
     readFile: (path) => {
       try {
@@ -94,10 +95,12 @@ export function createRepoMapPort(options: RepoMapAdapterOptions): RepoMapHandle
     refresh() {
       refreshNext = true;
     },
-    identifiers: () => identifiers,
+    identifiers() {
+      if (identifiers?.from !== lastTags) identifiers = { from: lastTags, names: definedNames(lastTags) };
+      return identifiers.names;
+    },
   };
 }
-
 function definedNames(tagsByFile: ReadonlyMap<string, PackedTags>): string[] {
   const names = new Set<string>();
   for (const packed of tagsByFile.values()) {

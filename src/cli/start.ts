@@ -37,7 +37,7 @@ export async function startTandem(environment: CliEnvironment, parsed: ParsedArg
   const emit = createRenderer(environment, settings);
   try {
     if (repoRoot === null) repoRoot = await offerGitInit(environment, interactive, lines, emit);
-    await approveRepoCommands(environment, parsed, { repoRoot, settings, approvalsNeeded, interactive, lines, emit });
+    await approveRepoCommands(environment, { repoRoot, settings, approvalsNeeded, interactive, lines, emit });
     const built = await buildSession({ environment, settings, repoRoot, files: parsed.files, emit, interactive, lines, sources });
     if (interactive) configurePrompt(lines, built, environment, repoRoot);
     if (settings['show-repo-map']) {
@@ -82,10 +82,13 @@ interface ApprovalInput extends Omit<LoadedSettings, 'sources'> {
   readonly emit: EmitEvent;
 }
 
-/** Commands from the repository's own config run only once the user approved their exact text. */
-async function approveRepoCommands(environment: CliEnvironment, parsed: ParsedArgs, input: ApprovalInput): Promise<void> {
+/**
+ * Commands (and a server) from the repository's own config are used only once the user approved their
+ * exact text. loadConfig lists only values still in effect, so anything the user overrode is absent.
+ */
+async function approveRepoCommands(environment: CliEnvironment, input: ApprovalInput): Promise<void> {
   const { settings, interactive, lines, emit } = input;
-  const needed = input.approvalsNeeded.filter((a) => !parsed.explicit.has(a.key as never));
+  const needed = input.approvalsNeeded;
   if (needed.length === 0 || input.repoRoot === null) return;
   const store = createApprovalStore(approvalFile(environment.homeDir));
   for (const { key, value } of needed) {

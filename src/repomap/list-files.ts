@@ -1,14 +1,11 @@
 // The files the repo map reads: git-tracked plus untracked-not-ignored files (a folder walk
 // without git), minus .tandem/, .tandemignore matches, binaries, generated/minified files,
 // lock files, big files and files no code grammar covers.
-import { execFile } from 'node:child_process';
 import { open, readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import ignore from 'ignore';
+import { listRepoFiles } from '../git/ls-files.js';
 import { isCodeLanguage, languageForPath } from '../platform/tree-sitter.js';
-
-const execFileAsync = promisify(execFile);
 
 export interface ListMapFilesOptions {
   /** Files above this many bytes are skipped (default 1 MiB). */
@@ -60,7 +57,7 @@ export async function listMapFileStats(root: string, options: ListMapFilesOption
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_FILE_BYTES;
   const accept = options.accept ?? defaultAccept;
   const known = options.known ?? (() => false);
-  const candidates = (await gitFiles(root)) ?? (await walkFiles(root));
+  const candidates = (await listRepoFiles(root)) ?? (await walkFiles(root));
   const ignored = await tandemIgnore(root);
   const byName = candidates.filter((rel) =>
     !rel.startsWith('.tandem/') && !ignored(rel) && accept(rel) && !isSkippedByName(rel)).sort();
@@ -115,16 +112,6 @@ async function readHead(absPath: string): Promise<Buffer | null> {
 }
 
 /** null when root is not inside a git work tree (or git is missing). */
-async function gitFiles(root: string): Promise<string[] | null> {
-  try {
-    const { stdout } = await execFileAsync('git', ['ls-files', '-co', '--exclude-standard', '-z'],
-      { cwd: root, maxBuffer: 512 * 1024 * 1024, encoding: 'utf8' });
-    return [...new Set(stdout.split('\0').filter(Boolean))];
-  } catch {
-    return null;
-  }
-}
-
 /** Without git: every file under root, skipping .git, node_modules and dot-folders. */
 async function walkFiles(root: string): Promise<string[]> {
   const out: string[] = [];

@@ -7,7 +7,7 @@ import type { TokenCounter } from '../coders/ports.js';
 const ESTIMATE_SAFE_SHARE = 0.6;
 
 /** null when the request fits; otherwise a question for the user naming the largest part. */
-export async function checkContextWindow(built: BuiltMessages, window: number, tokens: TokenCounter): Promise<string | null> {
+export function checkContextWindow(built: BuiltMessages, window: number, tokens: TokenCounter): string | null {
   const estimate = built.messages.reduce((sum, m) => sum + m.content.length / 4, 0);
   if (estimate < window * ESTIMATE_SAFE_SHARE) return null;
   const parts = countParts(built, tokens);

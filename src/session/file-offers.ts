@@ -14,12 +14,7 @@ export interface FileOfferDeps {
 /** Offers every repository file `text` names that is not in the chat; returns those added. */
 export async function offerMentionedFiles(text: string, deps: FileOfferDeps): Promise<string[]> {
   if (!deps.files) return [];
-  const added: string[] = [];
-  for (const file of mentionedFiles(text, await deps.files.list(), deps.chatFiles)) {
-    const answer = await deps.asker.confirm(`Add ${file} to the chat?`, 'add-file');
-    if (answer === 'yes' && deps.add(file)) added.push(file);
-  }
-  return added;
+  return offer(mentionedFiles(text, await deps.files.list(), deps.chatFiles), deps);
 }
 
 /**
@@ -31,7 +26,14 @@ export async function offerFilesTheReplyNeeds(reply: string, coder: Coder, deps:
   const mentioned = mentionedFiles(reply, await deps.files.list(), deps.chatFiles);
   if (mentioned.length === 0) return [];
   const edited = coder.parse(reply, { chatFiles: deps.chatFiles }).edits.map((e) => e.path);
-  const needed = edited.length === 0 ? mentioned : mentioned.filter((file) => edited.includes(file));
-  if (needed.length === 0) return [];
-  return offerMentionedFiles(needed.join(' '), deps);
+  return offer(edited.length === 0 ? mentioned : mentioned.filter((file) => edited.includes(file)), deps);
+}
+
+async function offer(files: readonly string[], deps: FileOfferDeps): Promise<string[]> {
+  const added: string[] = [];
+  for (const file of files) {
+    const answer = await deps.asker.confirm(`Add ${file} to the chat?`, 'add-file');
+    if (answer === 'yes' && deps.add(file)) added.push(file);
+  }
+  return added;
 }

@@ -175,15 +175,15 @@ export class Session {
     const mode = options.mode ?? this.mode;
     this.emit({ type: 'user', text, mode });
     await offerMentionedFiles(text, this.fileOffers);
-    await this.summarizeIfLong();
-    if (mode === 'architect') return this.runArchitect(text, signal);
-    const loaded = await this.deps.loadCoder(mode === 'ask' ? 'ask' : this.options.editFormat);
+    const loaded = await this.deps.loadCoder(this.coderKindFor(mode));
+    await this.summarizeIfLong(loaded.prompts.context.ack);
+    if (mode === 'architect') return this.runArchitect(text, signal, loaded);
     return this.runLoop(text, signal, { loaded, model: this.models.main, history: this.history, main: true });
   }
 
   /** The messages the next request would carry, with their named parts. */
   async buildRequest(request: string, loaded?: LoadedCoder, history: readonly ChatMessage[] = this.history): Promise<BuiltMessages> {
-    const coder = loaded ?? (await this.deps.loadCoder(this.mode === 'code' ? this.options.editFormat : this.mode === 'ask' ? 'ask' : 'architect'));
+    const coder = loaded ?? (await this.deps.loadCoder(this.coderKindFor(this.mode)));
     const [chatFiles, readOnlyFiles] = await Promise.all([this.readChatFiles(), this.readReadOnlyFiles()]);
     const repoMap = await this.repoMap(request);
     return buildMessages({
@@ -202,8 +202,12 @@ export class Session {
     return this.totals.snapshot();
   }
 
-  private async runArchitect(text: string, signal?: AbortSignal): Promise<RequestOutcome> {
-    const planner = await this.deps.loadCoder('architect');
+  /** The coder a mode talks through: the edit format's, ask's, or the architect's planner. */
+  private coderKindFor(mode: ChatMode): CoderFormat | 'architect' {
+    return mode === 'code' ? this.options.editFormat : mode;
+  }
+
+  private async runArchitect(text: string, signal: AbortSignal | undefined, planner: LoadedCoder): Promise<RequestOutcome> {
     const built = await this.buildRequest(text, planner);
     const plan = await this.send(built, this.models.main, signal);
     if (!plan.ok) return this.failedReply(text, plan, this.history, true);
@@ -217,7 +221,7 @@ export class Session {
     let message = text;
     for (let used = 0; ; used++) {
       const built = await this.buildRequest(message, profile.loaded, profile.history);
-      const room = await checkContextWindow(built, this.options.contextWindow, this.ports.tokens);
+      const room = checkContextWindow(built, this.options.contextWindow, this.ports.tokens);
       if (room) {
         const answer = await this.ports.asker.confirm(room, 'oversized-request');
         if (answer === 'unanswerable') return { status: 'approval_required', message: room };
@@ -297,14 +301,13 @@ export class Session {
     return { files: this.ports.files, asker: this.ports.asker, chatFiles: this.chatFiles, add: (path) => this.addChatFile(path) };
   }
 
-  private async summarizeIfLong(): Promise<void> {
-    const { prompts } = await this.deps.loadCoder('ask');
+  private async summarizeIfLong(ack: string): Promise<void> {
     const summary = await summarizeHistory(this.history, {
       client: this.ports.weakModel,
       model: this.models.weak,
       systemPrompt: this.deps.texts.summarize,
       summaryTemplate: this.deps.texts.summaryTemplate,
-      ack: prompts.context.ack,
+      ack,
       count: (text) => this.ports.tokens.count(text),
       budget: this.options.maxHistoryTokens,
     });

@@ -40,6 +40,9 @@ export function summaryCut(history: readonly ChatMessage[], count: (text: string
 
 /** Returns the replacement for the oldest turns, or null when nothing needs (or could be) summarized. */
 export async function summarizeHistory(history: readonly ChatMessage[], options: SummarizeOptions): Promise<SummaryResult | null> {
+  // A byte-level BPE token is at least one byte: a history within budget-many bytes needs no counting.
+  const bytes = history.reduce((sum, m) => sum + Buffer.byteLength(m.content, 'utf8'), 0);
+  if (bytes <= options.budget) return null;
   if (historyTokens(history, options.count) <= options.budget) return null;
   const cut = summaryCut(history, options.count, options.budget, options.keepTurns ?? 1);
   if (cut === 0) return null;
