@@ -6,12 +6,13 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runCli } from './run-cli.js';
 
-function findPackageRoot(): string {
+/** The folder holding tandem's package.json (with prompts/ and queries/), and its version. */
+function findPackage(): { root: string; version: string } {
   let dir = dirname(fileURLToPath(import.meta.url));
   for (;;) {
     try {
       const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: string; version?: string };
-      if (pkg.name === 'tandem') return dir;
+      if (pkg.name === 'tandem') return { root: dir, version: pkg.version ?? '0.0.0' };
     } catch {
       // not here; keep walking up
     }
@@ -21,8 +22,7 @@ function findPackageRoot(): string {
   }
 }
 
-const packageRoot = findPackageRoot();
-const version = (JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { version: string }).version;
+const { root: packageRoot, version } = findPackage();
 
 runCli({
   argv: process.argv.slice(2),

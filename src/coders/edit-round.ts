@@ -40,6 +40,10 @@ interface Deps {
 export async function runEditRound(reply: string, options: EditRoundOptions, deps: Deps): Promise<EditRoundResult> {
   const parsed = deps.coder.parse(reply, { chatFiles: options.chatFiles });
   const parseProblems = parsed.problems.map((p) => `line ${p.line} of your reply: ${p.message}`);
+  if (parsed.edits.length === 0) {
+    // A reply without edits (an answer, a question) reads no file.
+    return { written: [], addedToChat: [], failures: [], parseProblems, appliedCount: 0, shellCommands: parsed.shellCommands, approvalRequired: false, diff: '' };
+  }
   const paths = unique([...parsed.edits.map((e) => e.path), ...options.chatFiles]);
   const loaded = await loadSnapshots(options.root, paths);
   const plan = planEdits(parsed.edits, loaded.files, { chatFiles: options.chatFiles, refused: loaded.refused, root: options.root });
