@@ -1,10 +1,11 @@
-// Checks the folder layering of DESIGN.md (imports point down the list only) and that no module
-// import cycle exists. Exits 1 listing every violation.
+// Checks the folder layering of DESIGN.md (imports point down the list only), that every folder of
+// src/ has a place in that list, and that no module import cycle exists. Exits 1 listing every violation.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const LAYERS = ['cli', 'config', 'session', 'coders', 'edits', 'model', 'repomap', 'git', 'checks', 'platform'];
+// Highest first: a folder may import the folders after it. Nothing imports cli/; only cli/ imports eval/.
+const LAYERS = ['cli', 'eval', 'config', 'session', 'coders', 'edits', 'model', 'repomap', 'git', 'checks', 'platform'];
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const src = join(root, 'src');
 
@@ -19,6 +20,11 @@ const layerOf = (file) => relative(src, file).split('/')[0];
 const files = walk(src);
 const imports = new Map();
 const problems = [];
+for (const name of readdirSync(src)) {
+  const isFolder = statSync(join(src, name)).isDirectory();
+  if (isFolder && !LAYERS.includes(name)) problems.push(`src/${name}/ is not in LAYERS (scripts/check-layers.mjs): give it a place in the list`);
+  if (!isFolder && name.endsWith('.ts')) problems.push(`src/${name} lies outside every folder: move it into one of ${LAYERS.join(', ')}`);
+}
 for (const file of files) {
   const text = readFileSync(file, 'utf8');
   const targets = [...text.matchAll(/(?:from|import)\s*\(?\s*['"](\.{1,2}\/[^'"]+)['"]/g)].map((m) =>
@@ -28,7 +34,7 @@ for (const file of files) {
   const from = layerOf(file);
   for (const target of imports.get(file)) {
     const to = layerOf(target);
-    if (from === to || !LAYERS.includes(from) || !LAYERS.includes(to)) continue;
+    if (from === to || !LAYERS.includes(from) || !LAYERS.includes(to)) continue; // unknown folders are reported above
     if (to === 'cli' || LAYERS.indexOf(to) < LAYERS.indexOf(from)) {
       problems.push(`${relative(root, file)} imports ${relative(root, target)}: ${from}/ may not import ${to}/`);
     }

@@ -1,29 +1,5 @@
-// Exit codes of DESIGN.md, and how a request's final status maps onto them.
-import type { ResultStatus } from '../session/events.js';
-
-export const EXIT = {
-  ok: 0,
-  error: 1,
-  usage: 2,
-  reflectionLimit: 3,
-  approvalRequired: 4,
-  interrupted: 130,
-} as const;
-
-export function exitCodeFor(status: ResultStatus): number {
-  switch (status) {
-    case 'completed':
-      return EXIT.ok;
-    case 'reflection_limit':
-      return EXIT.reflectionLimit;
-    case 'approval_required':
-      return EXIT.approvalRequired;
-    case 'interrupted':
-      return EXIT.interrupted;
-    case 'error':
-      return EXIT.error;
-  }
-}
+// The exit codes (defined in session/exit-codes.ts, shared with eval) and the CLI's one-line failure.
+export { EXIT, exitCodeFor } from '../session/exit-codes.js';
 
 /** A failure outside the model's control that ends the run with a one-line message. */
 export class CliError extends Error {

@@ -1,16 +1,17 @@
-// A coder is one edit format: its prompts and how a reply becomes edits. Subclasses only name the format.
+// A coder is one edit format as data: its name and prompts. What a reply means follows from the
+// format alone (its parser in edits/, or no edits at all for `ask`), so no format needs its own class.
 import { parseReply } from '../edits/parse.js';
-import type { EditFormat, ParseContext, ParseResult } from '../edits/types.js';
+import type { ParseContext, ParseResult } from '../edits/types.js';
+import type { CoderFormat } from '../model/edit-formats.js';
 import type { FormatPrompts } from './prompt-files.js';
 
-export type CoderFormat = EditFormat | 'ask';
+export type { CoderFormat } from '../model/edit-formats.js';
 
-export const CODER_FORMATS: readonly CoderFormat[] = ['diff', 'diff-fenced', 'whole', 'udiff', 'ask'];
-
-export abstract class Coder {
-  abstract readonly format: CoderFormat;
-
-  constructor(readonly prompts: FormatPrompts) {}
+export class Coder {
+  constructor(
+    readonly format: CoderFormat,
+    readonly prompts: FormatPrompts,
+  ) {}
 
   /** Whether replies in this format carry edits at all. */
   get makesEdits(): boolean {
@@ -23,37 +24,6 @@ export abstract class Coder {
   }
 }
 
-export class DiffCoder extends Coder {
-  readonly format = 'diff' as const;
-}
-
-export class DiffFencedCoder extends Coder {
-  readonly format = 'diff-fenced' as const;
-}
-
-export class WholeFileCoder extends Coder {
-  readonly format = 'whole' as const;
-}
-
-export class UnifiedDiffCoder extends Coder {
-  readonly format = 'udiff' as const;
-}
-
-export class AskCoder extends Coder {
-  readonly format = 'ask' as const;
-}
-
 export function createCoder(format: CoderFormat, prompts: FormatPrompts): Coder {
-  switch (format) {
-    case 'diff':
-      return new DiffCoder(prompts);
-    case 'diff-fenced':
-      return new DiffFencedCoder(prompts);
-    case 'whole':
-      return new WholeFileCoder(prompts);
-    case 'udiff':
-      return new UnifiedDiffCoder(prompts);
-    case 'ask':
-      return new AskCoder(prompts);
-  }
+  return new Coder(format, prompts);
 }

@@ -1,5 +1,6 @@
 // The one table of every tandem setting. Flags, config-file keys, environment variables, defaults
 // and --help are all derived from it, so they cannot drift apart.
+import { CODER_FORMATS, EDIT_FORMATS } from '../model/edit-formats.js';
 
 export type OptionGroup = 'model' | 'request' | 'repomap' | 'git' | 'checks' | 'session' | 'output' | 'general';
 
@@ -29,6 +30,8 @@ interface BaseSpec {
   readonly positional?: boolean;
   /** How the default reads in --help when it is null or computed elsewhere. */
   readonly defaultLabel?: string;
+  /** `tandem eval` takes it too and passes it to every tandem run it starts. */
+  readonly eval?: boolean;
 }
 
 export interface BooleanSpec extends BaseSpec {
@@ -62,11 +65,9 @@ export type OptionSpec = BooleanSpec | StringSpec | IntSpec | EnumSpec | ListSpe
 /** `--resume` with no ID means the most recent session. */
 export const RESUME_LATEST = 'latest';
 
-export const EDIT_FORMATS = ['diff', 'diff-fenced', 'whole', 'udiff', 'ask'] as const;
-
 export const OPTIONS = {
   // model
-  model: { type: 'string', default: 'gpt-4o', group: 'model', metavar: 'NAME', help: 'model for the chat' },
+  model: { type: 'string', default: 'gpt-4o', group: 'model', metavar: 'NAME', eval: true, help: 'model for the chat' },
   'weak-model': {
     type: 'string', default: null, group: 'model', metavar: 'NAME', defaultLabel: 'the main model',
     help: 'model for commit messages and history summaries',
@@ -78,22 +79,22 @@ export const OPTIONS = {
   // A repository (its config or .env) naming the server would receive the user's API key: approve once.
   'base-url': {
     type: 'string', default: null, group: 'model', metavar: 'URL', extraEnv: ['OPENAI_BASE_URL'], repo: 'needs-approval',
-    defaultLabel: 'OpenAI', help: 'any OpenAI-compatible endpoint',
+    defaultLabel: 'OpenAI', eval: true, help: 'any OpenAI-compatible endpoint',
   },
   'api-key': {
-    type: 'string', default: null, group: 'model', metavar: 'KEY', extraEnv: ['OPENAI_API_KEY'], secret: true,
+    type: 'string', default: null, group: 'model', metavar: 'KEY', extraEnv: ['OPENAI_API_KEY'], secret: true, eval: true,
     help: 'sent as bearer token',
   },
   'edit-format': {
-    type: 'enum', values: EDIT_FORMATS, default: null, group: 'model', metavar: 'F', defaultLabel: 'per model',
+    type: 'enum', values: CODER_FORMATS, default: null, group: 'model', metavar: 'F', defaultLabel: 'per model', eval: true,
     help: 'how the model writes edits (ask: no edits)',
   },
   'editor-edit-format': {
-    type: 'enum', values: ['diff', 'diff-fenced', 'whole', 'udiff'], default: null, group: 'model', metavar: 'F',
+    type: 'enum', values: EDIT_FORMATS, default: null, group: 'model', metavar: 'F',
     defaultLabel: 'per editor model', help: 'edit format of the editor model in architect mode',
   },
   architect: {
-    type: 'boolean', default: false, group: 'model',
+    type: 'boolean', default: false, group: 'model', eval: true,
     help: 'plan with the main model, edit with the editor model',
   },
   'context-window': {

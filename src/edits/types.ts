@@ -1,7 +1,7 @@
 // The shared vocabulary of edits: what parsers produce, what the planner decides, what apply writes.
 // Pure data; nothing here touches the file system.
 
-export type EditFormat = 'diff' | 'diff-fenced' | 'whole' | 'udiff';
+export type { EditFormat } from '../model/edit-formats.js';
 
 /** Replace `search` with `replace` in `path`. An empty `search` creates the file (or appends to an empty one). */
 export interface ReplaceEdit {

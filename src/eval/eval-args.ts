@@ -1,38 +1,42 @@
-// `tandem eval` options: one small table from which parsing and the help text come.
-// A pure function: argv in, typed options or one error line out.
+// `tandem eval` options. The model and server flags it passes on to tandem are the rows of the one
+// option table marked `eval` (config/schema.ts), so their names, help and checks cannot drift from
+// tandem's own; the rows below are the options only the eval has. A pure function: argv in, typed
+// options or one error line out.
+import { OPTIONS, checkTextValue, expectedOf, type OptionSpec } from '../config/schema.js';
+import type { CoderFormat } from '../model/edit-formats.js';
 
 export type EvalMode = 'run' | 'resume' | 'compare' | 'replay' | 'list' | 'help';
 
 interface OptionRow {
   readonly name: string;
-  readonly kind: 'string' | 'int' | 'boolean';
-  readonly metavar?: string;
-  readonly help: string;
+  readonly spec: OptionSpec;
 }
 
+// `group` only places a row in tandem's --help, which never shows these.
+const OWN_OPTIONS: Record<string, OptionSpec> = {
+  tries: { type: 'int', min: 1, default: 2, group: 'general', metavar: 'N', help: 'attempts per exercise; each later one resumes the session with the test output' },
+  threads: { type: 'int', min: 1, default: 1, group: 'general', metavar: 'N', help: 'exercises run in parallel' },
+  filter: { type: 'string', default: null, group: 'general', metavar: 'TEXT', help: 'only exercises whose name contains TEXT or matches it as a regex' },
+  resume: { type: 'string', default: null, group: 'general', metavar: 'RUN', help: 'continue an interrupted run, skipping finished exercises' },
+  compare: { type: 'string', default: null, group: 'general', metavar: 'RUN_A', help: 'with a second RUN: show what changed per exercise' },
+  replay: { type: 'string', default: null, group: 'general', metavar: 'RUN', help: 're-run the stored replies through the current parsers and matchers' },
+  exercises: { type: 'string', default: null, group: 'general', metavar: 'DIR', defaultLabel: 'the bundled eval/exercises', help: 'exercise folder' },
+  prices: { type: 'string', default: null, group: 'general', metavar: 'IN,OUT', help: 'USD per million input,output tokens, for models tandem has no prices for' },
+  'test-timeout': { type: 'int', min: 1, default: 60, group: 'general', metavar: 'SECONDS', help: 'kill an exercise test run after this long' },
+  list: { type: 'boolean', default: false, negatable: false, group: 'general', help: 'list the exercises (after --filter) and exit' },
+  help: { type: 'boolean', default: false, negatable: false, group: 'general', help: 'show this help' },
+};
+
+/** The flags of `tandem eval`: the pass-through rows of the option table first, then the eval's own. */
 export const EVAL_OPTIONS: readonly OptionRow[] = [
-  { name: 'model', kind: 'string', metavar: 'NAME', help: 'model to evaluate (passed to tandem)' },
-  { name: 'edit-format', kind: 'string', metavar: 'F', help: 'edit format (passed to tandem)' },
-  { name: 'architect', kind: 'boolean', help: 'architect mode (passed to tandem)' },
-  { name: 'base-url', kind: 'string', metavar: 'URL', help: 'OpenAI-compatible endpoint (passed to tandem)' },
-  { name: 'api-key', kind: 'string', metavar: 'KEY', help: 'API key (passed to tandem)' },
-  { name: 'tries', kind: 'int', metavar: 'N', help: 'attempts per exercise; each later one resumes the session with the test output (default 2)' },
-  { name: 'threads', kind: 'int', metavar: 'N', help: 'exercises run in parallel (default 1)' },
-  { name: 'filter', kind: 'string', metavar: 'TEXT', help: 'only exercises whose name contains TEXT or matches it as a regex' },
-  { name: 'resume', kind: 'string', metavar: 'RUN', help: 'continue an interrupted run, skipping finished exercises' },
-  { name: 'compare', kind: 'string', metavar: 'RUN_A', help: 'with a second RUN: show what changed per exercise' },
-  { name: 'replay', kind: 'string', metavar: 'RUN', help: 're-run the stored replies through the current parsers and matchers' },
-  { name: 'exercises', kind: 'string', metavar: 'DIR', help: 'exercise folder (default: the bundled eval/exercises)' },
-  { name: 'prices', kind: 'string', metavar: 'IN,OUT', help: 'USD per million input,output tokens, for models tandem has no prices for' },
-  { name: 'test-timeout', kind: 'int', metavar: 'SECONDS', help: 'kill an exercise test run after this long (default 60)' },
-  { name: 'list', kind: 'boolean', help: 'list the exercises (after --filter) and exit' },
-  { name: 'help', kind: 'boolean', help: 'show this help' },
+  ...Object.entries(OPTIONS).flatMap(([name, spec]): OptionRow[] => ('eval' in spec && spec.eval ? [{ name, spec }] : [])),
+  ...Object.entries(OWN_OPTIONS).map(([name, spec]) => ({ name, spec })),
 ];
 
 export interface EvalArgs {
   readonly mode: EvalMode;
   readonly model: string | null;
-  readonly editFormat: string | null;
+  readonly editFormat: CoderFormat | null;
   readonly architect: boolean;
   readonly baseUrl: string | null;
   readonly apiKey: string | null;
@@ -52,9 +56,11 @@ class EvalUsageError extends Error {
   readonly kind = 'usage';
 }
 
+type Values = Map<string, unknown>;
+
 export function parseEvalArgs(argv: readonly string[]): ParseEvalArgsResult {
   try {
-    const values = new Map<string, string | number | boolean>();
+    const values: Values = new Map();
     const extra: string[] = [];
     for (let i = 0; i < argv.length; i++) i = readOption(argv, i, values, extra);
     return { ok: true, args: toArgs(values, extra) };
@@ -65,7 +71,7 @@ export function parseEvalArgs(argv: readonly string[]): ParseEvalArgsResult {
 }
 
 /** Reads the word at `i` (and its value); returns the index of the last word consumed. */
-function readOption(argv: readonly string[], i: number, values: Map<string, string | number | boolean>, extra: string[]): number {
+function readOption(argv: readonly string[], i: number, values: Values, extra: string[]): number {
   const word = argv[i] ?? '';
   if (!word.startsWith('--')) {
     extra.push(word);
@@ -73,16 +79,22 @@ function readOption(argv: readonly string[], i: number, values: Map<string, stri
   }
   const [name = '', inline] = splitInline(word.slice(2));
   const row = EVAL_OPTIONS.find((r) => r.name === name);
-  if (!row) throw new EvalUsageError(`unknown eval option --${name} (see tandem eval --help)`);
-  if (row.kind === 'boolean') {
+  if (row?.spec.type === 'boolean') {
     if (inline !== undefined) throw new EvalUsageError(`--${name} takes no value`);
     values.set(name, true);
     return i;
   }
+  if (!row) throw new EvalUsageError(`unknown eval option --${name} (see tandem eval --help)`);
   const value = inline ?? argv[i + 1];
-  if (value === undefined) throw new EvalUsageError(`--${name} needs a value (${row.metavar ?? 'VALUE'})`);
-  values.set(name, row.kind === 'int' ? toPositiveInt(name, value) : value);
+  if (value === undefined) throw new EvalUsageError(`--${name} needs a value (${describeValue(row.spec)})`);
+  const checked = checkTextValue(row.spec, value);
+  if (!checked.ok) throw new EvalUsageError(`--${name}: ${checked.describe(`'${value}'`)}`);
+  values.set(name, checked.value);
   return inline === undefined ? i + 1 : i;
+}
+
+function describeValue(spec: OptionSpec): string {
+  return spec.type === 'int' || spec.type === 'enum' ? expectedOf(spec) : (spec.metavar ?? 'a value');
 }
 
 function splitInline(text: string): [string, string | undefined] {
@@ -90,37 +102,35 @@ function splitInline(text: string): [string, string | undefined] {
   return at < 0 ? [text, undefined] : [text.slice(0, at), text.slice(at + 1)];
 }
 
-function toPositiveInt(name: string, value: string): number {
-  const n = Number(value);
-  if (!/^\d+$/.test(value) || n < 1) throw new EvalUsageError(`--${name} needs a whole number of at least 1, got "${value}"`);
-  return n;
+function defaultOf(name: string): unknown {
+  return EVAL_OPTIONS.find((row) => row.name === name)?.spec.default ?? null;
 }
 
-function toArgs(values: Map<string, string | number | boolean>, extra: string[]): EvalArgs {
+function toArgs(values: Values, extra: string[]): EvalArgs {
   const text = (name: string): string | null => (values.has(name) ? String(values.get(name)) : null);
-  const int = (name: string, fallback: number): number => (values.has(name) ? Number(values.get(name)) : fallback);
+  const int = (name: string): number => Number(values.get(name) ?? defaultOf(name));
   const mode = modeOf(values);
   const runs = runsOf(mode, values, extra);
   if (extra.length > 0) throw new EvalUsageError(`unexpected argument "${extra[0]}"`);
-  const filter = text('filter');
   return {
     mode,
+    // unset pass-through flags stay null: each tandem run then applies its own defaults and config
     model: text('model'),
-    editFormat: text('edit-format'),
+    editFormat: (values.get('edit-format') as CoderFormat | undefined) ?? null,
     architect: values.get('architect') === true,
     baseUrl: text('base-url'),
     apiKey: text('api-key'),
-    tries: int('tries', 2),
-    threads: int('threads', 1),
-    filter,
+    tries: int('tries'),
+    threads: int('threads'),
+    filter: text('filter'),
     runs,
     exercisesDir: text('exercises'),
     prices: parsePrices(text('prices')),
-    testTimeoutSeconds: int('test-timeout', 60),
+    testTimeoutSeconds: int('test-timeout'),
   };
 }
 
-function modeOf(values: Map<string, unknown>): EvalMode {
+function modeOf(values: Values): EvalMode {
   if (values.has('help')) return 'help';
   const modes = (['resume', 'compare', 'replay'] as const).filter((m) => values.has(m));
   if (modes.length > 1) throw new EvalUsageError(`--${modes[0]} and --${modes[1]} cannot be used together`);
@@ -129,7 +139,7 @@ function modeOf(values: Map<string, unknown>): EvalMode {
   return 'run';
 }
 
-function runsOf(mode: EvalMode, values: Map<string, unknown>, extra: string[]): string[] {
+function runsOf(mode: EvalMode, values: Values, extra: string[]): string[] {
   if (mode === 'compare') {
     const second = extra.shift();
     if (second === undefined) throw new EvalUsageError('--compare needs two runs: --compare RUN_A RUN_B');
@@ -150,9 +160,11 @@ function parsePrices(text: string | null): EvalArgs['prices'] {
 }
 
 export function renderEvalHelp(): string {
-  const rows = EVAL_OPTIONS.map((r) => {
-    const left = `  --${r.name}${r.metavar ? ` ${r.metavar}` : ''}`;
-    return `${left.padEnd(26)} ${r.help}`;
+  const rows = EVAL_OPTIONS.map(({ name, spec }) => {
+    const left = `  --${name}${spec.metavar ? ` ${spec.metavar}` : ''}`;
+    if (spec.eval) return `${left.padEnd(26)} ${spec.help} (passed to tandem)`;
+    const fallback = spec.defaultLabel ?? (spec.type === 'int' ? String(spec.default) : null);
+    return `${left.padEnd(26)} ${spec.help}${fallback === null ? '' : ` (default ${fallback})`}`;
   });
   return [
     'Usage: tandem eval [options]              run the exercises and print a summary',

@@ -2,7 +2,8 @@
 // Reached from run-cli.ts by a dynamic import, so plain tandem never loads any of this.
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { CliEnvironment } from '../cli/cli-environment.js';
+import type { Writable } from 'node:stream';
+import { EXIT } from '../session/exit-codes.js';
 import { compareResults, renderComparison } from './compare.js';
 import { EvalError } from './errors.js';
 import { parseEvalArgs, renderEvalHelp, type EvalArgs } from './eval-args.js';
@@ -12,35 +13,43 @@ import { runEval } from './run-eval.js';
 import { readResults, readRunInfo, runDir, runIdOf } from './run-store.js';
 import { renderExerciseTable, renderSummary } from './summary.js';
 
-const EXIT_OK = 0;
-const EXIT_ERROR = 1;
-const EXIT_USAGE = 2;
+/** What the eval takes from the process; the CLI's environment has all of it. */
+export interface EvalEnvironment {
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly cwd: string;
+  readonly stdout: Writable;
+  readonly stderr: Writable;
+  /** The folder holding package.json, dist/ and eval/exercises. */
+  readonly packageRoot: string;
+  /** The Node binary running tandem, to run the same tandem on each exercise. */
+  readonly nodePath: string;
+}
 
-export async function runEvalCli(environment: CliEnvironment, argv: readonly string[]): Promise<number> {
+export async function runEvalCli(environment: EvalEnvironment, argv: readonly string[]): Promise<number> {
   const parsed = parseEvalArgs(argv);
   if (!parsed.ok) {
     environment.stderr.write(`tandem eval: ${parsed.error}\n`);
-    return EXIT_USAGE;
+    return EXIT.usage;
   }
   try {
     return await dispatch(environment, parsed.args);
   } catch (error) {
     if (!(error instanceof EvalError)) throw error;
     environment.stderr.write(`tandem eval: ${error.message}\n`);
-    return error.kind === 'run_not_found' || error.kind === 'no_exercises' ? EXIT_USAGE : EXIT_ERROR;
+    return error.kind === 'run_not_found' || error.kind === 'no_exercises' ? EXIT.usage : EXIT.error;
   }
 }
 
-async function dispatch(environment: CliEnvironment, args: EvalArgs): Promise<number> {
+async function dispatch(environment: EvalEnvironment, args: EvalArgs): Promise<number> {
   const write = (text: string): void => void environment.stdout.write(text);
   switch (args.mode) {
     case 'help':
       write(renderEvalHelp());
-      return EXIT_OK;
+      return EXIT.ok;
     case 'list': {
       const exercises = await loadExercises(exercisesDir(environment, args), args.filter);
       write(exercises.map((e) => `${e.name}  (${e.language})\n`).join(''));
-      return EXIT_OK;
+      return EXIT.ok;
     }
     case 'compare': {
       const [a = '', b = ''] = args.runs;
@@ -48,13 +57,13 @@ async function dispatch(environment: CliEnvironment, args: EvalArgs): Promise<nu
       await Promise.all([readRunInfo(dirA), readRunInfo(dirB)]);
       const comparison = compareResults(await readResults(dirA), await readResults(dirB));
       write(renderComparison(runIdOf(dirA), runIdOf(dirB), comparison));
-      return EXIT_OK;
+      return EXIT.ok;
     }
     case 'replay': {
       const dir = runDir(environment.cwd, args.runs[0] ?? '');
       const info = await readRunInfo(dir);
       write(renderReplay(runIdOf(dir), replayResults(await readResults(dir), info.editFormat)));
-      return EXIT_OK;
+      return EXIT.ok;
     }
     case 'run':
     case 'resume':
@@ -62,7 +71,7 @@ async function dispatch(environment: CliEnvironment, args: EvalArgs): Promise<nu
   }
 }
 
-async function runAndReport(environment: CliEnvironment, args: EvalArgs): Promise<number> {
+async function runAndReport(environment: EvalEnvironment, args: EvalArgs): Promise<number> {
   const outcome = await runEval({
     cwd: environment.cwd,
     defaultExercisesDir: join(environment.packageRoot, 'eval', 'exercises'),
@@ -80,11 +89,11 @@ async function runAndReport(environment: CliEnvironment, args: EvalArgs): Promis
   environment.stdout.write(`\n${renderExerciseTable(outcome.results)}\n`);
   environment.stdout.write(renderSummary(outcome.runId, outcome.info, outcome.summary));
   environment.stdout.write(`results: ${outcome.dir}\n`);
-  if (outcome.crashed.length === 0) return EXIT_OK;
+  if (outcome.crashed.length === 0) return EXIT.ok;
   environment.stderr.write(`tandem eval: ${outcome.crashed.length} exercise(s) could not run; --resume ${outcome.runId} retries them\n`);
-  return EXIT_ERROR;
+  return EXIT.error;
 }
 
-function exercisesDir(environment: CliEnvironment, args: EvalArgs): string {
+function exercisesDir(environment: EvalEnvironment, args: EvalArgs): string {
   return args.exercisesDir === null ? join(environment.packageRoot, 'eval', 'exercises') : resolve(environment.cwd, args.exercisesDir);
 }

@@ -3,6 +3,7 @@
 import { parseReply } from '../edits/parse.js';
 import { planEdits } from '../edits/plan.js';
 import type { EditFormat, FileSnapshot } from '../edits/types.js';
+import { isEditFormat } from '../model/edit-formats.js';
 import { unifiedDiff } from '../edits/unified-diff.js';
 import type { EditRecord } from './event-stream.js';
 import type { ExerciseResult, TryResult } from './run-exercise.js';
@@ -25,7 +26,6 @@ export interface ReplayReport {
   readonly skipped: number;
 }
 
-const EDIT_FORMATS: readonly string[] = ['diff', 'diff-fenced', 'whole', 'udiff'];
 /** A made-up root: the planner only needs one to judge absolute paths in replies. */
 const REPLAY_ROOT = '/tandem-replay';
 
@@ -37,13 +37,13 @@ export function replayResults(results: readonly ExerciseResult[], fallbackFormat
   for (const result of results) {
     result.tries.forEach((attempt, i) => {
       const format = attempt.editFormat ?? fallbackFormat ?? 'diff';
-      if (!EDIT_FORMATS.includes(format)) {
+      if (!isEditFormat(format)) {
         skipped++;
         return;
       }
       // Each try starts from the files the previous one really left, so one change does not cascade.
       const start = i === 0 ? result.startingFiles : (result.tries[i - 1]?.files ?? result.startingFiles);
-      const outcome = replayTry(result, attempt, start, format as EditFormat);
+      const outcome = replayTry(result, attempt, start, format);
       replies += attempt.replies.length;
       same += outcome.same;
       differences.push(...outcome.differences);

@@ -1,9 +1,9 @@
 // Model capabilities (context window, prices, default edit format, weak model) looked up from
 // the data file model-settings.json, and the cost of a request from its token usage.
+import { EDIT_FORMATS, type EditFormat } from './edit-formats.js';
 import table from './model-settings.json' with { type: 'json' };
 
-/** Same literals as the edit formats in edits/; repeated here because model/ must not import edits/. */
-export type DefaultEditFormat = 'diff' | 'diff-fenced' | 'whole' | 'udiff';
+export type DefaultEditFormat = EditFormat;
 
 /** Where the per-request reminder of the format rules goes. */
 export type ReminderPlacement = 'system' | 'user';
@@ -63,8 +63,6 @@ export interface ModelSettingsTable {
   readonly defaults: Omit<Required<RawEntry>, 'name' | 'aliases' | 'patterns'>;
   readonly models: readonly RawEntry[];
 }
-
-const EDIT_FORMATS: readonly DefaultEditFormat[] = ['diff', 'diff-fenced', 'whole', 'udiff'];
 
 /** Looks a model name up in the built-in data file; unknown names get the defaults. */
 export function lookupModelSettings(name: string): ModelSettings {

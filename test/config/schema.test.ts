@@ -1,6 +1,5 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import {
-  EDIT_FORMATS,
   GROUP_TITLES,
   checkConfigValue,
   checkTextValue,
@@ -11,6 +10,7 @@ import {
   specOf,
   type Settings,
 } from '../../src/config/schema.js';
+import type { CoderFormat } from '../../src/model/edit-formats.js';
 
 describe('the option table', () => {
   it('types each setting from its spec', () => {
@@ -19,7 +19,7 @@ describe('the option table', () => {
     expectTypeOf<Settings['auto-commits']>().toEqualTypeOf<boolean>();
     expectTypeOf<Settings['model']>().toEqualTypeOf<string>();
     expectTypeOf<Settings['weak-model']>().toEqualTypeOf<string | null>();
-    expectTypeOf<Settings['edit-format']>().toEqualTypeOf<(typeof EDIT_FORMATS)[number] | null>();
+    expectTypeOf<Settings['edit-format']>().toEqualTypeOf<CoderFormat | null>();
     expectTypeOf<Settings['map-refresh']>().toEqualTypeOf<'auto' | 'always' | 'files' | 'manual'>();
     expectTypeOf<Settings['read']>().toEqualTypeOf<readonly string[]>();
   });
