@@ -1,10 +1,7 @@
-// The user's own uncommitted work on files tandem is about to edit: find it and commit it on its own,
-// so tandem's commit holds only tandem's change and the user's work is never lost in an undo.
-import { commitFiles } from './commit.js';
+// The user's own uncommitted work on files tandem is about to edit: which files hold it. The edit
+// round commits it on its own (coders/edit-round.ts), so tandem's commit holds only tandem's change.
 import { createGit, toRepoPaths, type GitOptions } from './repo.js';
 import { isUntracked, statusOf } from './status.js';
-
-export const DIRTY_COMMIT_MESSAGE = 'wip: user changes before tandem edit';
 
 /** Those of `paths` (returned as given) that are tracked and have staged or unstaged changes. */
 export async function dirtyFiles(root: string, paths: readonly string[], options: GitOptions = {}): Promise<string[]> {
@@ -12,19 +9,4 @@ export async function dirtyFiles(root: string, paths: readonly string[], options
   const entries = await statusOf(createGit(root, options), relative);
   const dirty = new Set(entries.filter((entry) => !isUntracked(entry)).map((entry) => entry.path));
   return paths.filter((_, i) => dirty.has(relative[i] ?? ''));
-}
-
-/**
- * Commits the user's pending changes to those of `paths` that are dirty, without tandem's attribution.
- * Other dirty files stay as they are. Returns the commit hash, or null when there was nothing to commit.
- */
-export async function commitDirty(
-  root: string,
-  paths: readonly string[],
-  message: string = DIRTY_COMMIT_MESSAGE,
-  options: GitOptions = {},
-): Promise<string | null> {
-  const dirty = await dirtyFiles(root, paths, options);
-  if (dirty.length === 0) return null;
-  return commitFiles(root, dirty, message, { ...options, attribution: false });
 }

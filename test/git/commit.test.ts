@@ -1,8 +1,7 @@
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { commitFiles, isTandemCommit } from '../../src/git/commit.js';
-import { commitDirty, dirtyFiles } from '../../src/git/dirty.js';
+import { dirtyFiles } from '../../src/git/dirty.js';
 import { GitOperationError } from '../../src/git/errors.js';
 import { filesIn, makeFixture, userCommit, type Fixture } from './git-fixture.js';
 
@@ -100,28 +99,5 @@ describe('dirty files', () => {
     await fx.write({ 'a.txt': '2\n', 'b.txt': '2\n', 'new.txt': 'n\n' });
     await fx.git('add', 'b.txt');
     expect(await dirtyFiles(fx.root, ['a.txt', 'b.txt', 'c.txt', 'new.txt'], { env: fx.env })).toEqual(['a.txt', 'b.txt']);
-  });
-
-  it('commits the user change first, then tandem commits only its own change', async () => {
-    fx = await makeFixture();
-    await userCommit(fx, { 'app.py': 'def f():\n    return 1\n', 'other.py': 'o\n' });
-    await fx.write({ 'app.py': 'def f():\n    return 2\n', 'other.py': 'o2\n' });
-    const userHash = await commitDirty(fx.root, ['app.py'], undefined, { env: fx.env });
-    expect(userHash).not.toBeNull();
-    await fx.write({ 'app.py': 'def f():\n    return 2\n\ndef g():\n    return 3\n' });
-    const tandemHash = await commitFiles(fx.root, ['app.py'], 'feat: add g', { attribution: true, env: fx.env });
-    expect(await fx.git('log', '--format=%s', '-2')).toBe('feat: add g\nwip: user changes before tandem edit\n');
-    expect(await isTandemCommit(fx.root, userHash!, { env: fx.env })).toBe(false);
-    expect(await isTandemCommit(fx.root, tandemHash!, { env: fx.env })).toBe(true);
-    expect(await fx.git('show', '--format=', userHash!)).toContain('+    return 2');
-    expect(await fx.git('show', '--format=', tandemHash!)).not.toContain('+    return 2');
-    expect(await fx.git('status', '--porcelain')).toBe(' M other.py\n');
-    expect(await readFile(join(fx.root, 'other.py'), 'utf8')).toBe('o2\n');
-  });
-
-  it('commits nothing when the files are clean', async () => {
-    fx = await makeFixture();
-    await userCommit(fx, { 'a.txt': '1\n' });
-    expect(await commitDirty(fx.root, ['a.txt'], undefined, { env: fx.env })).toBeNull();
   });
 });
