@@ -2,7 +2,7 @@
 // Everything the model must fix comes back as text in `problems`; nothing here throws for a model mistake.
 import { dirname } from 'node:path/posix';
 import { applyPlan, loadSnapshots } from '../edits/apply.js';
-import { describeFailures } from '../edits/failure-message.js';
+import { describeRoundProblems } from '../edits/failure-message.js';
 import { planEdits } from '../edits/plan.js';
 import type { Edit, EditFailure, EditPlan, FileSnapshot, PlannedFile } from '../edits/types.js';
 import { unifiedDiff } from '../edits/unified-diff.js';
@@ -81,19 +81,7 @@ export async function runEditRound(reply: string, options: EditRoundOptions, dep
 
 /** The text sent back to the model for everything this round could not do; '' when all went well. */
 export function describeEditProblems(result: EditRoundResult, prompts: { parseProblems: string; denied: string }): string {
-  const sections: string[] = [];
-  if (result.parseProblems.length > 0) {
-    const applied = result.appliedCount > 0 ? `The other ${result.appliedCount} block(s) were applied; do not send them again.` : '';
-    sections.push(prompts.parseProblems.replace('{problems}', () => result.parseProblems.join('\n')).replace('{applied}', () => applied).trim());
-  }
-  const denied = result.failures.filter((f) => f.reason === 'denied');
-  const others = result.failures.filter((f) => f.reason !== 'denied');
-  if (others.length > 0) sections.push(describeFailures(others, result.appliedCount));
-  if (denied.length > 0) {
-    const paths = unique(denied.map((f) => f.edit.path)).join(', ');
-    sections.push(prompts.denied.replace('{details}', () => paths).trim());
-  }
-  return sections.join('\n\n');
+  return describeRoundProblems(result, prompts);
 }
 
 interface Approval {

@@ -155,16 +155,50 @@ export function refusedMessage(edit: Edit, reason: string): string {
   return [`${blockLabel(edit)}: ${reason}`, fence(edit.source)].join('\n');
 }
 
-/** The whole next user message about failed edits. */
-export function describeFailures(failures: readonly EditFailure[], appliedCount: number): string {
-  if (failures.length === 0) return '';
+/** The failed blocks, each with what went wrong. */
+function failureSection(failures: readonly EditFailure[]): string {
   const n = failures.length;
   const head = `${n} edit block${n === 1 ? '' : 's'} failed to apply:`;
-  const body = failures.map((f) => f.message.trim()).join('\n\n');
-  const tail =
-    appliedCount > 0
-      ? `The other ${appliedCount} block${appliedCount === 1 ? '' : 's'} applied successfully. Do not send ${appliedCount === 1 ? 'it' : 'them'} again; fix only the failed block${n === 1 ? '' : 's'}.`
-      : 'No other blocks were applied. Send corrected versions of the failed blocks.';
-  return `${head}\n\n${body}\n\n${tail}`;
+  return `${head}\n\n${failures.map((f) => f.message.trim()).join('\n\n')}`;
 }
 
+/** Said once per message, after every failed and malformed block, so the model resends only those. */
+function appliedNote(appliedCount: number): string {
+  if (appliedCount === 0) return 'No other blocks were applied. Send corrected versions of the failed blocks.';
+  const them = appliedCount === 1 ? 'it' : 'them';
+  return `The other ${appliedCount} block${appliedCount === 1 ? '' : 's'} applied successfully. Do not send ${them} again; fix only the blocks above.`;
+}
+
+/** The next user message about failed edits alone. */
+export function describeFailures(failures: readonly EditFailure[], appliedCount: number): string {
+  if (failures.length === 0) return '';
+  return `${failureSection(failures)}\n\n${appliedNote(appliedCount)}`;
+}
+
+export interface RoundProblems {
+  /** Malformed blocks, already written for the model. */
+  readonly parseProblems: readonly string[];
+  readonly failures: readonly EditFailure[];
+  readonly appliedCount: number;
+}
+
+/**
+ * Everything one reply's edits could not do, as one message: malformed blocks, failed blocks, then
+ * a single sentence on what did apply (the parse and match sections never each say it), then the
+ * edits the user denied, which are not for the model to retry.
+ */
+export function describeRoundProblems(round: RoundProblems, prompts: { parseProblems: string; denied: string }): string {
+  const denied = round.failures.filter((f) => f.reason === 'denied');
+  const failed = round.failures.filter((f) => f.reason !== 'denied');
+  const sections: string[] = [];
+  if (round.parseProblems.length > 0) {
+    sections.push(prompts.parseProblems.replace('{problems}', () => round.parseProblems.join('\n')).trim());
+  }
+  if (failed.length > 0) sections.push(failureSection(failed));
+  if (sections.length > 0) sections.push(appliedNote(round.appliedCount));
+  if (denied.length > 0) {
+    const paths = [...new Set(denied.map((f) => f.edit.path))].join(', ');
+    sections.push(prompts.denied.replace('{details}', () => paths).trim());
+  }
+  return sections.join('\n\n');
+}

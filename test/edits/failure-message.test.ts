@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { closestWindow, describeFailures } from '../../src/edits/failure-message.js';
+import { closestWindow, describeFailures, describeRoundProblems } from '../../src/edits/failure-message.js';
 import { toLines } from '../../src/edits/match-lines.js';
 import { planEdits } from '../../src/edits/plan.js';
 import type { Edit, FileSnapshot } from '../../src/edits/types.js';
@@ -53,6 +53,18 @@ describe('failure messages', () => {
     expect(text).toMatch(/^1 edit block failed to apply/);
     expect(text).toMatch(/The other 1 block applied successfully. Do not send it again/);
     expect(describeFailures([], 3)).toBe('');
+  });
+
+  it('says once what applied when a reply has both malformed and failed blocks, and keeps denials apart', () => {
+    const p = plan([edit('nothing like this\n', 'x\n'), edit('import os\n', 'import sys\n', 1)]);
+    const prompts = { parseProblems: 'Unreadable:\n{problems}\nResend those.', denied: 'Not allowed: {details}' };
+    const denied = { ...p.failures[0]!, reason: 'denied' as const, edit: { ...p.failures[0]!.edit, path: 'secret.py' } };
+    const text = describeRoundProblems({ parseProblems: ['line 9 of your reply: no REPLACE'], failures: [...p.failures, denied], appliedCount: 2 }, prompts);
+    expect(text.match(/applied successfully|were applied/g)).toEqual(['applied successfully']);
+    expect(text).toMatch(/^Unreadable:\nline 9 of your reply: no REPLACE\nResend those\.\n\n1 edit block failed to apply:/);
+    expect(text).toMatch(/The other 2 blocks applied successfully\. Do not send them again; fix only the blocks above\.\n\nNot allowed: secret\.py$/);
+    expect(describeRoundProblems({ parseProblems: [], failures: [denied], appliedCount: 0 }, prompts)).toBe('Not allowed: secret.py');
+    expect(describeRoundProblems({ parseProblems: [], failures: [], appliedCount: 3 }, prompts)).toBe('');
   });
 
   it('closestWindow finds the best-aligned window', () => {
