@@ -22,7 +22,7 @@ export const ANSI: Palette = {
 };
 
 /** No styling. */
-export const same = (s: string): string => s;
+const same = (s: string): string => s;
 
 export const PLAIN: Palette = { red: same, green: same, yellow: same, cyan: same, dim: same, bold: same };
 

@@ -1,7 +1,7 @@
 // Tab completion for the prompt: slash command names, repository paths after the commands that take
 // files, and identifiers from the repository map everywhere else.
-import { execFile } from 'node:child_process';
 import { relative, sep } from 'node:path';
+import { listRepoFiles } from '../git/ls-files.js';
 
 export interface CompletionSources {
   /** Command names without the slash. */
@@ -88,7 +88,7 @@ export interface RepositoryCompleterOptions {
 }
 
 export function createRepositoryCompleter(options: RepositoryCompleterOptions): ReturnType<typeof createCompleter> {
-  const listFiles = options.listFiles ?? (() => gitLsFiles(options.root, options.env));
+  const listFiles = options.listFiles ?? (async () => (await listRepoFiles(options.root, options.env)) ?? []);
   return createCompleter({
     commands: options.commands.map((c) => c.name),
     pathCommands: new Set(options.commands.filter((c) => c.completesPaths).map((c) => c.name)),
@@ -103,12 +103,4 @@ export function relativeTo(root: string, cwd: string, files: readonly string[]):
   if (prefix === '') return [...files];
   if (prefix.startsWith('..')) return [];
   return files.filter((f) => f.startsWith(`${prefix}/`)).map((f) => f.slice(prefix.length + 1));
-}
-
-function gitLsFiles(root: string, env: Readonly<Record<string, string | undefined>>): Promise<readonly string[]> {
-  return new Promise((resolve) => {
-    execFile('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: root, env: { ...env }, maxBuffer: 64 * 1024 * 1024 }, (error, stdout) => {
-      resolve(error ? [] : stdout.split('\0').filter(Boolean));
-    });
-  });
 }

@@ -1,6 +1,6 @@
 // Small syntax highlighter for fenced code in replies: keywords, strings, comments and numbers for the
 // common languages, one line at a time (a block comment may carry over to the next line).
-import { same, sgr } from './colors.js';
+import { sgr } from './colors.js';
 
 export interface CodeStyle {
   readonly keyword: (s: string) => string;
@@ -15,8 +15,6 @@ export const ANSI_CODE_STYLE: CodeStyle = {
   comment: sgr('90', '39'),
   number: sgr('33', '39'),
 };
-
-export const PLAIN_CODE_STYLE: CodeStyle = { keyword: same, string: same, comment: same, number: same };
 
 interface LanguageRules {
   readonly keywords: ReadonlySet<string>;

@@ -169,12 +169,6 @@ function appliedNote(appliedCount: number): string {
   return `The other ${appliedCount} block${appliedCount === 1 ? '' : 's'} applied successfully. Do not send ${them} again; fix only the blocks above.`;
 }
 
-/** The next user message about failed edits alone. */
-export function describeFailures(failures: readonly EditFailure[], appliedCount: number): string {
-  if (failures.length === 0) return '';
-  return `${failureSection(failures)}\n\n${appliedNote(appliedCount)}`;
-}
-
 export interface RoundProblems {
   /** Malformed blocks, already written for the model. */
   readonly parseProblems: readonly string[];

@@ -39,11 +39,6 @@ export function parseFenceOpen(line: string): FenceOpen | undefined {
   return { fence: m[1] ?? '```', info: (m[2] ?? '').trim() };
 }
 
-/** True when the line is a fence with nothing after it (a closer, or an opener with no language). */
-export function isBareFence(line: string): boolean {
-  return CLOSE_RE.test(line);
-}
-
 /** True when `line` closes a block opened with `open` (same character, at least as long). */
 export function closesFence(line: string, open: FenceOpen): boolean {
   const m = CLOSE_RE.exec(line);

@@ -80,14 +80,6 @@ export function isSkippedByName(relPath: string): boolean {
   return LOCK_FILES.has(base.toLowerCase()) || MINIFIED_NAME.test(base);
 }
 
-/** A regular file within the size limit whose head is text and looks hand-written. */
-export async function isReadableSource(absPath: string, maxBytes: number): Promise<boolean> {
-  const info = await stat(absPath).catch(() => null);
-  if (!info?.isFile() || info.size > maxBytes) return false;
-  const head = await readHead(absPath);
-  return head !== null && looksHandWritten(head);
-}
-
 /** False for binary (NUL byte), minified (very long first line) or generated heads. */
 export function looksHandWritten(head: Buffer): boolean {
   if (head.includes(0)) return false;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { closestWindow, describeFailures, describeRoundProblems } from '../../src/edits/failure-message.js';
+import { closestWindow, describeRoundProblems } from '../../src/edits/failure-message.js';
 import { toLines } from '../../src/edits/match-lines.js';
 import { planEdits } from '../../src/edits/plan.js';
 import type { Edit, FileSnapshot } from '../../src/edits/types.js';
@@ -47,12 +47,13 @@ describe('failure messages', () => {
     expect(amb.failures[0]?.message).toMatch(/matches 2 places in io\.py, starting at lines 1, 3/);
   });
 
-  it('describeFailures counts the applied blocks and tells the model not to resend them', () => {
+  it('counts the applied blocks and tells the model not to resend them', () => {
     const p = plan([edit('nothing like this\n', 'x\n'), edit('import os\n', 'import sys\n', 1)]);
-    const text = describeFailures(p.failures, 1);
+    const prompts = { parseProblems: '{problems}', denied: '{details}' };
+    const text = describeRoundProblems({ parseProblems: [], failures: p.failures, appliedCount: 1 }, prompts);
     expect(text).toMatch(/^1 edit block failed to apply/);
     expect(text).toMatch(/The other 1 block applied successfully. Do not send it again/);
-    expect(describeFailures([], 3)).toBe('');
+    expect(describeRoundProblems({ parseProblems: [], failures: p.failures, appliedCount: 0 }, prompts)).toMatch(/No other blocks were applied/);
   });
 
   it('says once what applied when a reply has both malformed and failed blocks, and keeps denials apart', () => {
