@@ -6,12 +6,24 @@ import { OPTIONS } from '../src/config/schema.js';
 const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { scripts: Record<string, string>; bin: Record<string, string> };
 
+/** Whether `text` names `flag` whole: `--map-tokens` does not document a `--map`, nor `--lint-cmd` a `--lint`. */
+function namesFlag(text: string, flag: string): boolean {
+  const escaped = flag.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`(?<![\\w-])${escaped}(?![\\w-])`).test(text);
+}
+
 describe('README', () => {
+  it('matches whole option names only', () => {
+    expect(namesFlag('use `--map-tokens N`', '--map')).toBe(false);
+    expect(namesFlag('use `--lint-cmd CMD`', '--lint')).toBe(false);
+    expect(namesFlag('use `--read FILE`, or --read=FILE', '--read')).toBe(true);
+  });
+
   it('documents every option in the option table', () => {
     const missing = Object.entries(OPTIONS)
       .filter(([, spec]) => !('positional' in spec && spec.positional))
       .map(([name]) => `--${name}`)
-      .filter((flag) => !readme.includes(flag));
+      .filter((flag) => !namesFlag(readme, flag));
     expect(missing).toEqual([]);
   });
 

@@ -103,6 +103,10 @@ describe('bench report', () => {
   });
 });
 
+// The sections that spawn the built CLI many times take 10-25 s alone and far longer on a loaded
+// 2-core machine: their timeout is only a guard against a hang, never a speed check.
+const SPAWNING_SECTION_TIMEOUT_MS = 240_000;
+
 describe('bench sections (quick)', () => {
   it('edits: generated replies parse into one edit per block and plan without failures', async () => {
     const file = bigFile(80);
@@ -140,11 +144,11 @@ describe('bench sections (quick)', () => {
     expectRows(memory, 'memory');
     // The probe reports the child's own RSS: tandem with a map needs more than an empty node.
     expect(memory.rows[1]!.ratio).toBeGreaterThan(1);
-  });
+  }, SPAWNING_SECTION_TIMEOUT_MS);
 
   it.skipIf(!hasCtags)('repomap: the repo-map bench on a small generated tree, with ctags ratios', async () => {
     const result = await runMapSection(await context());
     expectRows(result, 'repomap');
     expect(result.rows.find((r) => r.metric.endsWith('cold'))?.reference?.label).toBe('ctags -R');
-  });
+  }, SPAWNING_SECTION_TIMEOUT_MS);
 });

@@ -41,10 +41,13 @@ describe('matching speed', () => {
     expect(shifted.ms).toBeLessThan(4 * exact.ms + 100);
   });
 
-  it('reports 40 unmatched blocks over a 20k-line file quickly', () => {
+  it('reports 40 unmatched blocks over a 20k-line file in about the time 2,500 exact ones take', () => {
     const file = bigFile(20_000);
+    plan(file.slice(0, 800), blocks(file.slice(0, 800), 1, (l) => l)); // warm up the JIT
+    const exact = plan(file, blocks(file, 1, (l) => l));
     const r = plan(file, blocks(file, 60, (l) => l.map((x) => x.replace('run(', 'rnu('))).slice(0, 40));
     expect(r.failures).toBe(40);
-    expect(r.ms).toBeLessThan(1500);
+    // Measured here at 2-4x; a scan per failed block for its closest lines made it far more.
+    expect(r.ms).toBeLessThan(10 * exact.ms + 100);
   });
 });

@@ -134,17 +134,17 @@ describe('planEdits', () => {
     expect(plan.files[0]?.after).toBe('a\nc\n');
   });
 
-  it('plans a 2 MB reply over a 20k-line file in well under a second', () => {
+  // How fast is measured by `npm run bench` (edits section), never here.
+  it('plans a 2 MB reply over a 20k-line file', () => {
     const lines = Array.from({ length: 20000 }, (_, i) => `    value_${i} = compute(${i})  # note`);
     const edits: Edit[] = [];
     for (let i = 0; i < 20000; i += 20) {
       const search = `${lines[i]}\n${lines[i + 1]}\n`;
       edits.push(rep('big.py', search, search.replace('compute', 'recompute').repeat(40)));
     }
-    const t0 = performance.now();
     const plan = planEdits(edits, files({ 'big.py': lines.join('\n') + '\n' }), { chatFiles: ['big.py'] });
-    const ms = performance.now() - t0;
     expect(plan.failures).toEqual([]);
-    expect(ms).toBeLessThan(1000);
+    expect(plan.files[0]?.editIndexes).toHaveLength(1000);
+    expect(plan.files[0]?.after.split('\n')).toHaveLength(20000 + 1000 * 78 + 1);
   });
 });
