@@ -179,7 +179,7 @@ export interface RoundProblems {
 /**
  * Everything one reply's edits could not do, as one message: malformed blocks, failed blocks, then
  * a single sentence on what did apply (the parse and match sections never each say it), then the
- * edits the user denied, which are not for the model to retry.
+ * edits the user denied, which are not for the model to retry. '' when there is nothing to fix.
  */
 export function describeRoundProblems(round: RoundProblems, prompts: { parseProblems: string; denied: string }): string {
   const denied = round.failures.filter((f) => f.reason === 'denied');
@@ -189,7 +189,10 @@ export function describeRoundProblems(round: RoundProblems, prompts: { parseProb
     sections.push(prompts.parseProblems.replace('{problems}', () => round.parseProblems.join('\n')).trim());
   }
   if (failed.length > 0) sections.push(failureSection(failed));
-  if (sections.length > 0) sections.push(appliedNote(round.appliedCount));
+  // A person's "no" is final: denied edits alone send nothing back; beside other problems they are
+  // named so the model does not resend them.
+  if (sections.length === 0) return '';
+  sections.push(appliedNote(round.appliedCount));
   if (denied.length > 0) {
     const paths = [...new Set(denied.map((f) => f.edit.path))].join(', ');
     sections.push(prompts.denied.replace('{details}', () => paths).trim());

@@ -174,11 +174,22 @@ export class Session {
   async runRequest(text: string, signal?: AbortSignal, options: { mode?: ChatMode } = {}): Promise<RequestOutcome> {
     const mode = options.mode ?? this.mode;
     this.emit({ type: 'user', text, mode });
-    await offerMentionedFiles(text, this.fileOffers);
-    const loaded = await this.deps.loadCoder(this.coderKindFor(mode));
-    await this.summarizeIfLong(loaded.prompts.context.ack);
-    if (mode === 'architect') return this.runArchitect(text, signal, loaded);
-    return this.runLoop(text, signal, { loaded, model: this.models.main, history: this.history, main: true });
+    try {
+      await offerMentionedFiles(text, this.fileOffers);
+      const loaded = await this.deps.loadCoder(this.coderKindFor(mode));
+      await this.summarizeIfLong(loaded.prompts.context.ack);
+      if (mode === 'architect') return await this.runArchitect(text, signal, loaded);
+      return await this.runLoop(text, signal, { loaded, model: this.models.main, history: this.history, main: true });
+    } catch (error) {
+      return this.failedRequest(error);
+    }
+  }
+
+  /** Our typed failures outside the model's control (git, disk, processes) end the request, never the chat. */
+  private failedRequest(error: unknown): RequestOutcome {
+    if (!(error instanceof Error) || typeof (error as { kind?: unknown }).kind !== 'string') throw error;
+    this.emit({ type: 'error', message: error.message });
+    return { status: 'error', message: error.message };
   }
 
   /** The messages the next request would carry, with their named parts. */

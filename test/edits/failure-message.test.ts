@@ -64,7 +64,7 @@ describe('failure messages', () => {
     expect(text.match(/applied successfully|were applied/g)).toEqual(['applied successfully']);
     expect(text).toMatch(/^Unreadable:\nline 9 of your reply: no REPLACE\nResend those\.\n\n1 edit block failed to apply:/);
     expect(text).toMatch(/The other 2 blocks applied successfully\. Do not send them again; fix only the blocks above\.\n\nNot allowed: secret\.py$/);
-    expect(describeRoundProblems({ parseProblems: [], failures: [denied], appliedCount: 0 }, prompts)).toBe('Not allowed: secret.py');
+    expect(describeRoundProblems({ parseProblems: [], failures: [denied], appliedCount: 0 }, prompts)).toBe('');
     expect(describeRoundProblems({ parseProblems: [], failures: [], appliedCount: 3 }, prompts)).toBe('');
   });
 

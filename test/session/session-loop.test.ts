@@ -1,0 +1,234 @@
+// The request loop in process: a scripted model, fake git/checks/asker ports, real files in a temp
+// folder, the real coders and prompts. Every way a request ends (completed, reflection limit,
+// approval required, error, interrupted) is checked here in milliseconds, through the session's
+// public surface only (runRequest and its events), so the loop's inner steps may change freely.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { createCoder } from '../../src/coders/base-coder.js';
+import type { Answer, ApprovalKind } from '../../src/coders/ports.js';
+import { loadPromptSet } from '../../src/coders/prompt-set.js';
+import type { CoderFormat } from '../../src/model/edit-formats.js';
+import type { SessionEvent } from '../../src/session/events.js';
+import { Session, type LoadedCoder, type SessionOptions } from '../../src/session/session.js';
+import { FakeChecks, FakeGit, ScriptedAsker, approxTokens } from '../support/fake-ports.js';
+import { ScriptedModel, fixedReplyModel, type ScriptedTurn } from '../support/scripted-model.js';
+import { tempDir, writeFiles } from '../support/temp-repo.js';
+
+const PROMPTS = fileURLToPath(new URL('../../prompts', import.meta.url));
+
+interface Setup {
+  readonly files?: Record<string, string>;
+  readonly chat?: string[];
+  readonly turns: ScriptedTurn[];
+  readonly answers?: Partial<Record<ApprovalKind, Answer>>;
+  readonly options?: Partial<SessionOptions>;
+}
+
+function start(setup: Setup) {
+  const root = tempDir('tandem-session-');
+  writeFiles(root, setup.files ?? {});
+  const model = new ScriptedModel([...setup.turns]);
+  const weakModel = fixedReplyModel('feat: scripted change');
+  const git = new FakeGit();
+  const checks = new FakeChecks();
+  const asker = new ScriptedAsker(setup.answers);
+  const events: SessionEvent[] = [];
+  const listeners: Array<(event: SessionEvent) => void> = [];
+  const coders = new Map<string, Promise<LoadedCoder>>();
+  const loadCoder = (kind: CoderFormat | 'architect'): Promise<LoadedCoder> => {
+    const format = kind === 'architect' ? 'ask' : kind;
+    if (!coders.has(kind)) {
+      coders.set(kind, loadPromptSet(PROMPTS, kind, { fence: '```', platform: 'linux' }).then((prompts) => ({ coder: createCoder(format, prompts.format), prompts })));
+    }
+    return coders.get(kind)!;
+  };
+  const session = new Session(
+    {
+      root,
+      models: { main: 'scripted', weak: 'scripted-weak', editor: 'scripted' },
+      editFormat: 'diff',
+      editorFormat: 'diff',
+      mode: 'code',
+      stream: true,
+      dryRun: false,
+      autoCommits: true,
+      dirtyCommits: true,
+      autoLint: true,
+      autoTest: false,
+      testCommand: '',
+      maxReflections: 3,
+      mapTokens: 0,
+      maxHistoryTokens: 100_000,
+      contextWindow: 128_000,
+      reminderPlacement: 'user',
+      ...setup.options,
+    },
+    {
+      ports: { model, weakModel, tokens: approxTokens, git, checks, asker, repoMap: null, shell: null, files: null },
+      emit: (event) => {
+        events.push(event);
+        for (const listener of listeners) listener(event);
+      },
+      loadCoder,
+      recorder: null,
+      texts: { summarize: 'Summarize.', summaryTemplate: '{summary}', editorRequest: 'Do this plan:\n{plan}' },
+    },
+  );
+  for (const path of setup.chat ?? []) session.addChatFile(path);
+  const read = (path: string): string => readFileSync(join(root, path), 'utf8');
+  const ofType = <T extends SessionEvent['type']>(type: T) => events.filter((e): e is Extract<SessionEvent, { type: T }> => e.type === type);
+  const once = (type: SessionEvent['type']): Promise<void> => new Promise((resolve) => listeners.push((e) => e.type === type && resolve()));
+  return { session, model, weakModel, git, checks, asker, events, read, ofType, once };
+}
+
+function block(path: string, search: string, replace: string): string {
+  return `${path}\n\`\`\`python\n<<<<<<< SEARCH\n${search}=======\n${replace}>>>>>>> REPLACE\n\`\`\`\n`;
+}
+
+const APP = { 'app.py': 'def total(xs):\n    return sum(xs)\n' };
+
+describe('a request through the session loop', () => {
+  it('completes: the edit lands, is committed with the weak model message, and is linted', async () => {
+    const t = start({ files: APP, chat: ['app.py'], turns: [`Done.\n\n${block('app.py', '    return sum(xs)\n', '    return sum(xs) or 0\n')}`] });
+    const outcome = await t.session.runRequest('make total safe');
+    expect(outcome.status).toBe('completed');
+    expect(t.read('app.py')).toBe('def total(xs):\n    return sum(xs) or 0\n');
+    expect(t.git.commits).toEqual([expect.objectContaining({ paths: ['app.py'], message: 'feat: scripted change', user: false })]);
+    expect(t.checks.linted).toEqual([['app.py']]);
+    expect(t.ofType('edit')).toEqual([expect.objectContaining({ path: 'app.py', status: 'applied' })]);
+    expect(t.ofType('reflection')).toEqual([]);
+    expect(t.model.requests).toHaveLength(1);
+    expect(t.model.lastUserMessage(0)).toContain('make total safe');
+    expect(t.session.history.map((m) => m.role)).toEqual(['user', 'assistant']);
+  });
+
+  it('commits the user work on the file first, apart from tandem commit', async () => {
+    const t = start({ files: APP, chat: ['app.py'], turns: [block('app.py', '    return sum(xs)\n', '    return 0\n')] });
+    t.git.dirty.add('app.py');
+    expect((await t.session.runRequest('zero')).status).toBe('completed');
+    expect(t.git.commits.map((c) => [c.user, c.paths])).toEqual([
+      [true, ['app.py']],
+      [false, ['app.py']],
+    ]);
+  });
+
+  it('reflects a failed edit back to the model with the closest lines, then completes', async () => {
+    const t = start({
+      files: APP,
+      chat: ['app.py'],
+      turns: [block('app.py', '    return sum(x)\n', '    return 0\n'), block('app.py', '    return sum(xs)\n', '    return 0\n')],
+    });
+    const outcome = await t.session.runRequest('return zero');
+    expect(outcome.status).toBe('completed');
+    expect(t.ofType('reflection')).toEqual([{ type: 'reflection', n: 1, reason: 'edit' }]);
+    const reflection = t.model.lastUserMessage(1);
+    expect(reflection).toContain('1 edit block failed to apply');
+    expect(reflection).toContain('2 |     return sum(xs)');
+    expect(reflection).toContain('No other blocks were applied');
+    expect(t.read('app.py')).toBe('def total(xs):\n    return 0\n');
+    expect(t.git.commits).toHaveLength(1);
+    expect(t.ofType('edit').map((e) => e.status)).toEqual(['failed', 'applied']);
+  });
+
+  it('stops at the reflection limit with the edits still failing', async () => {
+    const wrong = block('app.py', '    return nothing\n', '    return 0\n');
+    const t = start({ files: APP, chat: ['app.py'], turns: [wrong, wrong, wrong], options: { maxReflections: 2 } });
+    const outcome = await t.session.runRequest('return zero');
+    expect(outcome).toMatchObject({ status: 'reflection_limit', message: expect.stringContaining('Stopped after 2 reflections') });
+    expect(t.model.requests).toHaveLength(3);
+    expect(t.ofType('reflection').map((e) => e.n)).toEqual([1, 2]);
+    expect(t.ofType('error').at(-1)?.message).toMatch(/still failing: edit/);
+    expect(t.read('app.py')).toBe(APP['app.py']);
+    expect(t.git.commits).toEqual([]);
+  });
+
+  it('asks before sending lint failures back, and stops at the limit when they persist', async () => {
+    const t = start({
+      files: APP,
+      chat: ['app.py'],
+      turns: [block('app.py', '    return sum(xs)\n', '    return sum(xs)  \n'), block('app.py', '    return sum(xs)  \n', '    return sum(xs) \n')],
+      answers: { 'fix-failures': 'yes' },
+      options: { maxReflections: 1 },
+    });
+    t.checks.lintOutcomes.push({ ok: false, output: 'app.py:2: trailing whitespace' }, { ok: false, output: 'app.py:2: trailing whitespace' });
+    const outcome = await t.session.runRequest('tidy');
+    expect(outcome.status).toBe('reflection_limit');
+    expect(t.asker.asked.map((q) => q.kind)).toEqual(['fix-failures']);
+    expect(t.model.lastUserMessage(1)).toContain('app.py:2: trailing whitespace');
+    expect(t.git.commits).toHaveLength(2);
+  });
+
+  it('needs approval nobody can give: the legit edit lands, the file outside the chat does not change', async () => {
+    const t = start({
+      files: { ...APP, 'config.py': 'DEBUG = False\n' },
+      chat: ['app.py'],
+      turns: [`${block('app.py', '    return sum(xs)\n', '    return 0\n')}\n${block('config.py', 'DEBUG = False\n', 'DEBUG = True\n')}`],
+      answers: { 'edit-outside-chat': 'unanswerable' },
+    });
+    const outcome = await t.session.runRequest('debug on');
+    expect(outcome.status).toBe('approval_required');
+    expect(t.model.requests).toHaveLength(1);
+    expect(t.read('app.py')).toBe('def total(xs):\n    return 0\n');
+    expect(t.read('config.py')).toBe('DEBUG = False\n');
+    expect(t.ofType('edit').map((e) => [e.path, e.status])).toEqual([
+      ['config.py', 'denied'],
+      ['app.py', 'applied'],
+    ]);
+  });
+
+  it('takes a person\'s "no" as final: the file stays, nothing is sent back to retry', async () => {
+    const t = start({
+      files: { ...APP, 'config.py': 'DEBUG = False\n' },
+      chat: ['app.py'],
+      turns: [`${block('app.py', '    return sum(xs)\n', '    return 0\n')}\n${block('config.py', 'DEBUG = False\n', 'DEBUG = True\n')}`],
+      answers: { 'edit-outside-chat': 'no' },
+    });
+    const outcome = await t.session.runRequest('debug on');
+    expect(outcome.status).toBe('completed');
+    expect(t.asker.asked).toEqual([expect.objectContaining({ kind: 'edit-outside-chat', question: expect.stringContaining('config.py') })]);
+    expect(t.model.requests).toHaveLength(1);
+    expect(t.ofType('reflection')).toEqual([]);
+    expect(t.read('config.py')).toBe('DEBUG = False\n');
+    expect(t.read('app.py')).toBe('def total(xs):\n    return 0\n');
+    expect(t.session.chatFiles).toEqual(['app.py']);
+  });
+
+  it('ends with an error when the model fails, and the chat goes on', async () => {
+    const t = start({ files: APP, chat: ['app.py'], turns: [{ error: 'auth', message: 'The API key was refused.' }, 'Hello again.'] });
+    expect(await t.session.runRequest('hi')).toEqual({ status: 'error', message: 'The API key was refused.' });
+    expect(t.ofType('error').map((e) => e.message)).toEqual(['The API key was refused.']);
+    expect(await t.session.runRequest('hi again')).toEqual({ status: 'completed' });
+    expect(t.model.requests).toHaveLength(2);
+  });
+
+  it('ends with an error when git fails in the middle of a round: the written edit stays, the chat goes on', async () => {
+    const t = start({
+      files: APP,
+      chat: ['app.py'],
+      turns: [block('app.py', '    return sum(xs)\n', '    return 0\n'), block('app.py', '    return 0\n', '    return 1\n')],
+    });
+    t.git.failNextCommit = 'fatal: Unable to create index.lock: File exists.';
+    const outcome = await t.session.runRequest('zero');
+    expect(outcome).toMatchObject({ status: 'error', message: expect.stringContaining('index.lock') });
+    expect(t.ofType('error').at(-1)?.message).toContain('index.lock');
+    expect(t.read('app.py')).toBe('def total(xs):\n    return 0\n');
+    expect(t.git.commits).toEqual([]);
+    expect((await t.session.runRequest('one')).status).toBe('completed');
+    expect(t.read('app.py')).toBe('def total(xs):\n    return 1\n');
+    expect(t.git.commits).toHaveLength(1);
+  });
+
+  it('is interrupted mid-reply: nothing from the partial reply applies, and the history says so', async () => {
+    const t = start({ files: APP, chat: ['app.py'], turns: [{ untilAborted: true, partial: `Sure.\n\n${block('app.py', '    return sum(xs)\n', '    return 0\n')}` }] });
+    const controller = new AbortController();
+    void t.once('assistant_delta').then(() => controller.abort());
+    const outcome = await t.session.runRequest('zero', controller.signal);
+    expect(outcome.status).toBe('interrupted');
+    expect(t.read('app.py')).toBe(APP['app.py']);
+    expect(t.ofType('assistant')).toEqual([expect.objectContaining({ interrupted: true })]);
+    expect(t.session.history.at(-1)?.content).toMatch(/\[interrupted by the user\]$/);
+    expect(t.git.commits).toEqual([]);
+  });
+});
