@@ -89,6 +89,13 @@ function block(path: string, search: string, replace: string): string {
 
 const APP = { 'app.py': 'def total(xs):\n    return sum(xs)\n' };
 
+/** One reply editing the chat file and a file outside the chat. */
+const OUTSIDE_CHAT = {
+  files: { ...APP, 'config.py': 'DEBUG = False\n' },
+  chat: ['app.py'],
+  turns: [`${block('app.py', '    return sum(xs)\n', '    return 0\n')}\n${block('config.py', 'DEBUG = False\n', 'DEBUG = True\n')}`],
+};
+
 describe('a request through the session loop', () => {
   it('completes: the edit lands, is committed with the weak model message, and is linted', async () => {
     const t = start({ files: APP, chat: ['app.py'], turns: [`Done.\n\n${block('app.py', '    return sum(xs)\n', '    return sum(xs) or 0\n')}`] });
@@ -161,12 +168,7 @@ describe('a request through the session loop', () => {
   });
 
   it('needs approval nobody can give: the legit edit lands, the file outside the chat does not change', async () => {
-    const t = start({
-      files: { ...APP, 'config.py': 'DEBUG = False\n' },
-      chat: ['app.py'],
-      turns: [`${block('app.py', '    return sum(xs)\n', '    return 0\n')}\n${block('config.py', 'DEBUG = False\n', 'DEBUG = True\n')}`],
-      answers: { 'edit-outside-chat': 'unanswerable' },
-    });
+    const t = start({ ...OUTSIDE_CHAT, answers: { 'edit-outside-chat': 'unanswerable' } });
     const outcome = await t.session.runRequest('debug on');
     expect(outcome.status).toBe('approval_required');
     expect(t.model.requests).toHaveLength(1);
@@ -179,12 +181,7 @@ describe('a request through the session loop', () => {
   });
 
   it('takes a person\'s "no" as final: the file stays, nothing is sent back to retry', async () => {
-    const t = start({
-      files: { ...APP, 'config.py': 'DEBUG = False\n' },
-      chat: ['app.py'],
-      turns: [`${block('app.py', '    return sum(xs)\n', '    return 0\n')}\n${block('config.py', 'DEBUG = False\n', 'DEBUG = True\n')}`],
-      answers: { 'edit-outside-chat': 'no' },
-    });
+    const t = start({ ...OUTSIDE_CHAT, answers: { 'edit-outside-chat': 'no' } });
     const outcome = await t.session.runRequest('debug on');
     expect(outcome.status).toBe('completed');
     expect(t.asker.asked).toEqual([expect.objectContaining({ kind: 'edit-outside-chat', question: expect.stringContaining('config.py') })]);
