@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { OPTIONS } from '../src/config/schema.js';
+import { EVAL_OPTIONS } from '../src/eval/eval-args.js';
 
 const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { scripts: Record<string, string>; bin: Record<string, string> };
@@ -24,6 +25,14 @@ describe('README', () => {
       .filter(([, spec]) => !('positional' in spec && spec.positional))
       .map(([name]) => `--${name}`)
       .filter((flag) => !namesFlag(readme, flag));
+    expect(missing).toEqual([]);
+  });
+
+  it('documents every option of tandem eval', () => {
+    const start = readme.indexOf('## Measuring quality: `tandem eval`');
+    const end = readme.indexOf('\n## ', start + 1);
+    const section = readme.slice(start, end < 0 ? undefined : end);
+    const missing = EVAL_OPTIONS.map((row) => `--${row.name}`).filter((flag) => !namesFlag(section, flag));
     expect(missing).toEqual([]);
   });
 
