@@ -228,4 +228,25 @@ describe('a request through the session loop', () => {
     expect(t.session.history.at(-1)?.content).toMatch(/\[interrupted by the user\]$/);
     expect(t.git.commits).toEqual([]);
   });
+
+  it('in architect mode sends the plan to the editor model, whose edits land; the chat keeps the plan', async () => {
+    const t = start({
+      files: APP,
+      chat: ['app.py'],
+      turns: ['Plan: make total return 0.', block('app.py', '    return sum(xs)\n', '    return 0\n')],
+      options: { mode: 'architect' },
+    });
+    expect((await t.session.runRequest('zero please')).status).toBe('completed');
+    expect(t.model.lastUserMessage(1)).toMatch(/^Do this plan:\nPlan: make total return 0\./);
+    expect(t.read('app.py')).toBe('def total(xs):\n    return 0\n');
+    expect(t.session.history.map((m) => m.content)).toEqual(['zero please', 'Plan: make total return 0.']);
+  });
+
+  it('with --dry-run plans the edit and writes and commits nothing', async () => {
+    const t = start({ files: APP, chat: ['app.py'], turns: [block('app.py', '    return sum(xs)\n', '    return 0\n')], options: { dryRun: true } });
+    expect((await t.session.runRequest('zero')).status).toBe('completed');
+    expect(t.ofType('edit')).toEqual([expect.objectContaining({ path: 'app.py', status: 'planned', diff: expect.stringContaining('+    return 0') })]);
+    expect(t.read('app.py')).toBe(APP['app.py']);
+    expect(t.git.commits).toEqual([]);
+  });
 });
