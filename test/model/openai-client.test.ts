@@ -247,13 +247,16 @@ describe('createOpenAIClient', () => {
     ).rejects.toThrow('renderer bug');
   });
 
-  it('sends temperature only when asked', async () => {
-    const server = await serve([textReply('a'), textReply('b')]);
+  it('sends temperature 0 to models that take one, none to those that reject it, and the request’s own when given', async () => {
+    const server = await serve([textReply('a'), textReply('b'), textReply('c')]);
     const { client } = clientFor(server);
-    await client.chat(ask());
-    await client.chat(ask({ temperature: 0 }));
-    expect('temperature' in server.chatRequests()[0]!.body).toBe(false);
-    expect(server.chatRequests()[1]!.body.temperature).toBe(0);
+    await client.chat(ask({ model: 'gpt-4o' }));
+    await client.chat(ask({ model: 'o3' }));
+    await client.chat(ask({ model: 'gpt-4o', temperature: 0.7 }));
+    const bodies = server.chatRequests().map((r) => r.body);
+    expect(bodies[0].temperature).toBe(0);
+    expect('temperature' in bodies[1]).toBe(false);
+    expect(bodies[2].temperature).toBe(0.7);
   });
 
   it('reports zero usage and null cost when the server sends none', async () => {
