@@ -251,7 +251,6 @@ export async function buildSession(input: BuildInput): Promise<BuiltSession> {
   };
 }
 
-
 function addStartFiles(session: Session, root: string, cwd: string, files: readonly string[], readOnly: readonly string[]): void {
   for (const file of files) {
     const rel = repoRelative(root, cwd, file);

@@ -108,3 +108,12 @@ function partialSuffix(text: string, tag: string): number {
   }
   return 0;
 }
+
+/** An assistant message without its leading reasoning (for histories written before it was kept apart). */
+export function withoutReasoning(content: string): string {
+  const splitter = createThinkSplitter();
+  const first = splitter.push(content);
+  const rest = splitter.end();
+  if (first.reasoning === '' && rest.reasoning === '') return splitOrphanClose(content)?.text ?? content;
+  return first.text + rest.text;
+}

@@ -13,6 +13,7 @@ import type { FailureKind } from '../coders/reflection.js';
 import { decideReflection, needsFixApproval } from '../coders/reflection.js';
 import { offerShellCommands } from '../coders/shell-offer.js';
 import { buildModelProfile, type ModelProfile } from '../model/model-profile.js';
+import { withoutReasoning } from '../model/think-tags.js';
 import type { ChatMessage, ChatResult } from '../model/types.js';
 import { readTextFile } from '../platform/text-files.js';
 import { checkContextWindow } from './context-window.js';
@@ -187,7 +188,8 @@ export class Session {
 
   /** Puts back a chat read from a session log (nothing is recorded again). */
   restore(history: readonly ChatMessage[], chatFiles: readonly string[]): void {
-    this.history = [...history];
+    // A log written before reasoning was kept apart may still hold it: it is never sent back.
+    this.history = history.map((m) => (m.role === 'assistant' ? { ...m, content: withoutReasoning(m.content) } : m));
     this.chatFiles.splice(0, this.chatFiles.length, ...chatFiles);
   }
 

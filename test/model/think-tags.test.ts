@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createThinkSplitter, splitOrphanClose } from '../../src/model/think-tags.js';
+import { createThinkSplitter, splitOrphanClose, withoutReasoning } from '../../src/model/think-tags.js';
 
 /** Feeds `content` in pieces of `size` characters and joins what comes out. */
 function split(content: string, size: number): { reasoning: string; text: string; unclosed: boolean } {
@@ -74,5 +74,14 @@ describe('splitOrphanClose', () => {
     expect(splitOrphanClose('write `</think>` to end it')).toBeNull();
     expect(splitOrphanClose('<think>\nx\n</think>\n')).toBeNull();
     expect(splitOrphanClose('no tags at all')).toBeNull();
+  });
+});
+
+describe('withoutReasoning', () => {
+  it('strips a leading think block or the text before a lone </think> line, and leaves the rest alone', () => {
+    expect(withoutReasoning('<think>draft</think>\n\nfinal')).toBe('final');
+    expect(withoutReasoning('draft\n</think>\nfinal')).toBe('final');
+    expect(withoutReasoning('just an answer with <think> in it')).toBe('just an answer with <think> in it');
+    expect(withoutReasoning('<think>cut off')).toBe('');
   });
 });
