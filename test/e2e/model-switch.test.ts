@@ -48,6 +48,19 @@ describe('/model switches the whole profile', () => {
     expect(later).toMatch(/^weak-model\s+cheap-one\s+\(\/weak-model in this chat\)$/m);
   });
 
+  it('checks the next request against the new model’s context window', async () => {
+    server = await startFakeOpenAI({ fallback: textReply('Fine.') });
+    const repo = gitRepo({ 'big.py': 'value = "a fairly long line of python code"\n'.repeat(100) });
+    const stdin = ['/ask explain big.py', '/model gpt-4o', '/ask explain big.py'].join('\n') + '\n';
+    const run = await runCli([...base(server.url), '--model', 'tiny-local', '--context-window', '300', 'big.py'], { cwd: repo, stdin });
+    // (The run's exit code over several requests is the integrity issue's; what matters here is what was sent.)
+    const questions = run.events().filter((e) => e.type === 'question');
+    expect(questions).toHaveLength(1);
+    expect(questions[0]!.text).toContain('context window of 300');
+    expect(server.chatRequests('tiny-local')).toHaveLength(0);
+    expect(server.chatRequests('gpt-4o')).toHaveLength(1);
+  });
+
   it('sends cache_control only to Anthropic models, cache_prompt only to a local unpriced model, and shows the cached share', async () => {
     const cached = { prompt_tokens: 1000, completion_tokens: 10, cached_tokens: 400 };
     server = await startFakeOpenAI({ fallback: textReply('Fine.', { usage: cached }) });
