@@ -29,7 +29,7 @@ export interface RequestBody {
 
 export function requestBody(request: ChatRequest, rules: RequestRules): RequestBody {
   const temperature = request.temperature ?? rules.temperature;
-  const marks = rules.cacheControl ? cacheBreakpoints(request.messages) : new Set<number>();
+  const marks = rules.cacheControl ? cacheBreakpoints(request.messages, request.stablePrefix) : new Set<number>();
   return {
     model: request.model,
     messages: request.messages.map((m, i) => (marks.has(i) ? markedMessage(m) : { role: m.role, content: m.content })),
@@ -40,15 +40,16 @@ export function requestBody(request: ChatRequest, rules: RequestRules): RequestB
 }
 
 /**
- * Anthropic caches a prompt only up to a marked message (at most four marks). Two are used: the end of
- * the leading system messages (the stable prefix: it survives any change further down) and the last
- * message (the end of the history, which the next request repeats when the conversation only grew).
+ * Anthropic caches a prompt only up to a marked message (at most four marks). Three are used: the end of
+ * the system messages and the end of the stable prefix (both survive any change further down), and the
+ * last message (the end of the history, which the next request repeats when the conversation only grew).
  */
-export function cacheBreakpoints(messages: readonly ChatMessage[]): Set<number> {
+export function cacheBreakpoints(messages: readonly ChatMessage[], stablePrefix?: number): Set<number> {
   const marks = new Set<number>();
   let lastSystem = -1;
   while (messages[lastSystem + 1]?.role === 'system') lastSystem++;
   if (lastSystem >= 0) marks.add(lastSystem);
+  if (stablePrefix !== undefined && stablePrefix > 0 && stablePrefix <= messages.length) marks.add(stablePrefix - 1);
   if (messages.length > 0) marks.add(messages.length - 1);
   return marks;
 }

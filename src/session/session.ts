@@ -293,6 +293,7 @@ export class Session {
       signal,
       onText: (delta) => this.emit({ type: 'assistant_delta', text: delta }),
       onReasoning: (delta) => this.emit({ type: 'reasoning_delta', text: delta }),
+      stablePrefix: stablePrefixOf(built),
     });
     if (result.usage) {
       this.totals.addUsage(result.usage);
@@ -421,4 +422,11 @@ function fixedProfiles(options: SessionOptions, ports: RequestPorts): ModelProfi
     reminder: options.reminderPlacement,
   });
   return new ModelProfiles(build, options.models);
+}
+
+/** The messages before the conversation (history, chat files, the request): what a prompt cache can keep. */
+function stablePrefixOf(built: BuiltMessages): number {
+  const conversation = new Set(['history', 'chat files', 'request']);
+  const end = built.parts.findIndex((part) => conversation.has(part.name));
+  return built.parts.slice(0, end < 0 ? built.parts.length : end).reduce((sum, part) => sum + part.messages.length, 0);
 }

@@ -74,6 +74,9 @@ describe('/model switches the whole profile', () => {
     expect(claude.messages[0].content[0]).toMatchObject({ type: 'text', cache_control: { type: 'ephemeral' } });
     expect(claude.messages.at(-1).content[0].cache_control).toEqual({ type: 'ephemeral' });
     expect(claude).not.toHaveProperty('cache_prompt');
+    const marked = claude.messages.filter((m: any) => Array.isArray(m.content)).length;
+    expect(marked).toBeGreaterThanOrEqual(2);
+    expect(marked).toBeLessThanOrEqual(4); // Anthropic's limit
     expect(qwen.cache_prompt).toBe(true);
     expect(JSON.stringify(qwen)).not.toContain('cache_control');
     expect(run.stderr).toContain('Tokens: 1000 sent (400 cached, 40%), 10 received.');

@@ -79,8 +79,10 @@ describe('prompt-cache hints reach only the servers they are for', () => {
     }
   });
 
-  it('puts at most two breakpoints, and none when there are no messages', () => {
+  it('marks the system prompt, the end of the stable prefix and the last message, and nothing without messages', () => {
     expect([...cacheBreakpoints(messages)]).toEqual([0, 3]);
+    expect([...cacheBreakpoints(messages, 3)]).toEqual([0, 2, 3]);
+    expect([...cacheBreakpoints(messages, 9)]).toEqual([0, 3]);
     expect([...cacheBreakpoints([{ role: 'user', content: 'x' }])]).toEqual([0]);
     expect(cacheBreakpoints([]).size).toBe(0);
   });
