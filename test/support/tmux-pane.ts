@@ -12,9 +12,10 @@ export interface TmuxPane {
   /** Types text literally (no key names). */
   type(text: string): void;
   keys(...keys: string[]): void;
-  screen(): string;
+  /** The pane's text (with `colours`, its SGR escapes too) and the scrollback above it. */
+  screen(colours?: boolean): string;
   /** Resolves with the screen once `test` holds; rejects with the last screen after `guardMs`. */
-  waitFor(test: (screen: string) => boolean, what: string, guardMs?: number): Promise<string>;
+  waitFor(test: (screen: string) => boolean, what: string, options?: { colours?: boolean; guardMs?: number }): Promise<string>;
   close(): void;
 }
 
@@ -35,9 +36,9 @@ export function openTmuxPane(cwd: string, args: readonly string[], env: Record<s
   const tmux = (...words: string[]): string => execFileSync(TMUX, ['-L', socket, '-f', '/dev/null', ...words], { encoding: 'utf8' });
   tmux('new-session', '-d', '-s', 'main', '-x', '120', '-y', '50', '-c', cwd, command);
   tmux('set-option', '-t', 'main', 'remain-on-exit', 'on');
-  const screen = (): string => {
+  const screen = (colours = false): string => {
     try {
-      return tmux('capture-pane', '-p', '-J', '-S', '-200', '-t', 'main');
+      return tmux('capture-pane', '-p', '-J', '-S', '-200', '-t', 'main', ...(colours ? ['-e'] : []));
     } catch {
       return '(the pane is gone)';
     }
@@ -46,13 +47,13 @@ export function openTmuxPane(cwd: string, args: readonly string[], env: Record<s
     type: (text) => void tmux('send-keys', '-t', 'main', '-l', text),
     keys: (...keys) => void tmux('send-keys', '-t', 'main', ...keys),
     screen,
-    async waitFor(test, what, guardMs = 20_000) {
-      const deadline = Date.now() + guardMs;
-      let last = screen();
+    async waitFor(test, what, options = {}) {
+      const deadline = Date.now() + (options.guardMs ?? 20_000);
+      let last = screen(options.colours);
       while (!test(last)) {
         if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; the screen was:\n${last}`);
         await new Promise((resolve) => setTimeout(resolve, 50));
-        last = screen();
+        last = screen(options.colours);
       }
       return last;
     },
