@@ -50,7 +50,6 @@ export interface BuiltSession {
   readonly root: string;
   readonly emit: EmitEvent;
   readonly git: GitCommandsPort | null;
-  readonly modelSettings: ModelSettings;
   /** Names the repo map has seen, for Tab completion. */
   readonly identifiers: () => readonly string[];
   commandContext(print: (text: string) => void): CommandContext;
@@ -223,7 +222,6 @@ export async function buildSession(input: BuildInput): Promise<BuiltSession> {
     root,
     emit: recordingEmitter,
     git,
-    modelSettings: choice.settings,
     identifiers: () => repoMap?.identifiers() ?? [],
     commandContext: (print) => ({
       session,
