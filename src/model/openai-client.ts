@@ -6,7 +6,7 @@ import { classifyModelError, modelError, retryAfterMsOf, type ModelErrorContext 
 import { requestRules } from './model-profile.js';
 import { costWithPrices, lookupModelSettings, type ModelPrices } from './model-settings.js';
 import { requestBody, type RequestBody, type RequestRules } from './request-body.js';
-import { createThinkSplitter, splitOrphanClose, type ContentPiece } from './think-tags.js';
+import { createReplyCollector, reasoningOf } from './reply-collector.js';
 import type { ChatRequest, ChatResult, ModelClient, ModelError, Usage } from './types.js';
 import { toUsage, type RawUsage } from './usage.js';
 
@@ -123,56 +123,6 @@ export function createOpenAIClient(options: OpenAIClientOptions = {}): ModelClie
 interface Outgoing {
   readonly request: ChatRequest;
   readonly body: RequestBody;
-}
-
-/**
- * Collects the reply as it arrives: reasoning (from its own field, or a leading think block in the
- * content) goes to onReasoning, the answer to onText, and neither ever mixes with the other.
- */
-function createReplyCollector(request: ChatRequest) {
-  const splitter = createThinkSplitter();
-  let text = '';
-  let reasoning = '';
-  let sawTags = false;
-  const deliver = (piece: ContentPiece): void => {
-    if (piece.reasoning) {
-      reasoning += piece.reasoning;
-      sawTags = true;
-      request.onReasoning?.(piece.reasoning);
-    }
-    if (piece.text) {
-      text += piece.text;
-      request.onText?.(piece.text);
-    }
-  };
-  return {
-    reasoningField(delta: string | null | undefined): void {
-      if (!delta) return;
-      reasoning += delta;
-      request.onReasoning?.(delta);
-    },
-    content(delta: string | null | undefined): void {
-      if (delta) deliver(splitter.push(delta));
-    },
-    /** Something already reached the user, so a retry would show it twice. */
-    delivered: (): boolean => text.length > 0 || reasoning.length > 0,
-    partialText: (): string => text,
-    /** The whole reply; an unclosed think block leaves no answer at all. */
-    finish(): { text: string; reasoning: string } {
-      deliver(splitter.end());
-      // Already shown as text while it streamed; what counts is that it is never parsed or sent back.
-      const orphan = sawTags ? null : splitOrphanClose(text);
-      if (orphan) return { text: orphan.text, reasoning: reasoning + orphan.reasoning };
-      return { text, reasoning };
-    },
-  };
-}
-
-/** `reasoning_content` (DeepSeek, vLLM, llama-server) or `reasoning` (OpenRouter, Ollama). */
-function reasoningOf(part: unknown): string | undefined {
-  const fields = part as { reasoning_content?: unknown; reasoning?: unknown } | undefined;
-  const value = fields?.reasoning_content ?? fields?.reasoning;
-  return typeof value === 'string' ? value : undefined;
 }
 
 async function streamAttempt(
