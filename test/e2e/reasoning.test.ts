@@ -58,6 +58,16 @@ describe('reasoning models', () => {
     }
   }
 
+  it('treats the text before a lone </think> line as reasoning (a chat template opened the block)', async () => {
+    server = await startFakeOpenAI({ replies: { 'r1-local': [textReply(`${REASONING}</think>\n\n${FINAL}`), textReply('Done.')] }, fallback: textReply('Commit') });
+    const repo = gitRepo({ 'app.py': APP });
+    const run = await runCli([...args(server.url, true), '--json'], { cwd: repo, stdin: 'make greet say hello\nthanks\n' });
+    expect(run.code, run.stderr).toBe(0);
+    expect(read(repo, 'app.py')).toBe(APP.replace('"hi"', '"hello"'));
+    expect(run.events().find((e) => e.type === 'reasoning')?.text).toContain('Pondering-marker-7');
+    expect(JSON.stringify(server.chatRequests('r1-local')[1]!.body.messages)).not.toContain('Pondering-marker-7');
+  });
+
   it('applies nothing from a reply cut inside its think block, and says so', async () => {
     server = await startFakeOpenAI({ replies: { 'r1-local': [textReply(`<think>\n${REASONING}`, { finishReason: 'length' })] }, fallback: textReply('Commit message') });
     const repo = gitRepo({ 'app.py': APP });
