@@ -25,6 +25,10 @@ export function withChatChanges(
 ): [Settings, ReadonlyMap<SettingKey, SettingSource>, ReadonlyMap<SettingKey, string>] {
   const values: Record<string, unknown> = { ...settings };
   const changed = new Map<SettingKey, string>();
+  // What "per model" came to at start-up is worth seeing too.
+  values['weak-model'] ??= session.models.weak;
+  values['editor-model'] ??= session.models.editor;
+  values['context-window'] ??= session.profiles.get('main').contextWindow;
   for (const [role, by] of session.profiles.changedBy) {
     values[ROLE_KEYS[role]] = session.models[role];
     changed.set(ROLE_KEYS[role], by);
