@@ -52,7 +52,7 @@ describe('lookupModelSettings', () => {
   });
 
   it('marks which models reason, which reject a temperature and which need cache_control', () => {
-    for (const name of ['o3', 'gpt-5', 'deepseek-reasoner', 'deepseek/deepseek-r1', 'qwen3:32b', 'qwq-32b']) {
+    for (const name of ['o3', 'gpt-5', 'deepseek-reasoner', 'deepseek/deepseek-r1', 'qwen3:32b', 'qwq-32b', 'openai/gpt-oss-120b']) {
       expect(lookupModelSettings(name).reasoning, name).toBe(true);
     }
     for (const name of ['gpt-4o', 'deepseek-chat', 'qwen3-coder:30b', 'my-local-finetune']) expect(lookupModelSettings(name).reasoning, name).toBe(false);
