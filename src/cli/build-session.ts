@@ -7,14 +7,17 @@ import { readPrompt } from '../coders/prompt-files.js';
 import type { SettingKey, Settings } from '../config/schema.js';
 import type { SettingSource } from '../config/load.js';
 import { renderSettingsReport } from '../config/settings-report.js';
+import { withChatChanges } from './commands/settings.js';
 import { ensureExcluded } from '../git/exclude.js';
-import { lookupModelSettings, type ModelSettings } from '../model/model-settings.js';
+import type { ModelSettings } from '../model/model-settings.js';
 import { withLlmLog } from '../model/logging-client.js';
-import { createOpenAIClient } from '../model/openai-client.js';
+import { createProfileBuilder, type ProfileBuilder } from '../model/model-profile.js';
+import { createOpenAIClient, DEFAULT_BASE_URL } from '../model/openai-client.js';
 import type { ModelClient } from '../model/types.js';
 import { createTokenizerPool } from '../model/tokens.js';
 import { createProcessRunner, scrubSecrets } from '../platform/process.js';
 import type { EmitEvent } from '../session/events.js';
+import { ModelProfiles } from '../session/model-profiles.js';
 import { Session, type ChatMode, type SessionOptions, type SessionTexts } from '../session/session.js';
 import { createAsker } from './asker.js';
 import { createChecksPort } from './checks-adapter.js';
@@ -47,7 +50,6 @@ export interface BuiltSession {
   readonly root: string;
   readonly emit: EmitEvent;
   readonly git: GitCommandsPort | null;
-  readonly modelSettings: ModelSettings;
   /** Names the repo map has seen, for Tab completion. */
   readonly identifiers: () => readonly string[];
   commandContext(print: (text: string) => void): CommandContext;
@@ -64,24 +66,26 @@ interface ModelChoice {
   readonly mode: ChatMode;
 }
 
-function chooseModels(settings: Settings): ModelChoice {
-  const modelSettings = lookupModelSettings(settings.model);
+function chooseModels(settings: Settings, profileOf: ProfileBuilder): ModelChoice {
+  const main = profileOf(settings.model);
   const editorModel = settings['editor-model'] ?? settings.model;
   const requested = settings['edit-format'];
   return {
-    settings: modelSettings,
+    settings: main.settings,
     editorModel,
-    editFormat: requested && requested !== 'ask' ? requested : modelSettings.editFormat,
-    editorFormat: settings['editor-edit-format'] ?? lookupModelSettings(editorModel).editFormat,
-    contextWindow: settings['context-window'] ?? modelSettings.contextWindow,
+    editFormat: requested && requested !== 'ask' ? requested : main.editFormat,
+    editorFormat: settings['editor-edit-format'] ?? profileOf(editorModel).editFormat,
+    contextWindow: main.contextWindow,
     mode: settings.architect ? 'architect' : requested === 'ask' ? 'ask' : 'code',
   };
 }
 
-function createModelClient(settings: Settings, cwd: string): ModelClient {
+function createModelClient(settings: Settings, cwd: string, profileOf: ProfileBuilder): ModelClient {
   const client = createOpenAIClient({
     baseURL: settings['base-url'] ?? undefined,
     apiKey: settings['api-key'] ?? undefined,
+    prices: (model) => profileOf(model).prices,
+    rules: (model) => profileOf(model).request,
     timeoutMs: settings['request-timeout'] * 1000,
     maxRetries: settings['max-retries'],
   });
@@ -107,7 +111,7 @@ function createMap(input: BuildInput, root: string, tokens: TokenCounter, contex
 function sessionOptions(settings: Settings, choice: ModelChoice, root: string): SessionOptions {
   return {
     root,
-    models: { main: settings.model, weak: settings['weak-model'] ?? settings.model, editor: choice.editorModel },
+    models: { main: settings.model, weak: settings['weak-model'] ?? choice.settings.weakModel ?? settings.model, editor: choice.editorModel },
     editFormat: choice.editFormat,
     editorFormat: choice.editorFormat,
     mode: choice.mode,
@@ -120,9 +124,11 @@ function sessionOptions(settings: Settings, choice: ModelChoice, root: string): 
     testCommand: settings['test-cmd'] ?? '',
     maxReflections: settings['max-reflections'],
     mapTokens: settings['map-tokens'],
-    maxHistoryTokens: settings['max-chat-history-tokens'] ?? defaultHistoryBudget(choice.contextWindow),
+    maxHistoryTokens: settings['max-chat-history-tokens'],
     contextWindow: choice.contextWindow,
     reminderPlacement: choice.settings.reminder,
+    editFormatChosen: settings['edit-format'] !== null && settings['edit-format'] !== 'ask',
+    editorFormatChosen: settings['editor-edit-format'] !== null,
   };
 }
 
@@ -138,9 +144,18 @@ export async function buildSession(input: BuildInput): Promise<BuiltSession> {
   const gitOptions = { env: { ...environment.env } };
   if (input.repoRoot) await ensureExcluded(input.repoRoot, '.tandem/', gitOptions);
 
-  const choice = chooseModels(settings);
-  const tokens = createTokenizerPool().counterFor(settings.model);
-  const client = createModelClient(settings, environment.cwd);
+  const profileOf = createProfileBuilder({
+    baseURL: settings['base-url'] ?? DEFAULT_BASE_URL,
+    tokenizers: createTokenizerPool(),
+    contextWindow: settings['context-window'],
+    startModel: settings.model,
+    reasoningEffort: settings['reasoning-effort'],
+  });
+  const choice = chooseModels(settings, profileOf);
+  const profiles = new ModelProfiles(profileOf, { main: settings.model, weak: settings['weak-model'], editor: settings['editor-model'] });
+  // The map and /tokens count with whichever main model the chat has now.
+  const tokens: TokenCounter = { count: (text) => profiles.get('main').tokens.count(text) };
+  const client = createModelClient(settings, environment.cwd, profileOf);
   const runner = createProcessRunner();
   const commandTimeoutMs = settings['command-timeout'] * 1000;
   const shellEnv = scrubSecrets({ ...environment.env });
@@ -186,6 +201,7 @@ export async function buildSession(input: BuildInput): Promise<BuiltSession> {
     loadCoder: createCoderLoader(environment.packageRoot),
     recorder,
     texts: await loadSessionTexts(environment.packageRoot),
+    profiles,
   });
   holder.session = session;
   if (resumed) {
@@ -206,7 +222,6 @@ export async function buildSession(input: BuildInput): Promise<BuiltSession> {
     root,
     emit: recordingEmitter,
     git,
-    modelSettings: choice.settings,
     identifiers: () => repoMap?.identifiers() ?? [],
     commandContext: (print) => ({
       session,
@@ -220,22 +235,18 @@ export async function buildSession(input: BuildInput): Promise<BuiltSession> {
       repoMap,
       mapTokens: settings['map-tokens'],
       refreshMap: () => repoMap?.refresh(),
-      model: {
-        contextWindow: choice.contextWindow,
-        inputPricePerToken: choice.settings.prices ? choice.settings.prices.inputPerMillion / 1e6 : null,
+      // Read when a command runs, so a /model switch shows at once.
+      get model() {
+        const main = profiles.get('main');
+        return { contextWindow: main.contextWindow, inputPricePerToken: main.prices ? main.prices.inputPerMillion / 1e6 : null };
       },
       commands,
       tokens,
-      settingsReport: () => renderSettingsReport(settings, input.sources ?? new Map()),
+      settingsReport: () => renderSettingsReport(...withChatChanges(settings, input.sources ?? new Map(), session)),
     }),
     showRepoMap: async () =>
       repoMap ? repoMap.get({ chatFiles: session.chatFiles, readOnlyFiles: [], requestText: '', budget: settings['map-tokens'] }) : '',
   };
-}
-
-/** History budget when none is set: a sixteenth of the window, between 1k and 8k tokens. */
-export function defaultHistoryBudget(contextWindow: number): number {
-  return Math.min(Math.max(Math.floor(contextWindow / 16), 1024), 8192);
 }
 
 function addStartFiles(session: Session, root: string, cwd: string, files: readonly string[], readOnly: readonly string[]): void {

@@ -6,6 +6,7 @@ import { ANSI, colorDiff, PLAIN } from './colors.js';
 import { ANSI_CODE_STYLE } from './highlight.js';
 import { createMarkdownStream, sanitize, type MarkdownStream, type MarkdownStyle } from './markdown-stream.js';
 import { createSpinner, localeIsUtf8, type Spinner } from './spinner.js';
+import { createThinkingDisplay } from './thinking-display.js';
 
 export interface TerminalOutput {
   readonly out: (text: string) => void;
@@ -44,8 +45,10 @@ export function createTerminalRenderer(io: TerminalOutput): (event: SessionEvent
     endsWithNewline = text.endsWith('\n');
   };
   let reply: MarkdownStream = createMarkdownStream(write, style);
+  const thinking = createThinkingDisplay({ write, dim: pretty ? palette.dim : (s) => s });
   return (event) => {
     if (event.type !== 'waiting') io.spinner?.stop();
+    if (thinking.handle(event)) return;
     // The status line and other notes must not overtake a reply's last, unfinished line.
     if (streamed && event.type !== 'assistant_delta' && event.type !== 'assistant') reply.end();
     switch (event.type) {
@@ -120,10 +123,13 @@ function filesNote(files: readonly string[]): string {
   return files.length > 0 ? `, files: ${files.join(' ')}` : '';
 }
 
-/** `Tokens: 2.1k sent (1.0k cached), 312 received. Cost: $0.0042 request, $0.0131 session.` */
+/** `Tokens: 2.1k sent (1.0k cached, 48%), 312 received (200 reasoning). Cost: $0.0042 request, $0.0131 session.` */
 export function usageLine(event: Extract<SessionEvent, { type: 'usage' }>): string {
-  const cached = event.cachedTokens > 0 ? ` (${formatCount(event.cachedTokens)} cached)` : '';
-  const tokens = `Tokens: ${formatCount(event.promptTokens)} sent${cached}, ${formatCount(event.completionTokens)} received.`;
+  const share = event.promptTokens > 0 ? `, ${Math.round((100 * event.cachedTokens) / event.promptTokens)}%` : '';
+  const written = event.cacheWriteTokens ? `, ${formatCount(event.cacheWriteTokens)} written to cache` : '';
+  const cached = event.cachedTokens > 0 || written ? ` (${formatCount(event.cachedTokens)} cached${share}${written})` : '';
+  const reasoning = event.reasoningTokens ? ` (${formatCount(event.reasoningTokens)} reasoning)` : '';
+  const tokens = `Tokens: ${formatCount(event.promptTokens)} sent${cached}, ${formatCount(event.completionTokens)} received${reasoning}.`;
   if (event.cost === null) return tokens;
   return `${tokens} Cost: ${formatCost(event.cost)} request, ${formatCost(event.sessionCost ?? event.cost)} session.`;
 }

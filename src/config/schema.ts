@@ -69,7 +69,7 @@ export const OPTIONS = {
   // model
   model: { type: 'string', default: 'gpt-4o', group: 'model', metavar: 'NAME', eval: true, help: 'model for the chat' },
   'weak-model': {
-    type: 'string', default: null, group: 'model', metavar: 'NAME', defaultLabel: 'the main model',
+    type: 'string', default: null, group: 'model', metavar: 'NAME', defaultLabel: 'per model, else the main model',
     help: 'model for commit messages and history summaries',
   },
   'editor-model': {
@@ -110,6 +110,10 @@ export const OPTIONS = {
     help: 'retries after rate limits, server errors and dropped connections',
   },
   stream: { type: 'boolean', default: true, group: 'model', help: 'stream replies as they arrive' },
+  'reasoning-effort': {
+    type: 'enum', values: ['low', 'medium', 'high'], default: null, group: 'model', metavar: 'E', defaultLabel: "the server's",
+    help: 'how hard a reasoning model thinks, sent as reasoning_effort',
+  },
 
   // request
   message: {

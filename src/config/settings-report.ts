@@ -8,6 +8,8 @@ export interface SettingsReportRow {
   /** Display text; secrets are masked. */
   readonly value: string;
   readonly source: SettingSource;
+  /** Changed in the chat since start-up, and by what ("/model in this chat"). */
+  readonly changedBy?: string;
 }
 
 const SOURCE_LABELS: Readonly<Record<SettingSource, string>> = {
@@ -34,6 +36,7 @@ export function maskSecret(value: string): string {
 export function settingsReportRows(
   settings: Settings,
   sources: ReadonlyMap<SettingKey, SettingSource>,
+  changed: ReadonlyMap<SettingKey, string> = new Map(),
 ): SettingsReportRow[] {
   return settingKeys()
     .filter((key) => !isAction(specOf(key)))
@@ -41,15 +44,21 @@ export function settingsReportRows(
       key,
       value: showValue(specOf(key), settings[key]),
       source: sources.get(key) ?? 'default',
+      ...(changed.has(key) ? { changedBy: changed.get(key) } : {}),
     }));
 }
 
-export function renderSettingsReport(settings: Settings, sources: ReadonlyMap<SettingKey, SettingSource>): string {
-  const rows = settingsReportRows(settings, sources);
+export function renderSettingsReport(
+  settings: Settings,
+  sources: ReadonlyMap<SettingKey, SettingSource>,
+  changed: ReadonlyMap<SettingKey, string> = new Map(),
+): string {
+  const rows = settingsReportRows(settings, sources, changed);
   const keyWidth = Math.max(...rows.map((row) => row.key.length));
   const valueWidth = Math.min(40, Math.max(...rows.map((row) => row.value.length)));
   const lines = rows.map((row) => {
-    const source = row.source === 'default' ? '' : `  (${sourceLabel(row.source)})`;
+    const label = row.changedBy ?? (row.source === 'default' ? null : sourceLabel(row.source));
+    const source = label === null ? '' : `  (${label})`;
     return `${row.key.padEnd(keyWidth)}  ${row.value.padEnd(valueWidth)}${source}`.trimEnd();
   });
   return lines.join('\n') + '\n';

@@ -11,7 +11,7 @@ export function withLlmLog(client: ModelClient, file: string, now: () => Date): 
         time: started.toISOString(),
         request: { model: request.model, stream: request.stream, messages: request.messages },
         response: result.ok
-          ? { ok: true, text: result.text, usage: result.usage, finishReason: result.finishReason }
+          ? { ok: true, text: result.text, reasoning: result.reasoning, usage: result.usage, finishReason: result.finishReason }
           : { ok: false, error: result.error, partialText: result.partialText },
       };
       appendFileSync(file, `${JSON.stringify(entry)}\n`);

@@ -1,5 +1,5 @@
-// Model capabilities (context window, prices, default edit format, weak model) looked up from
-// the data file model-settings.json, and the cost of a request from its token usage.
+// Model capabilities (context window, prices, default edit format, weak model, reasoning, temperature
+// and cache rules) looked up from the data file model-settings.json, and the cost of a request.
 import { EDIT_FORMATS, type EditFormat } from './edit-formats.js';
 import table from './model-settings.json' with { type: 'json' };
 
@@ -14,6 +14,8 @@ export interface ModelPrices {
   readonly outputPerMillion: number;
   /** Price of prompt tokens served from the server's cache; null means "same as input". */
   readonly cachedInputPerMillion: number | null;
+  /** Price of prompt tokens written to the cache (Anthropic bills them apart); null means "same as input". */
+  readonly cacheWritePerMillion: number | null;
 }
 
 export interface ModelSettings {
@@ -23,13 +25,17 @@ export interface ModelSettings {
   readonly canonicalName: string | null;
   readonly known: boolean;
   readonly contextWindow: number;
-  readonly maxOutputTokens: number;
   readonly prices: ModelPrices | null;
   readonly editFormat: DefaultEditFormat;
   /** Suggested cheaper model for commit messages and summaries, with the caller's provider prefix. */
   readonly weakModel: string | null;
+  /** False for models that reject a temperature (OpenAI's reasoning models): none is sent. */
   readonly acceptsTemperature: boolean;
   readonly reminder: ReminderPlacement;
+  /** The model thinks before it answers, so it is sent a reasoning effort when the user asks for one. */
+  readonly reasoning: boolean;
+  /** The provider caches only prompt parts marked with cache_control breakpoints (Anthropic). */
+  readonly cacheControl: boolean;
 }
 
 /** Token counts a cost is computed from (a subset of the model port's Usage). */
@@ -37,12 +43,15 @@ export interface TokenUsage {
   readonly promptTokens: number;
   readonly completionTokens: number;
   readonly cachedTokens: number;
+  /** Prompt tokens written to the cache (a part of promptTokens, like cachedTokens). */
+  readonly cacheWriteTokens?: number;
 }
 
 interface RawPrices {
   readonly input: number;
   readonly output: number;
   readonly cachedInput?: number | null;
+  readonly cacheWrite?: number | null;
 }
 
 interface RawEntry {
@@ -50,12 +59,13 @@ interface RawEntry {
   readonly aliases?: readonly string[];
   readonly patterns?: readonly string[];
   readonly contextWindow?: number;
-  readonly maxOutputTokens?: number;
   readonly prices?: RawPrices | null;
   readonly editFormat?: string;
   readonly weakModel?: string | null;
   readonly acceptsTemperature?: boolean;
   readonly reminder?: string;
+  readonly reasoning?: boolean;
+  readonly cacheControl?: boolean;
 }
 
 /** The shape of model-settings.json. */
@@ -81,12 +91,13 @@ export function lookupIn(data: ModelSettingsTable, name: string): ModelSettings 
     canonicalName: entry?.name ?? null,
     known: entry !== undefined,
     contextWindow: pick('contextWindow'),
-    maxOutputTokens: pick('maxOutputTokens'),
     prices: prices ? toPrices(prices) : null,
     editFormat: toEditFormat(pick('editFormat')),
     weakModel: weak ? prefix + weak : null,
     acceptsTemperature: pick('acceptsTemperature'),
     reminder: pick('reminder') === 'system' ? 'system' : 'user',
+    reasoning: pick('reasoning'),
+    cacheControl: pick('cacheControl'),
   };
 }
 
@@ -99,10 +110,13 @@ export function costWithPrices(usage: TokenUsage, prices: ModelPrices | null): n
   if (!prices) return null;
   // Servers report cached tokens as a part of the prompt tokens, never on top of them.
   const cached = Math.min(usage.cachedTokens, usage.promptTokens);
+  const written = Math.min(usage.cacheWriteTokens ?? 0, usage.promptTokens - cached);
   const cachedPrice = prices.cachedInputPerMillion ?? prices.inputPerMillion;
+  const writePrice = prices.cacheWritePerMillion ?? prices.inputPerMillion;
   const dollars =
-    (usage.promptTokens - cached) * prices.inputPerMillion +
+    (usage.promptTokens - cached - written) * prices.inputPerMillion +
     cached * cachedPrice +
+    written * writePrice +
     usage.completionTokens * prices.outputPerMillion;
   return dollars / 1_000_000;
 }
@@ -112,6 +126,7 @@ function toPrices(raw: RawPrices): ModelPrices {
     inputPerMillion: raw.input,
     outputPerMillion: raw.output,
     cachedInputPerMillion: raw.cachedInput ?? null,
+    cacheWritePerMillion: raw.cacheWrite ?? null,
   };
 }
 

@@ -1,9 +1,14 @@
 // The ModelClient on the openai package: streaming and not, one retry loop with backoff, an idle
-// timeout, abort. Model failures come back as a ChatResult with a classified error, never thrown.
+// timeout, abort, reasoning kept apart from the answer. Model failures come back as a ChatResult with a
+// classified error, never thrown.
 import type { OpenAI } from 'openai';
 import { classifyModelError, modelError, retryAfterMsOf, type ModelErrorContext } from './errors.js';
+import { requestRules } from './model-profile.js';
 import { costWithPrices, lookupModelSettings, type ModelPrices } from './model-settings.js';
+import { requestBody, type RequestBody, type RequestRules } from './request-body.js';
+import { createReplyCollector, reasoningOf } from './reply-collector.js';
 import type { ChatRequest, ChatResult, ModelClient, ModelError, Usage } from './types.js';
+import { toUsage, type RawUsage } from './usage.js';
 
 export interface OpenAIClientOptions {
   /** Default: OpenAI's own API. */
@@ -23,6 +28,8 @@ export interface OpenAIClientOptions {
   readonly maxRetryWaitMs?: number;
   /** Prices per model for the cost in Usage; default: the built-in model settings. */
   readonly prices?: (model: string) => ModelPrices | null;
+  /** What each request to a model carries (temperature, reasoning effort, cache hints); default: from the model settings. */
+  readonly rules?: (model: string) => RequestRules;
   /** Injected for tests; must resolve early when the signal aborts. */
   readonly sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** Jitter source in [0, 1). */
@@ -34,7 +41,7 @@ const DEFAULTS = { timeoutMs: 600_000, maxRetries: 3, retryBaseMs: 1_000, maxRet
 
 /** What one attempt ended with; `delivered` says whether any text already reached onText. */
 type AttemptResult =
-  | { readonly ok: true; readonly text: string; readonly usage: Usage; readonly finishReason: string | null }
+  | { readonly ok: true; readonly text: string; readonly reasoning: string; readonly usage: Usage; readonly finishReason: string | null }
   | {
       readonly ok: false;
       readonly error: ModelError;
@@ -55,12 +62,11 @@ interface AttemptControl {
   readonly dispose: () => void;
 }
 
-type RawUsage = OpenAI.Completions.CompletionUsage & { prompt_cache_hit_tokens?: number };
-
 export function createOpenAIClient(options: OpenAIClientOptions = {}): ModelClient {
   const settings = { ...DEFAULTS, ...definedOnly(options) };
   const baseURL = options.baseURL ?? DEFAULT_BASE_URL;
   const prices = options.prices ?? ((model: string) => lookupModelSettings(model).prices);
+  const rules = options.rules ?? ((model: string) => requestRules(lookupModelSettings(model), { baseURL }));
   const sleep = options.sleep ?? abortableSleep;
   const random = options.random ?? Math.random;
   // The SDK is loaded on the first request so that start-up stays light.
@@ -89,13 +95,14 @@ export function createOpenAIClient(options: OpenAIClientOptions = {}): ModelClie
       const client = await getSdk();
       const context: ModelErrorContext = { baseURL, model: request.model };
       const costFor = (usage: Omit<Usage, 'cost'>): Usage => ({ ...usage, cost: costWithPrices(usage, prices(request.model)) });
+      const body = requestBody(request, rules(request.model));
       for (let attempt = 0; ; attempt++) {
         const control = controlAttempt(request.signal, settings.timeoutMs);
         let result: AttemptResult;
         try {
           result = request.stream
-            ? await streamAttempt(client, request, control, context, costFor)
-            : await plainAttempt(client, request, control, context, costFor);
+            ? await streamAttempt(client, { request, body }, control, context, costFor)
+            : await plainAttempt(client, { request, body }, control, context, costFor);
         } finally {
           control.dispose();
         }
@@ -112,24 +119,31 @@ export function createOpenAIClient(options: OpenAIClientOptions = {}): ModelClie
   };
 }
 
+/** The request as the caller gave it (for its callbacks) and the body sent for it. */
+interface Outgoing {
+  readonly request: ChatRequest;
+  readonly body: RequestBody;
+}
+
 async function streamAttempt(
   client: OpenAI,
-  request: ChatRequest,
+  outgoing: Outgoing,
   control: AttemptControl,
   context: ModelErrorContext,
   costFor: (usage: Omit<Usage, 'cost'>) => Usage,
 ): Promise<AttemptResult> {
-  let text = '';
+  const reply = createReplyCollector(outgoing.request);
   let finishReason: string | null = null;
   let rawUsage: RawUsage | undefined;
   let caught: unknown;
   // Only the SDK calls sit inside try: an error thrown by onText is our bug and must propagate
   // (the finally in chat() then aborts the request).
-  const chunks = await openStream(client, request, control).catch((err: unknown) => {
+  const chunks = await openStream(client, outgoing.body, control).catch((err: unknown) => {
     caught = err;
     return undefined;
   });
   while (chunks) {
+    // Every chunk is a sign of life, reasoning included: a model thinking for minutes is not idle.
     control.touch();
     let next: IteratorResult<OpenAI.Chat.Completions.ChatCompletionChunk>;
     try {
@@ -139,39 +153,36 @@ async function streamAttempt(
       break;
     }
     if (next.done) break;
-    rawUsage = next.value.usage ?? rawUsage;
+    rawUsage = (next.value.usage as RawUsage | null | undefined) ?? rawUsage;
     const choice = next.value.choices[0];
     finishReason = choice?.finish_reason ?? finishReason;
-    const delta = choice?.delta?.content;
-    if (!delta) continue;
-    text += delta;
-    request.onText?.(delta);
+    reply.reasoningField(reasoningOf(choice?.delta));
+    reply.content(choice?.delta?.content);
   }
   const usage = rawUsage ? costFor(toUsage(rawUsage)) : null;
   // Once finish_reason arrived the reply is whole; a hiccup while waiting for [DONE] does not undo it.
   if (finishReason !== null && !control.userAborted()) {
-    return { ok: true, text, usage: usage ?? NO_USAGE, finishReason };
+    return { ok: true, ...reply.finish(), usage: usage ?? NO_USAGE, finishReason };
   }
-  const error = failureOf(caught, control, context, text.length > 0);
-  return { ok: false, error, partialText: text, usage, delivered: text.length > 0, retryAfterMs: retryAfterMsOf(caught) };
+  const delivered = reply.delivered();
+  const error = failureOf(caught, control, context, delivered);
+  return { ok: false, error, partialText: reply.partialText(), usage, delivered, retryAfterMs: retryAfterMsOf(caught) };
 }
 
 async function openStream(
   client: OpenAI,
-  request: ChatRequest,
+  body: RequestBody,
   control: AttemptControl,
 ): Promise<AsyncIterator<OpenAI.Chat.Completions.ChatCompletionChunk>> {
   control.touch();
-  const stream = await client.chat.completions.create(
-    { ...body(request), stream: true, stream_options: { include_usage: true } },
-    { signal: control.signal, maxRetries: 0 },
-  );
+  const params = { ...body, stream: true, stream_options: { include_usage: true } } as OpenAI.Chat.Completions.ChatCompletionCreateParamsStreaming;
+  const stream = await client.chat.completions.create(params, { signal: control.signal, maxRetries: 0 });
   return stream[Symbol.asyncIterator]();
 }
 
 async function plainAttempt(
   client: OpenAI,
-  request: ChatRequest,
+  outgoing: Outgoing,
   control: AttemptControl,
   context: ModelErrorContext,
   costFor: (usage: Omit<Usage, 'cost'>) => Usage,
@@ -179,20 +190,22 @@ async function plainAttempt(
   let completion: OpenAI.Chat.Completions.ChatCompletion;
   try {
     control.touch();
-    completion = await client.chat.completions.create({ ...body(request), stream: false }, { signal: control.signal, maxRetries: 0 });
+    const params = { ...outgoing.body, stream: false } as OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming;
+    completion = await client.chat.completions.create(params, { signal: control.signal, maxRetries: 0 });
   } catch (err) {
     const error = failureOf(err, control, context, false);
     return { ok: false, error, partialText: '', usage: null, delivered: false, retryAfterMs: retryAfterMsOf(err) };
   }
-  const usage = completion.usage ? costFor(toUsage(completion.usage)) : NO_USAGE;
+  const usage = completion.usage ? costFor(toUsage(completion.usage as RawUsage)) : NO_USAGE;
   const choice = completion.choices?.[0];
   if (!choice) {
     const error = modelError('server', `The model server at ${context.baseURL} answered without any reply text.`);
     return { ok: false, error, partialText: '', usage, delivered: false, retryAfterMs: null };
   }
-  const text = choice.message?.content ?? '';
-  if (text) request.onText?.(text);
-  return { ok: true, text, usage, finishReason: choice.finish_reason ?? null };
+  const reply = createReplyCollector(outgoing.request);
+  reply.reasoningField(reasoningOf(choice.message));
+  reply.content(choice.message?.content);
+  return { ok: true, ...reply.finish(), usage, finishReason: choice.finish_reason ?? null };
 }
 
 /**
@@ -247,25 +260,8 @@ function controlAttempt(userSignal: AbortSignal | undefined, timeoutMs: number):
   };
 }
 
-function body(request: ChatRequest): { model: string; messages: OpenAI.Chat.Completions.ChatCompletionMessageParam[]; temperature?: number } {
-  return {
-    model: request.model,
-    messages: request.messages.map((m) => ({ role: m.role, content: m.content })),
-    ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
-  };
-}
-
 /** The server reported no usage (some local servers): zeros, and no cost rather than a wrong one. */
 const NO_USAGE: Usage = { promptTokens: 0, completionTokens: 0, cachedTokens: 0, cost: null };
-
-function toUsage(raw: RawUsage): Omit<Usage, 'cost'> {
-  return {
-    promptTokens: raw.prompt_tokens ?? 0,
-    completionTokens: raw.completion_tokens ?? 0,
-    // DeepSeek reports cache hits under its own name.
-    cachedTokens: raw.prompt_tokens_details?.cached_tokens ?? raw.prompt_cache_hit_tokens ?? 0,
-  };
-}
 
 function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve) => {

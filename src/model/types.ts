@@ -29,7 +29,12 @@ export interface ModelError {
 export interface Usage {
   readonly promptTokens: number;
   readonly completionTokens: number;
+  /** Prompt tokens read from the server's cache (a part of promptTokens). */
   readonly cachedTokens: number;
+  /** Prompt tokens written to the cache, when the server says (a part of promptTokens). */
+  readonly cacheWriteTokens?: number;
+  /** Completion tokens spent on reasoning, when the server says (a part of completionTokens). */
+  readonly reasoningTokens?: number;
   /** USD, when the model's prices are known. */
   readonly cost: number | null;
 }
@@ -41,11 +46,23 @@ export interface ChatRequest {
   readonly signal?: AbortSignal;
   /** Called with each text delta as it arrives (streaming) or once with the whole text. */
   readonly onText?: (delta: string) => void;
+  /** Called with the model's reasoning as it arrives; it is never part of `text`. */
+  readonly onReasoning?: (delta: string) => void;
   readonly temperature?: number;
+  /** How many leading messages stay the same from request to request (system prompt, examples, map...). */
+  readonly stablePrefix?: number;
 }
 
 export type ChatResult =
-  | { readonly ok: true; readonly text: string; readonly usage: Usage; readonly finishReason: string | null }
+  | {
+      readonly ok: true;
+      /** The answer, without the reasoning (a reply that ended inside its reasoning has none). */
+      readonly text: string;
+      readonly usage: Usage;
+      readonly finishReason: string | null;
+      /** The reasoning shown before the answer, if any: never parsed, never sent back. */
+      readonly reasoning?: string;
+    }
   | { readonly ok: false; readonly error: ModelError; readonly partialText: string; readonly usage: Usage | null };
 
 export interface ModelClient {

@@ -8,6 +8,10 @@ export interface Totals {
   readonly requests: number;
   readonly promptTokens: number;
   readonly completionTokens: number;
+  /** Prompt tokens served from the server's cache (a part of promptTokens). */
+  readonly cachedTokens?: number;
+  /** Completion tokens spent reasoning, when the server says (a part of completionTokens). */
+  readonly reasoningTokens?: number;
   readonly cost: number | null;
   readonly editsApplied: number;
   readonly editsFailed: number;
@@ -22,6 +26,9 @@ export type SessionEvent =
   | { readonly type: 'waiting' }
   | { readonly type: 'assistant_delta'; readonly text: string }
   | { readonly type: 'assistant'; readonly text: string; readonly interrupted: boolean }
+  /** The model's reasoning, shown apart from the reply: streamed in deltas, then whole before `assistant`. */
+  | { readonly type: 'reasoning_delta'; readonly text: string }
+  | { readonly type: 'reasoning'; readonly text: string }
   | { readonly type: 'reflection'; readonly n: number; readonly reason: string }
   | {
       readonly type: 'question';
@@ -35,6 +42,8 @@ export type SessionEvent =
       readonly promptTokens: number;
       readonly completionTokens: number;
       readonly cachedTokens: number;
+      readonly cacheWriteTokens?: number;
+      readonly reasoningTokens?: number;
       readonly cost: number | null;
       readonly sessionCost: number | null;
     }

@@ -12,9 +12,12 @@ import type { PromptSet } from '../coders/prompt-set.js';
 import type { FailureKind } from '../coders/reflection.js';
 import { decideReflection, needsFixApproval } from '../coders/reflection.js';
 import { offerShellCommands } from '../coders/shell-offer.js';
+import { buildModelProfile, type ModelProfile } from '../model/model-profile.js';
+import { withoutReasoning } from '../model/think-tags.js';
 import type { ChatMessage, ChatResult } from '../model/types.js';
 import { readTextFile } from '../platform/text-files.js';
 import { checkContextWindow } from './context-window.js';
+import { ModelProfiles, type ModelRole } from './model-profiles.js';
 import { offerFilesTheReplyNeeds, offerMentionedFiles, type FileOfferDeps } from './file-offers.js';
 import type { EmitEvent, ResultStatus, Totals } from './events.js';
 import type { SessionRecorder } from './session-log.js';
@@ -22,7 +25,7 @@ import { summarizeHistory } from './summarize.js';
 import { SessionTotals } from './totals.js';
 
 export type ChatMode = 'code' | 'ask' | 'architect';
-export type ModelRole = 'main' | 'weak' | 'editor';
+export type { ModelRole } from './model-profiles.js';
 
 export interface SessionOptions {
   readonly root: string;
@@ -39,9 +42,14 @@ export interface SessionOptions {
   readonly testCommand: string;
   readonly maxReflections: number;
   readonly mapTokens: number;
-  readonly maxHistoryTokens: number;
+  /** null: the main model's default budget. */
+  readonly maxHistoryTokens: number | null;
+  /** For sessions built without model profiles: the window and placement every model gets. */
   readonly contextWindow: number;
   readonly reminderPlacement: 'system' | 'user';
+  /** The user picked the formats, so switching models keeps them. */
+  readonly editFormatChosen?: boolean;
+  readonly editorFormatChosen?: boolean;
 }
 
 export interface LoadedCoder {
@@ -64,6 +72,8 @@ export interface SessionDeps {
   readonly loadCoder: CoderLoader;
   readonly recorder: SessionRecorder | null;
   readonly texts: SessionTexts;
+  /** The models' whole profiles; default: fixed ones made of the options' window and placement. */
+  readonly profiles?: ModelProfiles;
 }
 
 export interface RequestOutcome {
@@ -85,7 +95,7 @@ export interface Instruction {
 
 interface Profile {
   readonly loaded: LoadedCoder;
-  readonly model: string;
+  readonly role: ModelRole;
   readonly history: ChatMessage[];
   /** Whether this conversation is the session's own (recorded in the log). */
   readonly main: boolean;
@@ -98,7 +108,9 @@ export class Session {
   history: ChatMessage[] = [];
   readonly totals = new SessionTotals();
   mode: ChatMode;
-  readonly models: Record<ModelRole, string>;
+  readonly profiles: ModelProfiles;
+  editFormat: CoderFormat;
+  editorFormat: CoderFormat;
   /** HEAD when the last request started, for /diff. */
   lastRequestStartHash: string | null = null;
 
@@ -107,7 +119,13 @@ export class Session {
     private readonly deps: SessionDeps,
   ) {
     this.mode = options.mode;
-    this.models = { ...options.models };
+    this.editFormat = options.editFormat;
+    this.editorFormat = options.editorFormat;
+    this.profiles = deps.profiles ?? fixedProfiles(options, deps.ports);
+  }
+
+  get models(): Record<ModelRole, string> {
+    return this.profiles.names();
   }
 
   private get emit(): EmitEvent {
@@ -119,7 +137,7 @@ export class Session {
   }
 
   announce(): void {
-    const format = this.mode === 'code' ? this.options.editFormat : this.mode;
+    const format = this.mode === 'code' ? this.editFormat : this.mode;
     this.emit({ type: 'session', model: this.models.main, editFormat: format, files: [...this.chatFiles], readOnly: this.readOnlyFiles.map((f) => f.name) });
   }
 
@@ -127,8 +145,12 @@ export class Session {
     this.mode = mode;
   }
 
-  async setModel(role: ModelRole, name: string): Promise<void> {
-    this.models[role] = name;
+  /** Swaps the whole profile of `role` (and of the models that follow it); returns the roles changed. */
+  async setModel(role: ModelRole, name: string, by = `/${role === 'main' ? 'model' : `${role}-model`} in this chat`): Promise<ModelRole[]> {
+    const changed = this.profiles.set(role, name, by);
+    if (changed.includes('main') && !this.options.editFormatChosen) this.editFormat = this.profiles.get('main').editFormat;
+    if (changed.includes('editor') && !this.options.editorFormatChosen) this.editorFormat = this.profiles.get('editor').editFormat;
+    return changed;
   }
 
   addChatFile(path: string): boolean {
@@ -166,7 +188,8 @@ export class Session {
 
   /** Puts back a chat read from a session log (nothing is recorded again). */
   restore(history: readonly ChatMessage[], chatFiles: readonly string[]): void {
-    this.history = [...history];
+    // A log written before reasoning was kept apart may still hold it: it is never sent back.
+    this.history = history.map((m) => (m.role === 'assistant' ? { ...m, content: withoutReasoning(m.content) } : m));
     this.chatFiles.splice(0, this.chatFiles.length, ...chatFiles);
   }
 
@@ -179,7 +202,7 @@ export class Session {
       const loaded = await this.deps.loadCoder(this.coderKindFor(mode));
       await this.summarizeIfLong(loaded.prompts.context.ack);
       if (mode === 'architect') return await this.runArchitect(text, signal, loaded);
-      return await this.runLoop(text, signal, { loaded, model: this.models.main, history: this.history, main: true });
+      return await this.runLoop(text, signal, { loaded, role: 'main', history: this.history, main: true });
     } catch (error) {
       return this.failedRequest(error);
     }
@@ -205,7 +228,7 @@ export class Session {
       history,
       chatFiles,
       request,
-      reminderPlacement: this.options.reminderPlacement,
+      reminderPlacement: this.profiles.get('main').reminder,
     });
   }
 
@@ -215,7 +238,7 @@ export class Session {
 
   /** The coder a mode talks through: the edit format's, ask's, or the architect's planner. */
   private coderKindFor(mode: ChatMode): CoderFormat | 'architect' {
-    return mode === 'code' ? this.options.editFormat : mode;
+    return mode === 'code' ? this.editFormat : mode;
   }
 
   private async runArchitect(text: string, signal: AbortSignal | undefined, planner: LoadedCoder): Promise<RequestOutcome> {
@@ -223,22 +246,23 @@ export class Session {
     const plan = await this.send(built, this.models.main, signal);
     if (!plan.ok) return this.failedReply(text, plan, this.history, true);
     this.remember(this.history, text, plan.text, true);
-    const editor = await this.deps.loadCoder(this.options.editorFormat);
+    const editor = await this.deps.loadCoder(this.editorFormat);
     const request = this.deps.texts.editorRequest.replace('{plan}', () => plan.text);
-    return this.runLoop(request, signal, { loaded: editor, model: this.models.editor, history: [], main: false });
+    return this.runLoop(request, signal, { loaded: editor, role: 'editor', history: [], main: false });
   }
 
   private async runLoop(text: string, signal: AbortSignal | undefined, profile: Profile): Promise<RequestOutcome> {
     let message = text;
     for (let used = 0; ; used++) {
       const built = await this.buildRequest(message, profile.loaded, profile.history);
-      const room = checkContextWindow(built, this.options.contextWindow, this.ports.tokens);
+      const model = this.profiles.get(profile.role);
+      const room = checkContextWindow(built, model.contextWindow, model.tokens);
       if (room) {
         const answer = await this.ports.asker.confirm(room, 'oversized-request');
         if (answer === 'unanswerable') return { status: 'approval_required', message: room };
         if (answer === 'no') return { status: 'completed', message: 'Request not sent.' };
       }
-      const reply = await this.send(built, profile.model, signal);
+      const reply = await this.send(built, model.name, signal);
       if (!reply.ok) return this.failedReply(message, reply, profile.history, profile.main);
       this.remember(profile.history, message, reply.text, profile.main);
       if (!profile.loaded.coder.makesEdits) return { status: 'completed' };
@@ -279,12 +303,18 @@ export class Session {
       stream: this.options.stream,
       signal,
       onText: (delta) => this.emit({ type: 'assistant_delta', text: delta }),
+      onReasoning: (delta) => this.emit({ type: 'reasoning_delta', text: delta }),
+      stablePrefix: stablePrefixOf(built),
     });
     if (result.usage) {
       this.totals.addUsage(result.usage);
       this.emit({ type: 'usage', ...result.usage, sessionCost: this.totals.cost });
     }
+    if (result.ok && result.reasoning) this.emit({ type: 'reasoning', text: result.reasoning });
     if (result.ok) this.emit({ type: 'assistant', text: result.text, interrupted: false });
+    if (result.ok && result.reasoning && result.text.trim() === '') {
+      this.emit({ type: 'warning', message: 'The reply ended inside its reasoning, before any answer: nothing from it was applied.' });
+    }
     return result;
   }
 
@@ -319,8 +349,8 @@ export class Session {
       systemPrompt: this.deps.texts.summarize,
       summaryTemplate: this.deps.texts.summaryTemplate,
       ack,
-      count: (text) => this.ports.tokens.count(text),
-      budget: this.options.maxHistoryTokens,
+      count: (text) => this.profiles.get('main').tokens.count(text),
+      budget: this.options.maxHistoryTokens ?? this.profiles.get('main').historyTokens,
     });
     if (!summary) return;
     this.history = [...summary.messages, ...this.history.slice(summary.replaced)];
@@ -393,4 +423,21 @@ export class Session {
       budget: this.options.mapTokens,
     });
   }
+}
+
+/** Profiles for a session built without any: every model gets the options' window and placement. */
+function fixedProfiles(options: SessionOptions, ports: RequestPorts): ModelProfiles {
+  const tokenizers = { counterFor: () => ports.tokens };
+  const build = (name: string): ModelProfile => ({
+    ...buildModelProfile(name, { baseURL: '', tokenizers, contextWindow: options.contextWindow, startModel: name }),
+    reminder: options.reminderPlacement,
+  });
+  return new ModelProfiles(build, options.models);
+}
+
+/** The messages before the conversation (history, chat files, the request): what a prompt cache can keep. */
+function stablePrefixOf(built: BuiltMessages): number {
+  const conversation = new Set(['history', 'chat files', 'request']);
+  const end = built.parts.findIndex((part) => conversation.has(part.name));
+  return built.parts.slice(0, end < 0 ? built.parts.length : end).reduce((sum, part) => sum + part.messages.length, 0);
 }

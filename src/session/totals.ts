@@ -1,4 +1,4 @@
-// Running totals for a session: tokens, cost, edits, commits, reflections.
+// Running totals for a session: tokens (cached and reasoning ones too), cost, edits, commits, reflections.
 import type { Usage } from '../model/types.js';
 import type { Totals } from './events.js';
 
@@ -7,6 +7,7 @@ export class SessionTotals {
   promptTokens = 0;
   completionTokens = 0;
   cachedTokens = 0;
+  reasoningTokens = 0;
   cost: number | null = null;
   editsApplied = 0;
   editsFailed = 0;
@@ -17,6 +18,7 @@ export class SessionTotals {
     this.promptTokens += usage.promptTokens;
     this.completionTokens += usage.completionTokens;
     this.cachedTokens += usage.cachedTokens;
+    this.reasoningTokens += usage.reasoningTokens ?? 0;
     if (usage.cost !== null) this.cost = (this.cost ?? 0) + usage.cost;
   }
 
@@ -25,6 +27,8 @@ export class SessionTotals {
       requests: this.requests,
       promptTokens: this.promptTokens,
       completionTokens: this.completionTokens,
+      cachedTokens: this.cachedTokens,
+      reasoningTokens: this.reasoningTokens,
       cost: this.cost,
       editsApplied: this.editsApplied,
       editsFailed: this.editsFailed,

@@ -87,9 +87,9 @@ describe('terminal renderer', () => {
 
   it('prints one status line per reply with tokens, cached tokens and both costs', () => {
     expect(usageLine(usage(0.0123) as Extract<SessionEvent, { type: 'usage' }>)).toBe(
-      'Tokens: 12.3k sent (2000 cached), 210 received. Cost: $0.0123 request, $1.50 session.',
+      'Tokens: 12.3k sent (2000 cached, 16%), 210 received. Cost: $0.0123 request, $1.50 session.',
     );
-    expect(usageLine(usage(null) as Extract<SessionEvent, { type: 'usage' }>)).toBe('Tokens: 12.3k sent (2000 cached), 210 received.');
+    expect(usageLine(usage(null) as Extract<SessionEvent, { type: 'usage' }>)).toBe('Tokens: 12.3k sent (2000 cached, 16%), 210 received.');
     const io = capture();
     createTerminalRenderer({ ...io, palette: PLAIN })(usage(0.0123));
     expect(io.text('err').split('\n')).toHaveLength(2);

@@ -23,7 +23,7 @@ describe('settings report', () => {
     expect(row('map-tokens')).toEqual({ key: 'map-tokens', value: '512', source: 'flag' });
     expect(row('auto-test')).toEqual({ key: 'auto-test', value: 'true', source: 'env' });
     expect(row('read')?.value).toBe('NOTES.md');
-    expect(row('weak-model')?.value).toBe('(the main model)');
+    expect(row('weak-model')?.value).toBe('(per model, else the main model)');
     expect(row('lint-cmd')?.value).toBe('(none)');
     expect(row('help')).toBeUndefined();
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import table from '../../src/model/model-settings.json' with { type: 'json' };
 import { costOf, lookupIn, lookupModelSettings } from '../../src/model/model-settings.js';
 
 describe('lookupModelSettings', () => {
@@ -40,21 +41,39 @@ describe('lookupModelSettings', () => {
       canonicalName: null,
       known: false,
       contextWindow: 32768,
-      maxOutputTokens: 4096,
       prices: null,
       editFormat: 'diff',
       weakModel: null,
       acceptsTemperature: true,
       reminder: 'user',
+      reasoning: false,
+      cacheControl: false,
     });
+  });
+
+  it('marks which models reason, which reject a temperature and which need cache_control', () => {
+    for (const name of ['o3', 'gpt-5', 'deepseek-reasoner', 'deepseek/deepseek-r1', 'qwen3:32b', 'qwq-32b', 'openai/gpt-oss-120b']) {
+      expect(lookupModelSettings(name).reasoning, name).toBe(true);
+    }
+    for (const name of ['gpt-4o', 'deepseek-chat', 'qwen3-coder:30b', 'my-local-finetune']) expect(lookupModelSettings(name).reasoning, name).toBe(false);
+    expect(lookupModelSettings('gpt-5-mini').acceptsTemperature).toBe(false);
+    expect(lookupModelSettings('openrouter/anthropic/claude-sonnet-4').cacheControl).toBe(true);
+    expect(lookupModelSettings('gpt-4o').cacheControl).toBe(false);
+  });
+
+  it('has no field in the data file that nothing reads', () => {
+    const data = table as { defaults: Record<string, unknown>; models: Array<Record<string, unknown>> };
+    const read = new Set(Object.keys(lookupModelSettings('gpt-4o')).concat(['name', 'aliases', 'patterns']));
+    const fields = new Set([...Object.keys(data.defaults), ...data.models.flatMap((m) => Object.keys(m))]);
+    expect([...fields].filter((f) => !read.has(f))).toEqual([]);
   });
 
   it('looks up any table of the same shape', () => {
     const table = {
-      defaults: { contextWindow: 1000, maxOutputTokens: 100, prices: null, editFormat: 'whole', weakModel: null, acceptsTemperature: true, reminder: 'user' },
+      defaults: { contextWindow: 1000, prices: null, editFormat: 'whole', weakModel: null, acceptsTemperature: true, reminder: 'user', reasoning: false, cacheControl: false },
       models: [{ name: 'tiny', patterns: ['tiny-*'], contextWindow: 2000, editFormat: 'bogus' }],
     };
-    expect(lookupIn(table, 'tiny-v2')).toMatchObject({ canonicalName: 'tiny', contextWindow: 2000, maxOutputTokens: 100, editFormat: 'diff' });
+    expect(lookupIn(table, 'tiny-v2')).toMatchObject({ canonicalName: 'tiny', contextWindow: 2000, editFormat: 'diff' });
     expect(lookupIn(table, 'other')).toMatchObject({ known: false, editFormat: 'whole' });
   });
 });
@@ -70,8 +89,15 @@ describe('costOf', () => {
   });
 
   it('charges cached tokens at the input price when no cached price is known', () => {
-    const prices = { inputPerMillion: 1, outputPerMillion: 2, cachedInputPerMillion: null };
+    const prices = { inputPerMillion: 1, outputPerMillion: 2, cachedInputPerMillion: null, cacheWritePerMillion: null };
     expect(costOf({ promptTokens: 1_000_000, completionTokens: 0, cachedTokens: 500_000 }, { prices })).toBeCloseTo(1);
+  });
+
+  it('charges cache writes at their own price, cache reads at the cached price (Anthropic models)', () => {
+    const sonnet = lookupModelSettings('anthropic/claude-sonnet-4');
+    expect(sonnet.prices).toMatchObject({ inputPerMillion: 3, cachedInputPerMillion: 0.3, cacheWritePerMillion: 3.75 });
+    const usage = { promptTokens: 3_000_000, completionTokens: 0, cachedTokens: 1_000_000, cacheWriteTokens: 1_000_000 };
+    expect(costOf(usage, sonnet)).toBeCloseTo(3 + 0.3 + 3.75);
   });
 
   it('is null when prices are unknown', () => {

@@ -247,13 +247,16 @@ describe('createOpenAIClient', () => {
     ).rejects.toThrow('renderer bug');
   });
 
-  it('sends temperature only when asked', async () => {
-    const server = await serve([textReply('a'), textReply('b')]);
+  it('sends temperature 0 to models that take one, none to those that reject it, and the request’s own when given', async () => {
+    const server = await serve([textReply('a'), textReply('b'), textReply('c')]);
     const { client } = clientFor(server);
-    await client.chat(ask());
-    await client.chat(ask({ temperature: 0 }));
-    expect('temperature' in server.chatRequests()[0]!.body).toBe(false);
-    expect(server.chatRequests()[1]!.body.temperature).toBe(0);
+    await client.chat(ask({ model: 'gpt-4o' }));
+    await client.chat(ask({ model: 'o3' }));
+    await client.chat(ask({ model: 'gpt-4o', temperature: 0.7 }));
+    const bodies = server.chatRequests().map((r) => r.body);
+    expect(bodies[0].temperature).toBe(0);
+    expect('temperature' in bodies[1]).toBe(false);
+    expect(bodies[2].temperature).toBe(0.7);
   });
 
   it('reports zero usage and null cost when the server sends none', async () => {
@@ -272,3 +275,77 @@ async function closedPort(): Promise<number> {
   await new Promise<void>((resolve) => probe.close(() => resolve()));
   return port;
 }
+
+describe('reasoning', () => {
+  it('keeps streamed reasoning_content deltas apart from the answer', async () => {
+    const server = await serve([textReply('The answer.', { reasoning: 'First I consider the question carefully.', chunkSize: 6 })]);
+    const { client } = clientFor(server);
+    const text: string[] = [];
+    const reasoning: string[] = [];
+    const result = await client.chat(ask({ model: 'deepseek-reasoner', onText: (d) => text.push(d), onReasoning: (d) => reasoning.push(d) }));
+    expect(result).toMatchObject({ ok: true, text: 'The answer.', reasoning: 'First I consider the question carefully.' });
+    expect(text.join('')).toBe('The answer.');
+    expect(reasoning.join('')).toBe('First I consider the question carefully.');
+    expect(reasoning.length).toBeGreaterThan(1);
+  });
+
+  it('reads the `reasoning` field and a non-streamed message’s reasoning', async () => {
+    const server = await serve([
+      textReply('streamed answer', { reasoning: 'thought one', reasoningField: 'reasoning' }),
+      textReply('plain answer', { reasoning: 'thought two' }),
+    ]);
+    const { client } = clientFor(server);
+    expect(await client.chat(ask())).toMatchObject({ ok: true, text: 'streamed answer', reasoning: 'thought one' });
+    const reasoning: string[] = [];
+    expect(await client.chat(ask({ stream: false, onReasoning: (d) => reasoning.push(d) }))).toMatchObject({ ok: true, text: 'plain answer', reasoning: 'thought two' });
+    expect(reasoning).toEqual(['thought two']);
+  });
+
+  it('takes a leading <think> block out of the content, streamed and not', async () => {
+    const content = '<think>\nmaybe edit the wrong file\n</think>\n\nThe real answer.';
+    const server = await serve([textReply(content, { chunkSize: 3 }), textReply(content)]);
+    const { client } = clientFor(server);
+    const text: string[] = [];
+    expect(await client.chat(ask({ onText: (d) => text.push(d) }))).toMatchObject({ ok: true, text: 'The real answer.', reasoning: '\nmaybe edit the wrong file\n' });
+    expect(text.join('')).toBe('The real answer.');
+    expect(await client.chat(ask({ stream: false }))).toMatchObject({ ok: true, text: 'The real answer.' });
+  });
+
+  it('gives no answer at all for a reply cut inside its think block', async () => {
+    const server = await serve([textReply('<think>still thinking about app.py', { finishReason: 'length' })]);
+    const { client } = clientFor(server);
+    expect(await client.chat(ask())).toMatchObject({ ok: true, text: '', reasoning: 'still thinking about app.py', finishReason: 'length' });
+  });
+
+  it('counts reasoning as a sign of life for the idle timeout', async () => {
+    // Twelve reasoning chunks 200 ms apart: 2.4 s before the first answer text, never 1 s of silence.
+    const server = await serve([textReply('done', { reasoning: 'r'.repeat(96), chunkSize: 8, chunkDelayMs: 200 })]);
+    const { client } = clientFor(server, { timeoutMs: 1000, maxRetries: 0 });
+    expect(await client.chat(ask())).toMatchObject({ ok: true, text: 'done' });
+  });
+
+  it('counts reasoning tokens and cached tokens of every usage shape into the cost', async () => {
+    const server = await serve([
+      textReply('a', { rawUsage: { prompt_tokens: 1_000_000, completion_tokens: 1_000_000, prompt_cache_hit_tokens: 1_000_000, completion_tokens_details: { reasoning_tokens: 400_000 } } }),
+      textReply('b', { rawUsage: { prompt_tokens: 0, completion_tokens: 0, cache_read_input_tokens: 1_000_000 } }),
+    ]);
+    const { client } = clientFor(server);
+    const first = await client.chat(ask({ model: 'deepseek-reasoner' }));
+    expect(first.usage).toMatchObject({ promptTokens: 1_000_000, cachedTokens: 1_000_000, reasoningTokens: 400_000 });
+    expect(first.usage?.cost).toBeCloseTo(0.14 + 2.19);
+    const second = await client.chat(ask({ model: 'anthropic/claude-sonnet-4' }));
+    expect(second.usage).toMatchObject({ promptTokens: 1_000_000, cachedTokens: 1_000_000 });
+    expect(second.usage?.cost).toBeCloseTo(0.3);
+  });
+
+  it('sends reasoning_effort and the cache hints the rules ask for', async () => {
+    const server = await serve([textReply('a'), textReply('b')]);
+    const { client } = clientFor(server, { rules: () => ({ reasoningEffort: 'low', cacheControl: true, cachePrompt: true }) });
+    await client.chat(ask());
+    await client.chat(ask({ stream: false }));
+    for (const request of server.chatRequests()) {
+      expect(request.body).toMatchObject({ reasoning_effort: 'low', cache_prompt: true });
+      expect(request.body.messages[0].content[0].cache_control).toEqual({ type: 'ephemeral' });
+    }
+  });
+});

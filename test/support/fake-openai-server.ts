@@ -26,6 +26,12 @@ export interface FakeTextStep {
   readonly chunkDelayMs?: number;
   /** Cut the connection right after the finish_reason chunk, before usage and [DONE]. */
   readonly cutAfterFinish?: boolean;
+  /** Reasoning sent before the text in its own field (streamed as deltas, or in the message). */
+  readonly reasoning?: string;
+  /** The field's name: DeepSeek, vLLM and llama-server say reasoning_content, OpenRouter and Ollama reasoning. */
+  readonly reasoningField?: 'reasoning_content' | 'reasoning';
+  /** The usage object exactly as sent, for the shapes other providers use. */
+  readonly rawUsage?: object;
 }
 
 export interface FakeErrorStep {
@@ -244,6 +250,11 @@ async function streamText(res: ServerResponse, step: FakeTextStep, request: Fake
   const id = `chatcmpl-fake-${request.index}`;
   const model = request.model ?? 'fake-model';
   writeEvent(res, chunk(id, model, { role: 'assistant', content: '' }, null));
+  for (const piece of step.reasoning ? splitText(step.reasoning, step.chunkSize) : []) {
+    if (step.chunkDelayMs) await new Promise((resolve) => setTimeout(resolve, step.chunkDelayMs));
+    if (res.destroyed) return;
+    writeEvent(res, chunk(id, model, { content: null, [step.reasoningField ?? 'reasoning_content']: piece }, null));
+  }
   for (const piece of step.chunks ?? splitText(step.text, step.chunkSize)) {
     // A plain timer: one close listener per chunk would pile up on a long reply.
     if (step.chunkDelayMs) await new Promise((resolve) => setTimeout(resolve, step.chunkDelayMs));
@@ -289,12 +300,17 @@ function completionBody(step: FakeTextStep, request: FakeRequest): object {
     object: 'chat.completion',
     created: 0,
     model: request.model ?? 'fake-model',
-    choices: [{ index: 0, message: { role: 'assistant', content: step.text }, finish_reason: step.finishReason ?? 'stop' }],
+    choices: [{ index: 0, message: { role: 'assistant', content: step.text, ...reasoningOf(step) }, finish_reason: step.finishReason ?? 'stop' }],
     ...(step.noUsage ? {} : { usage: usageOf(step, request) }),
   };
 }
 
+function reasoningOf(step: FakeTextStep): object {
+  return step.reasoning ? { [step.reasoningField ?? 'reasoning_content']: step.reasoning } : {};
+}
+
 function usageOf(step: FakeTextStep, request: FakeRequest): object {
+  if (step.rawUsage) return step.rawUsage;
   const messages: unknown[] = Array.isArray(request.body?.messages) ? request.body.messages : [];
   const promptChars = messages.reduce<number>((sum, m) => sum + String((m as { content?: unknown }).content ?? '').length, 0);
   const prompt = step.usage?.prompt_tokens ?? Math.ceil(promptChars / 4);

@@ -1,5 +1,6 @@
-// /model, /weak-model and /editor-model: switch one of the session's models mid-chat.
-import type { ModelRole } from '../../session/session.js';
+// /model, /weak-model and /editor-model: switch one of the session's models mid-chat, whole profile and
+// all (context window, prices, tokenizer, edit format, reminder placement, temperature rule).
+import type { ModelRole, Session } from '../../session/session.js';
 import type { SlashCommand } from './types.js';
 
 const ROLES: Readonly<Record<ModelRole, { readonly name: string; readonly what: string }>> = {
@@ -24,8 +25,8 @@ function modelCommand(role: ModelRole): SlashCommand {
         ctx.print(`Usage: /${name} NAME (one model name, no spaces)\n`);
         return { status: 'error' };
       }
-      await ctx.session.setModel(role, model);
-      ctx.print(`The ${name} is now ${model}.\n`);
+      const changed = await ctx.session.setModel(role, model);
+      ctx.print(describeSwitch(ctx.session, role, changed));
       return {};
     },
   };
@@ -34,3 +35,19 @@ function modelCommand(role: ModelRole): SlashCommand {
 export const mainModelCommand = modelCommand('main');
 export const weakModelCommand = modelCommand('weak');
 export const editorModelCommand = modelCommand('editor');
+
+/** "The model is now X: context window 200,000 tokens, edit format diff. The weak model follows: Y." */
+function describeSwitch(session: Session, role: ModelRole, changed: readonly ModelRole[]): string {
+  const profile = session.profiles.get(role);
+  const facts = [`context window ${profile.contextWindow.toLocaleString('en-US')} tokens`];
+  if (role === 'main') facts.push(`edit format ${session.editFormat}`);
+  if (role === 'editor') facts.push(`edit format ${session.editorFormat}`);
+  if (!profile.settings.known) facts.push('not in the model settings, so defaults apply');
+  const followers = changed.filter((r) => r !== role).map((r) => `the ${ROLES[r].name} follows: ${session.models[r]}`);
+  const tail = followers.length > 0 ? ` ${capitalize(followers.join('; '))}.` : '';
+  return `The ${ROLES[role].name} is now ${profile.name}: ${facts.join(', ')}.${tail}\n`;
+}
+
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}

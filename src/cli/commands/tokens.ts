@@ -1,5 +1,7 @@
-// /tokens: what the next request will hold, part by part, and the room left in the context window.
+// /tokens: what the next request will hold, part by part, the room left in the context window, and how
+// much of the prompts so far the server's cache served.
 import { countParts } from '../../coders/messages.js';
+import type { SessionTotals } from '../../session/totals.js';
 import type { SlashCommand } from './types.js';
 
 export const tokensCommand: SlashCommand = {
@@ -16,8 +18,16 @@ export const tokensCommand: SlashCommand = {
     const room = ctx.model.contextWindow - total;
     ctx.print(
       `${rows.join('')}  ${'total'.padEnd(width)}${String(total).padStart(8)}${cost(total)}\n` +
-        `  ${'room left'.padEnd(width)}${String(room).padStart(8)} of ${ctx.model.contextWindow}\n`,
+        `  ${'room left'.padEnd(width)}${String(room).padStart(8)} of ${ctx.model.contextWindow}\n` +
+        cachedShare(ctx.session.totals, width),
     );
     return {};
   },
 };
+
+/** "  cached    1200 of 5000 prompt tokens so far (24%)", once the server has reported any usage. */
+function cachedShare(totals: SessionTotals, width: number): string {
+  if (totals.promptTokens === 0) return '';
+  const percent = Math.round((100 * totals.cachedTokens) / totals.promptTokens);
+  return `  ${'cached'.padEnd(width)}${String(totals.cachedTokens).padStart(8)} of ${totals.promptTokens} prompt tokens so far (${percent}%)\n`;
+}

@@ -1,0 +1,86 @@
+// The JSON body of one chat request: the messages, the model's temperature and reasoning rules, and the
+// prompt-cache hints each kind of server understands (and only that kind: strict servers reject unknown fields).
+import type { ChatMessage, ChatRequest } from './types.js';
+
+export type ReasoningEffort = 'low' | 'medium' | 'high';
+
+/** What a model's profile adds to each request. */
+export interface RequestRules {
+  /** Sent as `temperature`; undefined for models that reject one. */
+  readonly temperature?: number;
+  /** Sent as `reasoning_effort`. */
+  readonly reasoningEffort?: ReasoningEffort;
+  /** Mark cache breakpoints with `cache_control` (Anthropic models, also behind OpenRouter). */
+  readonly cacheControl: boolean;
+  /** Send `cache_prompt: true` (llama-server keeps the prompt's KV cache for the next request). */
+  readonly cachePrompt: boolean;
+}
+
+type TextPart = { type: 'text'; text: string; cache_control?: { type: 'ephemeral' } };
+type BodyMessage = { role: ChatMessage['role']; content: string | TextPart[] };
+
+export interface RequestBody {
+  model: string;
+  messages: BodyMessage[];
+  temperature?: number;
+  reasoning_effort?: ReasoningEffort;
+  cache_prompt?: boolean;
+}
+
+export function requestBody(request: ChatRequest, rules: RequestRules): RequestBody {
+  const temperature = request.temperature ?? rules.temperature;
+  const marks = rules.cacheControl ? cacheBreakpoints(request.messages, request.stablePrefix) : new Set<number>();
+  return {
+    model: request.model,
+    messages: request.messages.map((m, i) => (marks.has(i) ? markedMessage(m) : { role: m.role, content: m.content })),
+    ...(temperature !== undefined ? { temperature } : {}),
+    ...(rules.reasoningEffort ? { reasoning_effort: rules.reasoningEffort } : {}),
+    ...(rules.cachePrompt ? { cache_prompt: true } : {}),
+  };
+}
+
+/**
+ * Anthropic caches a prompt only up to a marked message (at most four marks). Three are used: the end of
+ * the system messages and the end of the stable prefix (both survive any change further down), and the
+ * last message (the end of the history, which the next request repeats when the conversation only grew).
+ */
+export function cacheBreakpoints(messages: readonly ChatMessage[], stablePrefix?: number): Set<number> {
+  const marks = new Set<number>();
+  let lastSystem = -1;
+  while (messages[lastSystem + 1]?.role === 'system') lastSystem++;
+  if (lastSystem >= 0) marks.add(lastSystem);
+  if (stablePrefix !== undefined && stablePrefix > 0 && stablePrefix <= messages.length) marks.add(stablePrefix - 1);
+  if (messages.length > 0) marks.add(messages.length - 1);
+  return marks;
+}
+
+function markedMessage(message: ChatMessage): BodyMessage {
+  return { role: message.role, content: [{ type: 'text', text: message.content, cache_control: { type: 'ephemeral' } }] };
+}
+
+/**
+ * Whether the server at `baseURL` may be llama-server, told apart by where it runs: on this machine or a
+ * private network. Hosted APIs (OpenAI, OpenRouter, DeepSeek...) never are, and some reject unknown
+ * fields; the local servers tandem names (llama-server, vLLM, Ollama, LM Studio) accept or ignore
+ * `cache_prompt`. The caller also leaves it out for priced (hosted) models, which a local proxy relays.
+ */
+export function isLocalServer(baseURL: string): boolean {
+  return isLocalHost(hostOf(baseURL));
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).hostname.toLowerCase().replace(/^\[|\]$/g, '');
+  } catch {
+    return '';
+  }
+}
+
+function isLocalHost(host: string): boolean {
+  if (host === 'localhost' || host.endsWith('.localhost') || host.endsWith('.local') || host === '::1') return true;
+  if (/^fe80:|^f[cd][0-9a-f]{2}:/.test(host)) return true;
+  const octets = host.split('.').map(Number);
+  if (octets.length !== 4 || octets.some((n) => !Number.isInteger(n) || n < 0 || n > 255)) return false;
+  const [a, b] = octets as [number, number, number, number];
+  return a === 127 || a === 10 || (a === 192 && b === 168) || (a === 172 && b >= 16 && b <= 31) || (a === 169 && b === 254);
+}
