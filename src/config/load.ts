@@ -32,6 +32,10 @@ export interface ApprovalNeeded {
   readonly key: SettingKey;
   readonly value: string;
   readonly source: 'repo' | 'dotenv';
+  /** The file that set it, for the question. */
+  readonly file: string;
+  /** The value is a secret (the API key): the question names the file, never the value. */
+  readonly secret?: boolean;
 }
 
 export interface LoadConfigOptions {
@@ -57,6 +61,9 @@ export interface LoadConfigResult {
 export const CONFIG_FILE_NAME = '.tandem.conf.yml';
 
 interface LoadState {
+  readonly repoRoot: string | null;
+  /** The file each repository-sourced setting came from. */
+  readonly files: Map<SettingKey, string>;
   readonly values: Record<string, unknown>;
   readonly sources: Map<SettingKey, SettingSource>;
   readonly problems: ConfigProblem[];
@@ -64,6 +71,8 @@ interface LoadState {
 
 export function loadConfig(options: LoadConfigOptions): LoadConfigResult {
   const state: LoadState = {
+    repoRoot: options.repoRoot,
+    files: new Map(),
     values: { ...defaultSettings() },
     sources: new Map(settingKeys().map((key) => [key, 'default' as const])),
     problems: [],
@@ -117,7 +126,9 @@ function readConfigFile(
   try {
     text = options.readFile(file);
   } catch (error) {
-    problem(state, 'error', source, `${shown}: cannot read: ${firstLine(error)}`);
+    // A repository's config that is a FIFO, /dev/zero, huge, or a link out of the repository is skipped, not fatal
+    if (source === 'repo' && isRefusedRead(error)) problem(state, 'warning', source, `${firstLine(error)}; ignored`);
+    else problem(state, 'error', source, `${shown}: cannot read: ${firstLine(error)}`);
     return;
   }
   if (text === null) {
@@ -173,14 +184,64 @@ function knownKey(state: LoadState, source: SettingSource, shown: string, name: 
   return name;
 }
 
-/** Applies the repository policy: a repository may tighten safety but never loosen it. */
+/** The user's own sources: a repository's value never replaces these for a `user-first` setting. */
+const USER_SOURCES: ReadonlySet<SettingSource> = new Set(['home', 'config-file', 'env', 'flag']);
+
+/** Applies the repository policy: a repository may tighten safety but never loosen it or redirect the user's things. */
 function assignChecked(state: LoadState, key: SettingKey, value: unknown, source: SettingSource, shown: string): void {
   const fromRepository = source === 'repo' || source === 'dotenv';
-  if (fromRepository && specOf(key).repo === 'never-enable' && value === true) {
+  const policy = specOf(key).repo ?? 'allowed';
+  if (!fromRepository || policy === 'allowed' || policy === 'needs-approval') {
+    assign(state, key, value, source);
+    if (fromRepository) state.files.set(key, fileOf(shown));
+    return;
+  }
+  if (policy === 'never-enable' && value === true) {
     problem(state, 'warning', source, `${shown}: ${key}: ignored; the repository's config cannot turn on ${key}`);
     return;
   }
+  if (policy === 'user-only') {
+    problem(state, 'warning', source, `${shown}: ${key}: ignored; only your own config or flags can set ${key}`);
+    return;
+  }
+  if (policy === 'user-first' && USER_SOURCES.has(state.sources.get(key) ?? 'default')) {
+    problem(state, 'warning', source, `${shown}: ${key}: ignored; your own ${key} is used`);
+    return;
+  }
+  if (policy === 'inside-repo') {
+    const kept = keepInsideRepo(state, key, value, source, shown);
+    if (kept === undefined) return;
+    value = kept;
+  }
   assign(state, key, value, source);
+  state.files.set(key, fileOf(shown));
+}
+
+function fileOf(shown: string): string {
+  return shown.replace(/: [A-Z_][A-Z0-9_]*$/, '');
+}
+
+/** A repository's path settings must lie inside it (lexically here; the reader checks symlinks). */
+function keepInsideRepo(state: LoadState, key: SettingKey, value: unknown, source: SettingSource, shown: string): unknown {
+  const paths = Array.isArray(value) ? (value as string[]) : typeof value === 'string' ? [value] : [];
+  const inside = paths.filter((p) => {
+    const ok = state.repoRoot !== null && isInsideRoot(state.repoRoot, p);
+    if (!ok) problem(state, 'warning', source, `${shown}: ${key}: ${JSON.stringify(p)} ignored; a repository's config may only name paths inside the repository`);
+    return ok;
+  });
+  if (Array.isArray(value)) return inside;
+  return inside.length === 1 ? inside[0] : undefined;
+}
+
+/** Relative paths without `..` stay inside (they resolve from a folder within the repository). */
+function isInsideRoot(root: string, p: string): boolean {
+  const posixPath = p.replace(/\\/g, '/');
+  if (posixPath.startsWith('~')) return false;
+  if (path.isAbsolute(posixPath)) {
+    const rel = path.relative(root, posixPath);
+    return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
+  }
+  return posixPath.trim() !== '' && !posixPath.split('/').includes('..');
 }
 
 function readEnvironment(state: LoadState, options: LoadConfigOptions): void {
@@ -304,12 +365,21 @@ function approvalsFor(state: LoadState): ApprovalNeeded[] {
   const out: ApprovalNeeded[] = [];
   for (const key of settingKeys()) {
     const source = state.sources.get(key);
-    if (specOf(key).repo !== 'needs-approval' || (source !== 'repo' && source !== 'dotenv')) continue;
+    const policy = specOf(key).repo;
+    if ((policy !== 'needs-approval' && policy !== 'user-first') || (source !== 'repo' && source !== 'dotenv')) continue;
     const value = state.values[key];
+    const file = state.files.get(key) ?? '';
     const commands = Array.isArray(value) ? (value as string[]) : typeof value === 'string' ? [value] : [];
-    for (const command of commands) out.push({ key, value: command, source });
+    const secret = specOf(key).secret === true;
+    for (const command of commands) out.push({ key, value: command, source, file, ...(secret ? { secret } : {}) });
   }
   return out;
+}
+
+/** Errors a confined reader throws for files it will not read (see ConfigReadError in cli/start.ts). */
+function isRefusedRead(error: unknown): boolean {
+  const kind = (error as { kind?: unknown } | null)?.kind;
+  return kind === 'not_regular' || kind === 'too_large' || kind === 'outside_repo';
 }
 
 function firstLine(error: unknown): string {
