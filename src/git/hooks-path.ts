@@ -4,7 +4,8 @@ import { createGit, tryGit, type GitOptions } from './repo.js';
 
 /** core.hooksPath relative to `root` (posix), or null when unset or outside the work tree. */
 export async function configuredHooksDir(root: string, options: GitOptions = {}): Promise<string | null> {
-  const value = (await tryGit(createGit(root, options), ['config', '--get', 'core.hooksPath']))?.trim();
+  // hooks: true, or git would report the `-c core.hooksPath=/dev/null` tandem itself passes
+  const value = (await tryGit(createGit(root, { ...options, hooks: true }), ['config', '--get', 'core.hooksPath']))?.trim();
   if (!value) return null;
   // git resolves a relative hooksPath against the work tree root
   const rel = relative(root, isAbsolute(value) ? value : resolve(root, value));
