@@ -81,6 +81,19 @@ describe('reading is confined to the repository', () => {
     expect(result.stderr).toMatch(/inside-link\.md leads outside the repository/);
   });
 
+  it('the repo map never reads a symlinked file, so names from outside never reach the model', async () => {
+    const secret = outsideSecret();
+    writeFileSync(join(secret.dir, 'creds.py'), 'def leaked_name_from_outside():\n    return 1\n');
+    const repo = gitRepo({ 'a.py': 'a = 1\n', 'b.py': 'def inside_name():\n    return 2\n' });
+    commitSymlink(repo, 'creds.py', join(secret.dir, 'creds.py'));
+    server = await startFakeOpenAI({ replies: { m: [textReply(edit)] }, fallback: textReply('fix: a') });
+    const result = await runCli(['--no-stream', '--base-url', server.url, '--model', 'm', '--weak-model', 'w', '--map-tokens', '1024', '-m', 'edit a', 'a.py'], { cwd: repo });
+    const sent = everythingSent(server);
+    expect(result.code, result.stderr).toBe(0);
+    expect(sent).toContain('inside_name');
+    expect(sent).not.toContain('leaked_name_from_outside');
+  });
+
   it("the user's own --read of an outside file is sent: the user named it", async () => {
     const secret = outsideSecret('USER-NOTES-1234');
     const repo = gitRepo({ 'a.py': 'a = 1\n' });
