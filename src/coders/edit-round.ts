@@ -1,7 +1,8 @@
 // One reply becomes a change: parse -> plan (dry run) -> approvals -> apply -> commit.
 // Everything the model must fix comes back as text in `problems`; nothing here throws for a model mistake.
 import { applyPlan, loadSnapshots } from '../edits/apply.js';
-import { decideEdit } from '../edits/edit-policy.js';
+import { decideEdit, type EditPolicyDecision } from '../edits/edit-policy.js';
+import { realRepoPath } from '../edits/real-repo-path.js';
 import { describeFailures } from '../edits/failure-message.js';
 import { planEdits } from '../edits/plan.js';
 import type { Edit, EditFailure, EditPlan, FileSnapshot, PlannedFile } from '../edits/types.js';
@@ -113,7 +114,7 @@ async function approvePlan(plan: EditPlan, options: EditRoundOptions, deps: Deps
   const addedToChat: string[] = [];
   let unanswerable = false;
   for (const file of plan.files) {
-    const question = approvalQuestion(file, options);
+    const question = approvalQuestion(file, options, await realRepoPath(options.root, file.path));
     if (question?.kind === 'refused') {
       for (const index of file.editIndexes) {
         denied.push({ edit: editStub(file, index), reason: 'outside_repo', message: `Refused edit of ${file.path}: ${question.text}. Do not send edits to this file again.` });
@@ -138,14 +139,22 @@ async function approvePlan(plan: EditPlan, options: EditRoundOptions, deps: Deps
   return { files, denied, addedToChat, unanswerable };
 }
 
-function approvalQuestion(file: PlannedFile, options: EditRoundOptions) {
-  const decision = decideEdit(file.path, file.created, { chatFiles: options.chatFiles, readOnly: options.readOnly, hooksDir: options.hooksDir });
+function approvalQuestion(file: PlannedFile, options: EditRoundOptions, realPath: string | null) {
+  const context = { chatFiles: options.chatFiles, readOnly: options.readOnly, hooksDir: options.hooksDir };
+  const decision = stricter(decideEdit(file.path, file.created, context), realPath === null ? null : decideEdit(realPath, file.created, context));
   if (decision.answer === 'no-question') return null;
   if (decision.answer === 'refused') return { text: decision.reason, kind: 'refused' as const };
   const action = file.created ? `Create new file ${file.path}` : `Allow edits to ${file.path}`;
   if (decision.answer === 'person-only') return { text: `${action}? Careful: ${decision.reason}.`, kind: 'sensitive-file' as const };
   if (!file.created) return { text: `Allow edits to ${file.path}, which is not in the chat?`, kind: 'edit-outside-chat' as const };
   return { text: `Create new file ${file.path}?`, kind: 'create-file' as const };
+}
+
+/** The lexical path's answer, unless the path's real target (through symlinks) is refused or needs a person. */
+function stricter(lexical: EditPolicyDecision, real: EditPolicyDecision | null): EditPolicyDecision {
+  if (real === null || lexical.answer === 'refused') return lexical;
+  if (real.answer === 'refused' || (real.answer === 'person-only' && lexical.answer !== 'person-only')) return real;
+  return lexical;
 }
 
 async function commitUserWork(files: readonly PlannedFile[], deps: Deps): Promise<void> {
