@@ -11,6 +11,9 @@ const ENTRIES: ReadonlyArray<readonly [name: string, kind: 'file' | 'dir']> = [
   ['tags.cache', 'file'],
 ];
 
+/** tandem reads its transcript, history and cache whole: a planted file larger than this is refused. */
+const MAX_STATE_FILE_BYTES = 256 * 1024 * 1024;
+
 function lstatOrNull(path: string): Stats | null {
   try {
     return lstatSync(path);
@@ -32,6 +35,7 @@ export function stateDirProblem(root: string): string | null {
     if (st === null) continue;
     const ok = kind === 'dir' ? st.isDirectory() : st.isFile();
     if (!ok) return refuse(`.tandem/${name} is ${st.isSymbolicLink() ? 'a symlink' : 'not a plain ' + kind}`);
+    if (kind === 'file' && st.size > MAX_STATE_FILE_BYTES) return refuse(`.tandem/${name} is ${st.size.toLocaleString('en-US')} bytes, more than tandem ever writes`);
   }
   return null;
 }

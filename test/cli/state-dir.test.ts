@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -18,6 +18,7 @@ describe('.tandem must be a real folder of the repository', () => {
     ['a symlink', (r: string, o: string) => symlinkSync(o, join(r, '.tandem')), /\.tandem is a symlink/],
     ['a file', (r: string) => writeFileSync(join(r, '.tandem'), 'x'), /\.tandem is not a folder/],
     ['a symlinked log folder', (r: string, o: string) => { mkdirSync(join(r, '.tandem')); symlinkSync(o, join(r, '.tandem', 'sessions')); }, /\.tandem\/sessions is a symlink/],
+    ['a planted 4 GiB tag cache', (r: string) => { mkdirSync(join(r, '.tandem')); writeFileSync(join(r, '.tandem', 'tags.cache'), 'x'); truncateSync(join(r, '.tandem', 'tags.cache'), 4 * 1024 ** 3); }, /tags\.cache is 4,294,967,296 bytes/],
     ['a symlinked transcript', (r: string, o: string) => { mkdirSync(join(r, '.tandem')); symlinkSync(join(o, 't.md'), join(r, '.tandem', 'chat.history.md')); }, /chat\.history\.md is a symlink/],
   ])('%s', (_, make, expected) => {
     const { root, outside } = dirs();
