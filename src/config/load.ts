@@ -16,6 +16,7 @@ import {
   type SettingKey,
   type Settings,
 } from './schema.js';
+import { judgeRepoValue } from './repo-policy.js';
 
 export type SettingSource = 'default' | 'home' | 'repo' | 'config-file' | 'dotenv' | 'env' | 'flag';
 
@@ -184,64 +185,21 @@ function knownKey(state: LoadState, source: SettingSource, shown: string, name: 
   return name;
 }
 
-/** The user's own sources: a repository's value never replaces these for a `user-first` setting. */
-const USER_SOURCES: ReadonlySet<SettingSource> = new Set(['home', 'config-file', 'env', 'flag']);
-
-/** Applies the repository policy: a repository may tighten safety but never loosen it or redirect the user's things. */
+/** Applies the repository policy (repo-policy.ts) to a value a file or the environment set. */
 function assignChecked(state: LoadState, key: SettingKey, value: unknown, source: SettingSource, shown: string): void {
   const fromRepository = source === 'repo' || source === 'dotenv';
-  const policy = specOf(key).repo ?? 'allowed';
-  if (!fromRepository || policy === 'allowed' || policy === 'needs-approval') {
-    assign(state, key, value, source);
-    if (fromRepository) state.files.set(key, fileOf(shown));
-    return;
-  }
-  if (policy === 'never-enable' && value === true) {
-    problem(state, 'warning', source, `${shown}: ${key}: ignored; the repository's config cannot turn on ${key}`);
-    return;
-  }
-  if (policy === 'user-only') {
-    problem(state, 'warning', source, `${shown}: ${key}: ignored; only your own config or flags can set ${key}`);
-    return;
-  }
-  if (policy === 'user-first' && USER_SOURCES.has(state.sources.get(key) ?? 'default')) {
-    problem(state, 'warning', source, `${shown}: ${key}: ignored; your own ${key} is used`);
-    return;
-  }
-  if (policy === 'inside-repo') {
-    const kept = keepInsideRepo(state, key, value, source, shown);
-    if (kept === undefined) return;
-    value = kept;
-  }
-  assign(state, key, value, source);
-  state.files.set(key, fileOf(shown));
+  const verdict = fromRepository
+    ? judgeRepoValue({ key, value, shown, current: state.sources.get(key) ?? 'default', repoRoot: state.repoRoot })
+    : { value, warnings: [] };
+  for (const warning of verdict.warnings) problem(state, 'warning', source, warning);
+  if (!('value' in verdict)) return;
+  assign(state, key, verdict.value, source);
+  if (fromRepository) state.files.set(key, fileOf(shown));
 }
 
+/** `/repo/.env: OPENAI_API_KEY` -> `/repo/.env`. */
 function fileOf(shown: string): string {
   return shown.replace(/: [A-Z_][A-Z0-9_]*$/, '');
-}
-
-/** A repository's path settings must lie inside it (lexically here; the reader checks symlinks). */
-function keepInsideRepo(state: LoadState, key: SettingKey, value: unknown, source: SettingSource, shown: string): unknown {
-  const paths = Array.isArray(value) ? (value as string[]) : typeof value === 'string' ? [value] : [];
-  const inside = paths.filter((p) => {
-    const ok = state.repoRoot !== null && isInsideRoot(state.repoRoot, p);
-    if (!ok) problem(state, 'warning', source, `${shown}: ${key}: ${JSON.stringify(p)} ignored; a repository's config may only name paths inside the repository`);
-    return ok;
-  });
-  if (Array.isArray(value)) return inside;
-  return inside.length === 1 ? inside[0] : undefined;
-}
-
-/** Relative paths without `..` stay inside (they resolve from a folder within the repository). */
-function isInsideRoot(root: string, p: string): boolean {
-  const posixPath = p.replace(/\\/g, '/');
-  if (posixPath.startsWith('~')) return false;
-  if (path.isAbsolute(posixPath)) {
-    const rel = path.relative(root, posixPath);
-    return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
-  }
-  return posixPath.trim() !== '' && !posixPath.split('/').includes('..');
 }
 
 function readEnvironment(state: LoadState, options: LoadConfigOptions): void {
