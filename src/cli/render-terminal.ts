@@ -111,10 +111,12 @@ export function createTerminalRenderer(io: TerminalOutput): (event: SessionEvent
 
 function renderEdit(event: Extract<SessionEvent, { type: 'edit' }>, out: (t: string) => void, err: (t: string) => void, palette: Palette): void {
   if (event.diff) out(`${colorDiff(sanitize(event.diff, true), palette)}\n`);
-  if (event.status === 'applied') err(palette.green(`Applied edit to ${event.path}\n`));
-  if (event.status === 'planned') err(palette.cyan(`Would edit ${event.path} (dry run)\n`));
-  if (event.status === 'failed') err(palette.red(`Edit to ${event.path} failed: ${event.error ?? ''}\n`));
-  if (event.status === 'denied') err(palette.yellow(`Edit to ${event.path} not allowed\n`));
+  // a reply names the path: it may hold escapes
+  const path = escapeControlChars(event.path);
+  if (event.status === 'applied') err(palette.green(`Applied edit to ${path}\n`));
+  if (event.status === 'planned') err(palette.cyan(`Would edit ${path} (dry run)\n`));
+  if (event.status === 'failed') err(palette.red(`Edit to ${path} failed: ${escapeControlChars(event.error ?? '')}\n`));
+  if (event.status === 'denied') err(palette.yellow(`Edit to ${path} not allowed\n`));
 }
 
 function filesNote(files: readonly string[]): string {
