@@ -70,6 +70,14 @@ export function shellQuote(text: string): string {
 }
 
 /**
+ * A file name as a shell word that no command can read as an option: relative names get a `./`
+ * prefix (a reply may create a file named `--require=evil.cjs`), then the word is quoted.
+ */
+export function pathArgument(file: string): string {
+  return shellQuote(file.startsWith('/') || file.startsWith('./') ? file : `./${file}`);
+}
+
+/**
  * Runs the matching lint commands on each of `files` (repository-relative paths), from `root`, with
  * the file appended. A non-zero exit (or a timeout) is a failure.
  */
@@ -83,7 +91,7 @@ export async function runLint(
   const failures: LintFailure[] = [];
   for (const file of files) {
     for (const lint of lintCommandsFor(file, commands)) {
-      const command = `${lint.command} ${shellQuote(file)}`;
+      const command = `${lint.command} ${pathArgument(file)}`;
       const result = await runner.run(command, { cwd: root, ...options });
       if (result.exitCode === 0 && !result.timedOut) continue;
       const lines = findReportedLines(result.output, file);

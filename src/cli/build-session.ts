@@ -15,7 +15,10 @@ import { createProfileBuilder, type ProfileBuilder } from '../model/model-profil
 import { createOpenAIClient, DEFAULT_BASE_URL } from '../model/openai-client.js';
 import type { ModelClient } from '../model/types.js';
 import { createTokenizerPool } from '../model/tokens.js';
-import { createProcessRunner, scrubSecrets } from '../platform/process.js';
+import { configuredHooksDir } from '../git/hooks-path.js';
+import { createProcessRunner } from '../platform/process.js';
+import { scrubEnvironment } from '../platform/scrub-env.js';
+import { readConfinedText } from '../platform/text-files.js';
 import type { EmitEvent } from '../session/events.js';
 import { ModelProfiles } from '../session/model-profiles.js';
 import { Session, type ChatMode, type SessionOptions, type SessionTexts } from '../session/session.js';
@@ -24,6 +27,7 @@ import { createChecksPort } from './checks-adapter.js';
 import { createCoderLoader } from './coder-loader.js';
 import { readInstructions } from './instructions.js';
 import { LazySessionLog, newId, recordingEmit, resumeSession } from './session-files.js';
+import { stateDirProblem, writesInside } from './state-dir.js';
 import type { CliEnvironment } from './cli-environment.js';
 import { allCommands } from './commands/registry.js';
 import type { CommandContext, GitCommandsPort } from './commands/types.js';
@@ -50,6 +54,8 @@ export interface BuiltSession {
   readonly root: string;
   readonly emit: EmitEvent;
   readonly git: GitCommandsPort | null;
+  /** false when `.tandem` is not a real folder of the repository: nothing may be written there. */
+  readonly stateDirUsable: boolean;
   /** Names the repo map has seen, for Tab completion. */
   readonly identifiers: () => readonly string[];
   commandContext(print: (text: string) => void): CommandContext;
@@ -80,7 +86,7 @@ function chooseModels(settings: Settings, profileOf: ProfileBuilder): ModelChoic
   };
 }
 
-function createModelClient(settings: Settings, cwd: string, profileOf: ProfileBuilder): ModelClient {
+function createModelClient(settings: Settings, cwd: string, profileOf: ProfileBuilder, logAllowed: boolean): ModelClient {
   const client = createOpenAIClient({
     baseURL: settings['base-url'] ?? undefined,
     apiKey: settings['api-key'] ?? undefined,
@@ -90,7 +96,7 @@ function createModelClient(settings: Settings, cwd: string, profileOf: ProfileBu
     maxRetries: settings['max-retries'],
   });
   const llmLog = settings['llm-log'];
-  return llmLog ? withLlmLog(client, resolve(cwd, llmLog), () => new Date()) : client;
+  return llmLog && logAllowed ? withLlmLog(client, resolve(cwd, llmLog), () => new Date()) : client;
 }
 
 function createMap(input: BuildInput, root: string, tokens: TokenCounter, contextWindow: number): RepoMapHandle | null {
@@ -141,8 +147,12 @@ async function loadSessionTexts(packageRoot: string): Promise<SessionTexts> {
 export async function buildSession(input: BuildInput): Promise<BuiltSession> {
   const { environment, settings, emit } = input;
   const root = input.repoRoot ?? environment.cwd;
-  const gitOptions = { env: { ...environment.env } };
+  // Every command tandem starts (git and its hooks too) gets an environment without the user's secrets.
+  const childEnv = scrubEnvironment(environment.env, { passEnv: settings['pass-env'], secrets: [settings['api-key']] });
+  const gitOptions = { env: childEnv };
   if (input.repoRoot) await ensureExcluded(input.repoRoot, '.tandem/', gitOptions);
+  const stateProblem = input.repoRoot ? stateDirProblem(root) : null;
+  if (stateProblem) emit({ type: 'warning', message: stateProblem });
 
   const profileOf = createProfileBuilder({
     baseURL: settings['base-url'] ?? DEFAULT_BASE_URL,
@@ -155,17 +165,19 @@ export async function buildSession(input: BuildInput): Promise<BuiltSession> {
   const profiles = new ModelProfiles(profileOf, { main: settings.model, weak: settings['weak-model'], editor: settings['editor-model'] });
   // The map and /tokens count with whichever main model the chat has now.
   const tokens: TokenCounter = { count: (text) => profiles.get('main').tokens.count(text) };
-  const client = createModelClient(settings, environment.cwd, profileOf);
+  const client = createModelClient(settings, environment.cwd, profileOf, llmLogAllowed(input, root, emit));
   const runner = createProcessRunner();
   const commandTimeoutMs = settings['command-timeout'] * 1000;
-  const shellEnv = scrubSecrets({ ...environment.env });
+  const shellEnv = childEnv;
   const runShell: ShellPort['run'] = (command) => runner.run(command, { cwd: root, timeoutMs: commandTimeoutMs, env: shellEnv });
-  const repoMap = createMap(input, root, tokens, choice.contextWindow);
+  // The map's tag cache lives in .tandem/ too
+  const repoMap = stateProblem ? null : createMap(input, root, tokens, choice.contextWindow);
 
+  if (stateProblem && settings.resume !== null) throw new CliError(`cannot resume: ${stateProblem}`, EXIT.usage);
   const resumed = settings.resume !== null ? resumeSession(root, settings.resume) : null;
   // The log's first line describes the chat as it is when the first entry is written.
   const holder: { session: Session | null } = { session: null };
-  const recorder = new LazySessionLog(
+  const recorder = stateProblem ? { record: () => {} } : new LazySessionLog(
     root,
     () => ({
       type: 'meta',
@@ -179,13 +191,13 @@ export async function buildSession(input: BuildInput): Promise<BuiltSession> {
     }),
     resumed?.log ?? null,
   );
-  const recordingEmitter = recordingEmit(emit, recorder, join(root, '.tandem', 'chat.history.md'), () => new Date());
+  const recordingEmitter = stateProblem ? emit : recordingEmit(emit, recorder, join(root, '.tandem', 'chat.history.md'), () => new Date());
   const ports: RequestPorts = {
     model: client,
     weakModel: client,
     tokens,
-    git: input.repoRoot ? createGitPort(input.repoRoot, gitOptions) : null,
-    checks: createChecksPort({ root, runner, env: definedEnv(environment.env), lintCommands: settings['lint-cmd'], testCommand: settings['test-cmd'], timeoutMs: commandTimeoutMs }),
+    git: input.repoRoot ? createGitPort(input.repoRoot, gitOptions, settings['git-commit-verify']) : null,
+    checks: createChecksPort({ root, runner, env: childEnv, lintCommands: settings['lint-cmd'], testCommand: settings['test-cmd'], timeoutMs: commandTimeoutMs }),
     asker: createAsker({
       yesAlways: settings['yes-always'],
       prompt: input.interactive ? (question) => input.lines.read(question) : null,
@@ -195,7 +207,8 @@ export async function buildSession(input: BuildInput): Promise<BuiltSession> {
     shell: { run: runShell },
     files: input.repoRoot ? createRepoFilesPort(input.repoRoot, gitOptions) : null,
   };
-  const session = new Session(sessionOptions(settings, choice, root), {
+  const hooksDir = input.repoRoot ? await configuredHooksDir(input.repoRoot, gitOptions) : null;
+  const session = new Session({ ...sessionOptions(settings, choice, root), hooksDir }, {
     ports,
     emit: recordingEmitter,
     loadCoder: createCoderLoader(environment.packageRoot),
@@ -212,7 +225,7 @@ export async function buildSession(input: BuildInput): Promise<BuiltSession> {
   const found = readInstructions(root, environment.cwd);
   session.instructions.push(...found.instructions);
   for (const note of found.notes) emit({ type: 'warning', message: note });
-  addStartFiles(session, root, environment.cwd, input.files, settings.read);
+  addStartFiles(session, root, environment.cwd, input.files, readFilesAllowed(input, root, emit));
 
   const git = input.repoRoot ? createGitCommands(input.repoRoot, gitOptions) : null;
   const commands = allCommands();
@@ -222,6 +235,7 @@ export async function buildSession(input: BuildInput): Promise<BuiltSession> {
     root,
     emit: recordingEmitter,
     git,
+    stateDirUsable: stateProblem === null,
     identifiers: () => repoMap?.identifiers() ?? [],
     commandContext: (print) => ({
       session,
@@ -268,6 +282,28 @@ function repoRelative(root: string, cwd: string, file: string): string | null {
   return rel.split(sep).join('/');
 }
 
-function definedEnv(env: Readonly<Record<string, string | undefined>>): Record<string, string> {
-  return Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined));
+/** The llm-log a repository named is used only when it would be written inside the repository. */
+function llmLogAllowed(input: BuildInput, root: string, emit: EmitEvent): boolean {
+  const file = input.settings['llm-log'];
+  if (!file || !fromRepository(input, 'llm-log')) return true;
+  if (writesInside(root, resolve(input.environment.cwd, file))) return true;
+  emit({ type: 'warning', message: `llm-log ${file} from the repository's config leads outside the repository; ignored` });
+  return false;
+}
+
+/** Read-only files a repository named must really lie inside it (after symlinks); the user's own may lie anywhere. */
+function readFilesAllowed(input: BuildInput, root: string, emit: EmitEvent): string[] {
+  const files = input.settings.read;
+  if (!fromRepository(input, 'read')) return [...files];
+  return files.filter((file) => {
+    const read = readConfinedText(resolve(input.environment.cwd, file), { root, shown: file });
+    if (read.ok || read.kind === 'missing') return true;
+    emit({ type: 'warning', message: `read: ${read.message} (named by the repository's config)` });
+    return false;
+  });
+}
+
+function fromRepository(input: BuildInput, key: SettingKey): boolean {
+  const source = input.sources?.get(key);
+  return source === 'repo' || source === 'dotenv';
 }

@@ -11,11 +11,12 @@ import type { GitOptions } from '../git/repo.js';
 import type { GitCommandsPort } from './commands/types.js';
 import { splitArgs } from './commands/file-args.js';
 
-export function createGitPort(root: string, options: GitOptions): GitPort {
+/** `verify`: the user's own --git-commit-verify lets tandem's commits run the repository's hooks. */
+export function createGitPort(root: string, options: GitOptions, verify = false): GitPort {
   return {
     dirtyFiles: (paths) => dirtyFiles(root, paths, options),
-    commitUserChanges: (paths, message) => commitFiles(root, paths, message, { ...options, attribution: false }),
-    commitTandemChange: (paths, message) => commitFiles(root, paths, message, { ...options, attribution: true }),
+    commitUserChanges: (paths, message) => commitFiles(root, paths, message, { ...options, attribution: false, verify }),
+    commitTandemChange: (paths, message) => commitFiles(root, paths, message, { ...options, attribution: true, verify }),
   };
 }
 

@@ -1,7 +1,7 @@
 // AGENTS.md files from the repository root down to the working folder, root first, cut to a size limit.
 // They guide the model as read-only text; they never change tandem's settings or permissions.
-import { readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
+import { readConfinedText } from '../platform/text-files.js';
 import type { Instruction } from '../session/session.js';
 
 export const INSTRUCTION_FILE = 'AGENTS.md';
@@ -20,15 +20,18 @@ export function readInstructions(root: string, cwd: string, limit = MAX_INSTRUCT
   const notes: string[] = [];
   for (const folder of folderChain(root, cwd)) {
     const file = join(folder, INSTRUCTION_FILE);
-    let text: string;
-    try {
-      text = readFileSync(file, 'utf8');
-    } catch {
+    const name = relative(root, file).split(sep).join('/');
+    // Confined like chat files; at most 4 bytes a character are read, so /dev/zero or a huge file cannot fill memory.
+    const read = readConfinedText(file, { root, maxBytes: limit * 4, truncate: true, shown: name });
+    if (!read.ok) {
+      if (read.kind !== 'missing') notes.push(read.message);
       continue;
     }
-    const name = relative(root, file).split(sep).join('/');
-    if (text.length > limit) {
-      notes.push(`${name} is ${text.length.toLocaleString('en-US')} characters; only the first ${limit.toLocaleString('en-US')} are sent.`);
+    let text = read.text;
+    if (text.length > limit || read.truncated) {
+      const shownLimit = limit.toLocaleString('en-US');
+      const size = read.truncated ? `${read.size.toLocaleString('en-US')} bytes, more than ${shownLimit}` : text.length.toLocaleString('en-US');
+      notes.push(`${name} is ${size} characters; only the first ${shownLimit} are sent.`);
       text = `${text.slice(0, limit)}\n\n[... ${name} was cut here: it is longer than ${limit} characters ...]\n`;
     }
     instructions.push({ name, text });

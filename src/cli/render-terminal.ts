@@ -1,5 +1,6 @@
 // The terminal renderer: a spinner until the first token, the reply rendered as Markdown while it
 // streams (plain text when not pretty), edits as coloured diffs, and one status line per reply.
+import { escapeControlChars } from '../platform/control-chars.js';
 import type { SessionEvent } from '../session/events.js';
 import type { Palette } from './colors.js';
 import { ANSI, colorDiff, PLAIN } from './colors.js';
@@ -88,21 +89,21 @@ export function createTerminalRenderer(io: TerminalOutput): (event: SessionEvent
         err(palette.dim(`${usageLine(event)}\n`));
         return;
       case 'shell':
-        err(event.ran ? `$ ${event.command}\n${sanitize(event.output ?? '', true)}\n` : palette.dim(`Suggested command not run: ${event.command}\n`));
+        err(event.ran ? `$ ${escapeControlChars(event.command)}\n${sanitize(event.output ?? '', true)}\n` : palette.dim(`Suggested command not run: ${escapeControlChars(event.command)}\n`));
         return;
       case 'info':
-        err(`${event.message}\n`);
+        err(`${shown(event.message)}\n`);
         return;
       case 'warning':
-        err(palette.yellow(`${event.message}\n`));
+        err(palette.yellow(`${shown(event.message)}\n`));
         return;
       case 'error':
-        err(palette.red(`${event.message}\n`));
+        err(palette.red(`${shown(event.message)}\n`));
         return;
       case 'question':
         // A person who answered saw the question at the prompt; otherwise say what was decided.
-        if (event.answeredBy === 'nobody') err(palette.yellow(`${event.text} No: nobody can answer without a terminal (use --yes-always).\n`));
-        if (event.answeredBy === 'yes-always') err(palette.dim(`${event.text} Yes (--yes-always).\n`));
+        if (event.answeredBy === 'nobody') err(palette.yellow(`${escapeControlChars(event.text)} No: nobody can answer without a terminal (use --yes-always).\n`));
+        if (event.answeredBy === 'yes-always') err(palette.dim(`${escapeControlChars(event.text)} Yes (--yes-always).\n`));
         return;
       default:
         // result, and events this renderer has no view of.
@@ -113,10 +114,12 @@ export function createTerminalRenderer(io: TerminalOutput): (event: SessionEvent
 
 function renderEdit(event: Extract<SessionEvent, { type: 'edit' }>, out: (t: string) => void, err: (t: string) => void, palette: Palette): void {
   if (event.diff) out(`${colorDiff(sanitize(event.diff, true), palette)}\n`);
-  if (event.status === 'applied') err(palette.green(`Applied edit to ${event.path}\n`));
-  if (event.status === 'planned') err(palette.cyan(`Would edit ${event.path} (dry run)\n`));
-  if (event.status === 'failed') err(palette.red(`Edit to ${event.path} failed: ${event.error ?? ''}\n`));
-  if (event.status === 'denied') err(palette.yellow(`Edit to ${event.path} not allowed\n`));
+  // a reply names the path: it may hold escapes
+  const path = escapeControlChars(event.path);
+  if (event.status === 'applied') err(palette.green(`Applied edit to ${path}\n`));
+  if (event.status === 'planned') err(palette.cyan(`Would edit ${path} (dry run)\n`));
+  if (event.status === 'failed') err(palette.red(`Edit to ${path} failed: ${escapeControlChars(event.error ?? '')}\n`));
+  if (event.status === 'denied') err(palette.yellow(`Edit to ${path} not allowed\n`));
 }
 
 function filesNote(files: readonly string[]): string {
@@ -163,4 +166,9 @@ export function createTerminalEmit(streams: TerminalStreams, prettySetting: bool
   const stderrIsTTY = (streams.stderr as { isTTY?: boolean }).isTTY === true;
   const spinner = stderrIsTTY && prettySetting ? createSpinner({ write: err, unicode: unicode && !noColor }) : null;
   return createTerminalRenderer({ out, err, palette: pretty ? ANSI : PLAIN, pretty, spinner, unicode });
+}
+
+/** Messages may quote a repository's or a reply's text: nothing in them may drive the terminal. */
+function shown(message: string): string {
+  return escapeControlChars(message, { keepNewlines: true });
 }

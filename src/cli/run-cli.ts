@@ -3,6 +3,7 @@
 import { renderHelp } from './help.js';
 import { parseArgs } from './args.js';
 import type { CliEnvironment } from './cli-environment.js';
+import { escapeControlChars } from '../platform/control-chars.js';
 import { CliError, EXIT } from './exit-codes.js';
 
 /**
@@ -46,7 +47,7 @@ export async function runCli(environment: CliEnvironment): Promise<number> {
     return await startTandem(environment, parsed);
   } catch (error) {
     const failure = asCliError(error);
-    environment.stderr.write(`tandem: ${failure.message}\n`);
+    environment.stderr.write(`tandem: ${escapeControlChars(failure.message, { keepNewlines: true })}\n`);
     if (parsed.flags.json) writeJsonFailure(environment, failure);
     return failure.exitCode;
   }

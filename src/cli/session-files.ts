@@ -1,7 +1,8 @@
 // The files a session leaves in .tandem/: the JSONL log (created on first write, or continued on
 // --resume) and the readable transcript chat.history.md.
-import { appendFileSync, existsSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { appendFileSync, existsSync, lstatSync, mkdirSync, realpathSync, statSync } from 'node:fs';
+import { isAbsolute, join, relative } from 'node:path';
+import { normalizeRepoPath } from '../edits/paths.js';
 import type { EmitEvent, SessionEvent } from '../session/events.js';
 import { listSessions, newSessionId, readSessionLog, replaySession, SessionLog, sessionsDir, type LogEntry, type ReplayedSession, type SessionRecorder } from '../session/session-log.js';
 import { CliError, EXIT } from './exit-codes.js';
@@ -38,6 +39,8 @@ export function resumeSession(root: string, id: string): ResumedSession {
     throw new CliError(message, EXIT.usage);
   }
   const file = join(sessionsDir(root), `${chosen}.jsonl`);
+  const unusable = logFileProblem(file);
+  if (unusable) throw new CliError(unusable, EXIT.error);
   let read;
   try {
     read = readSessionLog(file);
@@ -46,14 +49,40 @@ export function resumeSession(root: string, id: string): ResumedSession {
   }
   const replayed = replaySession(read.entries);
   const notices = read.repaired ? [read.repaired] : [];
-  const missing = replayed.chatFiles.filter((path) => !existsSync(join(root, path)));
+  // A log may be planted: every file it lists is checked again, as if the user had just added it.
+  const refused = replayed.chatFiles.filter((path) => existsSync(join(root, path)) && !isPlainRepoFile(root, path));
+  const missing = replayed.chatFiles.filter((path) => !refused.includes(path) && !existsSync(join(root, path)));
   if (missing.length > 0) notices.push(`These files of the session no longer exist and were left out: ${missing.join(', ')}.`);
+  if (refused.length > 0) notices.push(`These files of the session are outside the repository or not regular files and were left out: ${refused.join(', ')}.`);
   return {
     ...replayed,
-    chatFiles: replayed.chatFiles.filter((path) => !missing.includes(path)),
+    chatFiles: replayed.chatFiles.filter((path) => !missing.includes(path) && !refused.includes(path)),
     log: SessionLog.continue(file),
     notices,
   };
+}
+
+/** A session log is read whole: it must be a plain file of a sane size (not /dev/zero, a FIFO or a link out). */
+const MAX_LOG_BYTES = 256 * 1024 * 1024;
+
+function logFileProblem(file: string): string | null {
+  const st = lstatSync(file);
+  if (!st.isFile()) return `${file} is not a regular file; not resumed`;
+  if (st.size > MAX_LOG_BYTES) return `${file} is ${st.size.toLocaleString('en-US')} bytes, over the ${MAX_LOG_BYTES.toLocaleString('en-US')}-byte limit; not resumed`;
+  return null;
+}
+
+/** A repository-relative name whose real path stays inside the repository and is a regular file. */
+function isPlainRepoFile(root: string, path: string): boolean {
+  const lexical = normalizeRepoPath(path, root);
+  if (typeof lexical !== 'string') return false;
+  try {
+    const real = realpathSync(join(root, lexical));
+    const rel = relative(realpathSync(root), real);
+    return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel) && statSync(real).isFile();
+  } catch {
+    return false;
+  }
 }
 
 export function newId(now: Date): string {

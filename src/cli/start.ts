@@ -1,14 +1,16 @@
 // Builds a session from the settings and runs it in the chosen mode: --show-repo-map, one-shot,
 // interactive, or requests read line by line from a non-terminal stdin.
 import { readFileSync } from 'node:fs';
-import { isAbsolute, join, resolve } from 'node:path';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import type { SettingKey, Settings } from '../config/schema.js';
-import { loadConfig, type SettingSource } from '../config/load.js';
+import { loadConfig, type ApprovalNeeded, type SettingSource } from '../config/load.js';
 import { findRepoRoot, initRepo } from '../git/repo.js';
+import { escapeControlChars } from '../platform/control-chars.js';
+import { readConfinedText, type ReadRefusalKind } from '../platform/text-files.js';
 import type { EmitEvent } from '../session/events.js';
 import type { ParseArgsResult } from './args.js';
 import type { CliEnvironment } from './cli-environment.js';
-import { approvalFile, createApprovalStore } from './command-approvals.js';
+import { approveRepoCommands } from './repo-approvals.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { createJsonRenderer } from './render-json.js';
 import { createTerminalEmit } from './render-terminal.js';
@@ -53,7 +55,7 @@ export async function startTandem(environment: CliEnvironment, parsed: ParsedArg
 
 interface LoadedSettings {
   readonly settings: Settings;
-  readonly approvalsNeeded: ReadonlyArray<{ readonly key: string; readonly value: string }>;
+  readonly approvalsNeeded: readonly ApprovalNeeded[];
   readonly sources: ReadonlyMap<SettingKey, SettingSource>;
 }
 
@@ -65,52 +67,14 @@ function loadSettings(environment: CliEnvironment, parsed: ParsedArgs, repoRoot:
     env: environment.env,
     flags: parsed.flags,
     explicitConfigFile: configFile,
-    readFile: readIfExists,
+    readFile: configReader(repoRoot),
   });
   for (const problem of config.problems.filter((p) => p.severity === 'warning')) {
-    environment.stderr.write(`tandem: warning: ${problem.message}\n`);
+    environment.stderr.write(`tandem: warning: ${escapeControlChars(problem.message)}\n`);
   }
   const error = config.problems.find((p) => p.severity === 'error');
-  if (error) throw new CliError(error.message, EXIT.usage);
+  if (error) throw new CliError(escapeControlChars(error.message), EXIT.usage);
   return { settings: config.settings, approvalsNeeded: config.approvalsNeeded, sources: config.sources };
-}
-
-interface ApprovalInput extends Omit<LoadedSettings, 'sources'> {
-  readonly repoRoot: string | null;
-  readonly interactive: boolean;
-  readonly lines: LineReader;
-  readonly emit: EmitEvent;
-}
-
-/**
- * Commands (and a server) from the repository's own config are used only once the user approved their
- * exact text. loadConfig lists only values still in effect, so anything the user overrode is absent.
- */
-async function approveRepoCommands(environment: CliEnvironment, input: ApprovalInput): Promise<void> {
-  const { settings, interactive, lines, emit } = input;
-  const needed = input.approvalsNeeded;
-  if (needed.length === 0 || input.repoRoot === null) return;
-  const store = createApprovalStore(approvalFile(environment.homeDir));
-  for (const { key, value } of needed) {
-    if (await store.isApproved(value)) continue;
-    const question = approvalQuestion(key, value);
-    if (settings['yes-always'] || !interactive) {
-      emit({ type: 'question', text: question, answer: false, answeredBy: 'nobody' });
-      throw new CliError(
-        `the repository's configuration sets ${key} to ${value}, which you have not approved; run tandem interactively once to approve it`,
-        EXIT.approvalRequired,
-      );
-    }
-    const answer = await askLine(lines, `${question} (y/n) `);
-    emit({ type: 'question', text: question, answer: answer === 'yes', answeredBy: 'user' });
-    if (answer !== 'yes') throw new CliError(`not running the repository's ${key}; remove it from .tandem.conf.yml or approve it`, EXIT.approvalRequired);
-    await store.approve(value);
-  }
-}
-
-function approvalQuestion(key: string, value: string): string {
-  const action = key === 'base-url' ? 'send your requests (and API key) there' : 'run it';
-  return `The repository's configuration sets ${key} to \`${value}\`. Allow tandem to ${action}?`;
 }
 
 async function offerGitInit(
@@ -151,7 +115,7 @@ function createRenderer(environment: CliEnvironment, settings: Settings): EmitEv
 /** Persistent input history under the repository's .tandem/ and Tab completion for the prompt. */
 function configurePrompt(lines: LineReader, built: BuiltSession, environment: CliEnvironment, repoRoot: string | null): void {
   lines.configure({
-    historyFile: repoRoot ? join(repoRoot, '.tandem', 'input.history') : null,
+    historyFile: repoRoot && built.stateDirUsable ? join(repoRoot, '.tandem', 'input.history') : null,
     completer: createRepositoryCompleter({
       root: built.root,
       cwd: environment.cwd,
@@ -162,11 +126,25 @@ function configurePrompt(lines: LineReader, built: BuiltSession, environment: Cl
   });
 }
 
-function readIfExists(file: string): string | null {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw error;
+/** Config files are no bigger than this; a larger one (or /dev/zero) is refused before it fills memory. */
+const MAX_CONFIG_BYTES = 1024 * 1024;
+
+class ConfigReadError extends Error {
+  constructor(
+    readonly kind: ReadRefusalKind,
+    message: string,
+  ) {
+    super(message);
   }
+}
+
+/** Reads a config or .env file; inside the repository it must stay inside after symlinks. */
+function configReader(repoRoot: string | null): (file: string) => string | null {
+  return (file) => {
+    const inRepo = repoRoot !== null && !relative(repoRoot, file).startsWith('..');
+    const read = readConfinedText(file, { root: inRepo ? repoRoot : null, maxBytes: MAX_CONFIG_BYTES });
+    if (read.ok) return read.text;
+    if (read.kind === 'missing') return null;
+    throw new ConfigReadError(read.kind, read.message);
+  };
 }

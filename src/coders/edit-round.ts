@@ -1,8 +1,9 @@
 // One reply becomes a change: parse -> plan (dry run) -> approvals -> apply -> commit.
 // Everything the model must fix comes back as text in `problems`; nothing here throws for a model mistake.
-import { dirname } from 'node:path/posix';
 import { applyPlan, loadSnapshots } from '../edits/apply.js';
+import { decideEdit, type EditPolicyDecision } from '../edits/edit-policy.js';
 import { describeRoundProblems } from '../edits/failure-message.js';
+import { realRepoPath } from '../edits/real-repo-path.js';
 import { planEdits } from '../edits/plan.js';
 import type { Edit, EditFailure, EditPlan, FileSnapshot, PlannedFile } from '../edits/types.js';
 import { unifiedDiff } from '../edits/unified-diff.js';
@@ -15,6 +16,10 @@ export interface EditRoundOptions {
   readonly chatFiles: readonly string[];
   readonly dryRun: boolean;
   readonly dirtyCommits: boolean;
+  /** Read-only files (--read, AGENTS.md), repository-relative: never edited. */
+  readonly readOnly?: readonly string[];
+  /** git's hooks folder (core.hooksPath) relative to the root, when it is inside the repository. */
+  readonly hooksDir?: string | null;
 }
 
 export interface EditRoundResult {
@@ -47,7 +52,7 @@ export async function runEditRound(reply: string, options: EditRoundOptions, dep
   const paths = unique([...parsed.edits.map((e) => e.path), ...options.chatFiles]);
   const loaded = await loadSnapshots(options.root, paths);
   const plan = planEdits(parsed.edits, loaded.files, { chatFiles: options.chatFiles, refused: loaded.refused, root: options.root });
-  const approval = await approvePlan(plan, options.chatFiles, deps);
+  const approval = await approvePlan(plan, options, deps);
   const failures = [...plan.failures, ...approval.denied];
   for (const failure of failures) {
     deps.emit({ type: 'edit', path: failure.edit.path, status: failure.reason === 'denied' ? 'denied' : 'failed', error: firstLine(failure.message) });
@@ -91,13 +96,19 @@ interface Approval {
   readonly unanswerable: boolean;
 }
 
-async function approvePlan(plan: EditPlan, chatFiles: readonly string[], deps: Deps): Promise<Approval> {
+async function approvePlan(plan: EditPlan, options: EditRoundOptions, deps: Deps): Promise<Approval> {
   const files: PlannedFile[] = [];
   const denied: EditFailure[] = [];
   const addedToChat: string[] = [];
   let unanswerable = false;
   for (const file of plan.files) {
-    const question = approvalQuestion(file, chatFiles);
+    const question = approvalQuestion(file, options, await realRepoPath(options.root, file.path));
+    if (question?.kind === 'refused') {
+      for (const index of file.editIndexes) {
+        denied.push({ edit: editStub(file, index), reason: 'outside_repo', message: `Refused edit of ${file.path}: ${question.text}. Do not send edits to this file again.` });
+      }
+      continue;
+    }
     if (!question) {
       files.push(file);
       continue;
@@ -116,16 +127,22 @@ async function approvePlan(plan: EditPlan, chatFiles: readonly string[], deps: D
   return { files, denied, addedToChat, unanswerable };
 }
 
-function approvalQuestion(file: PlannedFile, chatFiles: readonly string[]) {
-  if (chatFiles.includes(file.path)) return null;
+function approvalQuestion(file: PlannedFile, options: EditRoundOptions, realPath: string | null) {
+  const context = { chatFiles: options.chatFiles, readOnly: options.readOnly, hooksDir: options.hooksDir };
+  const decision = stricter(decideEdit(file.path, file.created, context), realPath === null ? null : decideEdit(realPath, file.created, context));
+  if (decision.answer === 'no-question') return null;
+  if (decision.answer === 'refused') return { text: decision.reason, kind: 'refused' as const };
+  const action = file.created ? `Create new file ${file.path}` : `Allow edits to ${file.path}`;
+  if (decision.answer === 'person-only') return { text: `${action}? Careful: ${decision.reason}.`, kind: 'sensitive-file' as const };
   if (!file.created) return { text: `Allow edits to ${file.path}, which is not in the chat?`, kind: 'edit-outside-chat' as const };
-  const folder = dirname(file.path);
-  const inChatFolder = chatFiles.some((chat) => {
-    const chatFolder = dirname(chat);
-    return chatFolder === '.' || folder === chatFolder || folder.startsWith(`${chatFolder}/`);
-  });
-  if (inChatFolder) return null;
   return { text: `Create new file ${file.path}?`, kind: 'create-file' as const };
+}
+
+/** The lexical path's answer, unless the path's real target (through symlinks) is refused or needs a person. */
+function stricter(lexical: EditPolicyDecision, real: EditPolicyDecision | null): EditPolicyDecision {
+  if (real === null || lexical.answer === 'refused') return lexical;
+  if (real.answer === 'refused' || (real.answer === 'person-only' && lexical.answer !== 'person-only')) return real;
+  return lexical;
 }
 
 async function commitUserWork(files: readonly PlannedFile[], deps: Deps): Promise<void> {

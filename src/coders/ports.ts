@@ -34,6 +34,8 @@ export interface ChecksPort {
 export type ApprovalKind =
   | 'edit-outside-chat'
   | 'create-file'
+  /** An edit of a file that changes what runs next (.env, git hooks): --yes-always does not answer it. */
+  | 'sensitive-file'
   | 'shell-command'
   | 'add-file'
   | 'fix-failures'

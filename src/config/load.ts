@@ -16,6 +16,7 @@ import {
   type SettingKey,
   type Settings,
 } from './schema.js';
+import { judgeRepoValue } from './repo-policy.js';
 
 export type SettingSource = 'default' | 'home' | 'repo' | 'config-file' | 'dotenv' | 'env' | 'flag';
 
@@ -32,6 +33,10 @@ export interface ApprovalNeeded {
   readonly key: SettingKey;
   readonly value: string;
   readonly source: 'repo' | 'dotenv';
+  /** The file that set it, for the question. */
+  readonly file: string;
+  /** The value is a secret (the API key): the question names the file, never the value. */
+  readonly secret?: boolean;
 }
 
 export interface LoadConfigOptions {
@@ -57,6 +62,9 @@ export interface LoadConfigResult {
 export const CONFIG_FILE_NAME = '.tandem.conf.yml';
 
 interface LoadState {
+  readonly repoRoot: string | null;
+  /** The file each repository-sourced setting came from. */
+  readonly files: Map<SettingKey, string>;
   readonly values: Record<string, unknown>;
   readonly sources: Map<SettingKey, SettingSource>;
   readonly problems: ConfigProblem[];
@@ -64,6 +72,8 @@ interface LoadState {
 
 export function loadConfig(options: LoadConfigOptions): LoadConfigResult {
   const state: LoadState = {
+    repoRoot: options.repoRoot,
+    files: new Map(),
     values: { ...defaultSettings() },
     sources: new Map(settingKeys().map((key) => [key, 'default' as const])),
     problems: [],
@@ -117,7 +127,9 @@ function readConfigFile(
   try {
     text = options.readFile(file);
   } catch (error) {
-    problem(state, 'error', source, `${shown}: cannot read: ${firstLine(error)}`);
+    // A repository's config that is a FIFO, /dev/zero, huge, or a link out of the repository is skipped, not fatal
+    if (source === 'repo' && isRefusedRead(error)) problem(state, 'warning', source, `${firstLine(error)}; ignored`);
+    else problem(state, 'error', source, `${shown}: cannot read: ${firstLine(error)}`);
     return;
   }
   if (text === null) {
@@ -173,14 +185,21 @@ function knownKey(state: LoadState, source: SettingSource, shown: string, name: 
   return name;
 }
 
-/** Applies the repository policy: a repository may tighten safety but never loosen it. */
+/** Applies the repository policy (repo-policy.ts) to a value a file or the environment set. */
 function assignChecked(state: LoadState, key: SettingKey, value: unknown, source: SettingSource, shown: string): void {
   const fromRepository = source === 'repo' || source === 'dotenv';
-  if (fromRepository && specOf(key).repo === 'never-enable' && value === true) {
-    problem(state, 'warning', source, `${shown}: ${key}: ignored; the repository's config cannot turn on ${key}`);
-    return;
-  }
-  assign(state, key, value, source);
+  const verdict = fromRepository
+    ? judgeRepoValue({ key, value, shown, current: state.sources.get(key) ?? 'default', repoRoot: state.repoRoot })
+    : { value, warnings: [] };
+  for (const warning of verdict.warnings) problem(state, 'warning', source, warning);
+  if (!('value' in verdict)) return;
+  assign(state, key, verdict.value, source);
+  if (fromRepository) state.files.set(key, fileOf(shown));
+}
+
+/** `/repo/.env: OPENAI_API_KEY` -> `/repo/.env`. */
+function fileOf(shown: string): string {
+  return shown.replace(/: [A-Z_][A-Z0-9_]*$/, '');
 }
 
 function readEnvironment(state: LoadState, options: LoadConfigOptions): void {
@@ -304,12 +323,21 @@ function approvalsFor(state: LoadState): ApprovalNeeded[] {
   const out: ApprovalNeeded[] = [];
   for (const key of settingKeys()) {
     const source = state.sources.get(key);
-    if (specOf(key).repo !== 'needs-approval' || (source !== 'repo' && source !== 'dotenv')) continue;
+    const policy = specOf(key).repo;
+    if ((policy !== 'needs-approval' && policy !== 'user-first') || (source !== 'repo' && source !== 'dotenv')) continue;
     const value = state.values[key];
+    const file = state.files.get(key) ?? '';
     const commands = Array.isArray(value) ? (value as string[]) : typeof value === 'string' ? [value] : [];
-    for (const command of commands) out.push({ key, value: command, source });
+    const secret = specOf(key).secret === true;
+    for (const command of commands) out.push({ key, value: command, source, file, ...(secret ? { secret } : {}) });
   }
   return out;
+}
+
+/** Errors a confined reader throws for files it will not read (see ConfigReadError in cli/start.ts). */
+function isRefusedRead(error: unknown): boolean {
+  const kind = (error as { kind?: unknown } | null)?.kind;
+  return kind === 'not_regular' || kind === 'too_large' || kind === 'outside_repo';
 }
 
 function firstLine(error: unknown): string {

@@ -10,7 +10,13 @@ export type RepoPolicy =
   /** Only a value that tightens safety (false) is accepted; true is ignored with a warning. */
   | 'never-enable'
   /** Taken, but each value needs the user's approval before it is used (commands to run). */
-  | 'needs-approval';
+  | 'needs-approval'
+  /** Never taken from a repository: only the user's own config, environment or flags set it. */
+  | 'user-only'
+  /** A path: taken only when it lies inside the repository, else ignored with a warning. */
+  | 'inside-repo'
+  /** Used only when the user set none, after a one-time approval naming the file (the API key). */
+  | 'user-first';
 
 interface BaseSpec {
   readonly group: OptionGroup;
@@ -82,7 +88,7 @@ export const OPTIONS = {
     defaultLabel: 'OpenAI', eval: true, help: 'any OpenAI-compatible endpoint',
   },
   'api-key': {
-    type: 'string', default: null, group: 'model', metavar: 'KEY', extraEnv: ['OPENAI_API_KEY'], secret: true, eval: true,
+    type: 'string', default: null, group: 'model', metavar: 'KEY', extraEnv: ['OPENAI_API_KEY'], secret: true, repo: 'user-first', eval: true,
     help: 'sent as bearer token',
   },
   'edit-format': {
@@ -125,7 +131,7 @@ export const OPTIONS = {
     help: 'one request read from FILE, then exit',
   },
   read: {
-    type: 'string[]', default: [], group: 'request', metavar: 'FILE',
+    type: 'string[]', default: [], group: 'request', metavar: 'FILE', repo: 'inside-repo',
     help: 'read-only context file (repeatable)',
   },
   files: {
@@ -158,6 +164,11 @@ export const OPTIONS = {
     type: 'boolean', default: true, group: 'git',
     help: "commit the user's pending changes to a file before editing it",
   },
+  // A repository's hooks are its code: only the user may let tandem's commits run them.
+  'git-commit-verify': {
+    type: 'boolean', default: false, group: 'git', repo: 'user-only',
+    help: "run the repository's git hooks on tandem's commits",
+  },
 
   // checks
   'lint-cmd': {
@@ -174,6 +185,11 @@ export const OPTIONS = {
   },
   'max-reflections': {
     type: 'int', min: 0, default: 3, group: 'checks', metavar: 'N', help: 'failure round-trips per request',
+  },
+  // Commands get no secret-looking variables; the user may keep some by name.
+  'pass-env': {
+    type: 'string[]', default: [], group: 'checks', metavar: 'NAME', repo: 'user-only',
+    help: 'environment variables commands keep although they look secret (repeatable)',
   },
   'command-timeout': {
     type: 'int', min: 1, default: 600, group: 'checks', metavar: 'SECONDS',
@@ -194,7 +210,7 @@ export const OPTIONS = {
     help: 'list saved sessions and exit',
   },
   'llm-log': {
-    type: 'string', default: null, group: 'session', metavar: 'FILE',
+    type: 'string', default: null, group: 'session', metavar: 'FILE', repo: 'inside-repo',
     help: 'log every model request and response as JSON lines',
   },
 

@@ -58,7 +58,9 @@ export async function readFileSnapshot(
   let bytes: Buffer;
   try {
     const st = await fs.stat(absPath);
-    if (st.size > maxBytes) return decodeFileBytes(repoPath, new Uint8Array(st.size), maxBytes);
+    // A FIFO or device would block or never end: edited like a binary file, i.e. not at all
+    if (!st.isFile()) return { ok: false, reason: 'binary', message: `${repoPath} is not a regular file; it cannot be edited.` };
+    if (st.size > maxBytes) return { ok: false, reason: 'too_large', message: `${repoPath} is ${st.size} bytes, over the ${maxBytes}-byte limit for edits.` };
     bytes = await fs.readFile(absPath);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') {

@@ -1,6 +1,7 @@
 // `tandem eval`: runs the chosen exercises (in parallel with --threads), writes one result per exercise
 // as it finishes, and summarizes the run. --resume continues a run, skipping exercises with a result.
-import { createProcessRunner, scrubSecrets } from '../platform/process.js';
+import { createProcessRunner } from '../platform/process.js';
+import { scrubEnvironment } from '../platform/scrub-env.js';
 import type { EvalArgs } from './eval-args.js';
 import { loadExercises, type Exercise } from './exercises.js';
 import { runExercise, type ExerciseResult } from './run-exercise.js';
@@ -101,7 +102,7 @@ function runOne(exercise: Exercise, info: RunInfo, options: RunEvalOptions): Pro
       testTimeoutMs: info.testTimeoutSeconds * 1000,
       tempRoot: options.tempRoot,
       prices: info.prices,
-      testEnv: scrubSecrets(options.env),
+      testEnv: scrubEnvironment(options.env),
     },
     { launch, runner: createProcessRunner(), now: () => options.now().getTime() },
   );

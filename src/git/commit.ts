@@ -12,7 +12,10 @@ const FALLBACK_EMAIL = 'tandem@localhost';
 export interface CommitOptions extends GitOptions {
   /** true for tandem's own changes (trailer + committer suffix); false for the user's pending work. */
   readonly attribution: boolean;
-  /** Run the repository's pre-commit and commit-msg hooks (default false: hooks may prompt or hang). */
+  /**
+   * Run the repository's hooks (default false). A repository's hooks are its code, and `--no-verify`
+   * skips only some of them (post-commit, prepare-commit-msg still run), so off means every hook.
+   */
   readonly verify?: boolean;
 }
 
@@ -61,7 +64,7 @@ export async function commitFiles(
   message: string,
   options: CommitOptions,
 ): Promise<string | null> {
-  const git = createGit(root, options);
+  const git = createGit(root, { ...options, hooks: options.verify === true });
   const entries = await statusOf(git, toRepoPaths(root, paths));
   const changed = [...new Set(entries.map((entry) => entry.path))];
   if (changed.length === 0) return null;

@@ -10,6 +10,8 @@ export interface GitOptions {
    * drops the GIT_* and editor variables from it). Variables simple-git refuses are filtered out.
    */
   readonly env?: Record<string, string | undefined>;
+  /** Let git run the repository's hooks (only the user's --git-commit-verify asks); default: none run. */
+  readonly hooks?: boolean;
 }
 
 // simple-git throws when these are set explicitly, so they never reach it.
@@ -28,7 +30,10 @@ function gitEnv(env: Record<string, string | undefined>): Record<string, string>
 /** A simple-git instance rooted at `root`. Throws GitOperationError when the folder does not exist. */
 export function createGit(root: string, options: GitOptions = {}): SimpleGit {
   try {
-    const git = simpleGit({ baseDir: root });
+    // A repository's hooks are its code: a hooks folder no file can live under turns every hook off,
+    // for commits and for the post-index-change hook that `git add` and `git status` may run.
+    const noHooks = options.hooks ? [] : ['core.hooksPath=/dev/null'];
+    const git = simpleGit({ baseDir: root, config: noHooks, unsafe: { allowUnsafeHooksPath: true } });
     return options.env ? git.env(gitEnv(options.env)) : git;
   } catch (error) {
     throw new GitOperationError('not_a_repo', `Cannot run git in ${root}: ${String(error)}`, { cause: error });

@@ -1,7 +1,7 @@
 // The files the repo map reads: git-tracked plus untracked-not-ignored files (a folder walk
 // without git), minus .tandem/, .tandemignore matches, binaries, generated/minified files,
 // lock files, big files and files no code grammar covers.
-import { open, readdir, readFile, stat } from 'node:fs/promises';
+import { lstat, open, readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import ignore from 'ignore';
 import { listRepoFiles } from '../git/ls-files.js';
@@ -64,7 +64,8 @@ export async function listMapFileStats(root: string, options: ListMapFilesOption
   options.onCandidates?.(byName);
   const judged = await mapLimit(byName, STAT_CONCURRENCY, async (rel): Promise<MapFile | null> => {
     const absPath = path.join(root, rel);
-    const info = await stat(absPath).catch(() => null);
+    // lstat: a symlink (maybe to a file outside the repository) is never mapped; its target is, when inside
+    const info = await lstat(absPath).catch(() => null);
     if (!info?.isFile() || info.size > maxBytes) return null;
     const file = { path: rel, size: info.size, mtimeMs: info.mtimeMs };
     if (known(rel, info.size, info.mtimeMs)) return file;

@@ -7,6 +7,8 @@ export interface FileOfferDeps {
   readonly files: RepoFilesPort | null;
   readonly asker: Asker;
   readonly chatFiles: readonly string[];
+  /** Read-only files (AGENTS.md, --read): never offered, so no yes turns one into a chat file. */
+  readonly readOnly?: readonly string[];
   /** Adds a file to the chat; false when it was already there. */
   readonly add: (path: string) => boolean;
 }
@@ -31,7 +33,7 @@ export async function offerFilesTheReplyNeeds(reply: string, coder: Coder, deps:
 
 async function offer(files: readonly string[], deps: FileOfferDeps): Promise<string[]> {
   const added: string[] = [];
-  for (const file of files) {
+  for (const file of files.filter((f) => !(deps.readOnly ?? []).includes(f))) {
     const answer = await deps.asker.confirm(`Add ${file} to the chat?`, 'add-file');
     if (answer === 'yes' && deps.add(file)) added.push(file);
   }

@@ -3,6 +3,7 @@
 import { appendFileSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { ChatMessage } from '../model/types.js';
+import { logEntryProblem } from './log-entry-shape.js';
 
 export type LogEntry =
   | {
@@ -82,10 +83,12 @@ export function readSessionLog(file: string): ReadLogResult {
   const entries: LogEntry[] = [];
   for (const [i, line] of lines.entries()) {
     const parsed = parseLine(line);
-    if (parsed) {
+    if (parsed !== null && typeof parsed === 'object') {
       entries.push(parsed);
       continue;
     }
+    // Valid JSON of the wrong shape is no torn write: name the line, change nothing.
+    if (parsed !== null) throw new SessionLogError(`${file}:${i + 1}: ${parsed}; the session log was left as it is`);
     const isLast = i === lines.length - 1;
     if (!isLast) throw new SessionLogError(`${file}:${i + 1}: not a valid log line; the session log is corrupt and was left as it is`);
     const good = lines.slice(0, i).map((l) => `${l}\n`).join('');
@@ -97,14 +100,15 @@ export function readSessionLog(file: string): ReadLogResult {
   return { entries, repaired: null };
 }
 
-function parseLine(line: string): LogEntry | null {
+/** The entry; a string saying what is wrong with well-formed JSON of another shape; null for a line that is no JSON. */
+function parseLine(line: string): LogEntry | string | null {
+  let value: unknown;
   try {
-    const value: unknown = JSON.parse(line);
-    if (value && typeof value === 'object' && typeof (value as { type?: unknown }).type === 'string') return value as LogEntry;
-    return null;
+    value = JSON.parse(line);
   } catch {
     return null;
   }
+  return logEntryProblem(value) ?? (value as LogEntry);
 }
 
 /** Session ids, oldest first. */

@@ -15,7 +15,7 @@ import { offerShellCommands } from '../coders/shell-offer.js';
 import { buildModelProfile, type ModelProfile } from '../model/model-profile.js';
 import { withoutReasoning } from '../model/think-tags.js';
 import type { ChatMessage, ChatResult } from '../model/types.js';
-import { readTextFile } from '../platform/text-files.js';
+import { readConfinedText } from '../platform/text-files.js';
 import { checkContextWindow } from './context-window.js';
 import { ModelProfiles, type ModelRole } from './model-profiles.js';
 import { offerFilesTheReplyNeeds, offerMentionedFiles, type FileOfferDeps } from './file-offers.js';
@@ -50,6 +50,8 @@ export interface SessionOptions {
   /** The user picked the formats, so switching models keeps them. */
   readonly editFormatChosen?: boolean;
   readonly editorFormatChosen?: boolean;
+  /** git's hooks folder relative to the root (core.hooksPath), whose files only a person may edit. */
+  readonly hooksDir?: string | null;
 }
 
 export interface LoadedCoder {
@@ -339,7 +341,12 @@ export class Session {
   }
 
   private get fileOffers(): FileOfferDeps {
-    return { files: this.ports.files, asker: this.ports.asker, chatFiles: this.chatFiles, add: (path) => this.addChatFile(path) };
+    return { files: this.ports.files, asker: this.ports.asker, chatFiles: this.chatFiles, readOnly: this.readOnlyNames(), add: (path) => this.addChatFile(path) };
+  }
+
+  /** Instruction files and --read files: never edited, never offered as chat files. */
+  private readOnlyNames(): string[] {
+    return [...this.instructions.map((i) => i.name), ...this.readOnlyFiles.map((f) => f.name)];
   }
 
   private async summarizeIfLong(ack: string): Promise<void> {
@@ -361,7 +368,7 @@ export class Session {
   private async applyReply(reply: string, loaded: LoadedCoder): Promise<{ failures: { sections: string[]; kinds: FailureKind[] }; stop?: RequestOutcome }> {
     const edits = await runEditRound(
       reply,
-      { root: this.options.root, chatFiles: this.chatFiles, dryRun: this.options.dryRun, dirtyCommits: this.options.dirtyCommits },
+      { root: this.options.root, chatFiles: this.chatFiles, dryRun: this.options.dryRun, dirtyCommits: this.options.dirtyCommits, readOnly: this.readOnlyNames(), hooksDir: this.options.hooksDir },
       { coder: loaded.coder, asker: this.ports.asker, git: this.ports.git, emit: this.emit },
     );
     for (const path of edits.addedToChat) this.addChatFile(path);
@@ -405,13 +412,23 @@ export class Session {
   }
 
   private async readChatFiles(): Promise<FileText[]> {
-    const files = await Promise.all(this.chatFiles.map(async (path) => ({ path, text: await readTextFile(join(this.options.root, path)) })));
-    return files.filter((f): f is FileText => f.text !== null);
+    // Confined like writing: a chat file whose real path leaves the repository, or that is no regular file, is not sent.
+    return this.readFiles(this.chatFiles.map((path) => ({ path, absolutePath: join(this.options.root, path), root: this.options.root })));
   }
 
   private async readReadOnlyFiles(): Promise<FileText[]> {
-    const files = await Promise.all(this.readOnlyFiles.map(async (f) => ({ path: f.name, text: await readTextFile(f.absolutePath) })));
-    return files.filter((f): f is FileText => f.text !== null);
+    // The user named these (--read, /read-only): they may lie outside the repository, but are still capped.
+    return this.readFiles(this.readOnlyFiles.map((f) => ({ path: f.name, absolutePath: f.absolutePath, root: null })));
+  }
+
+  private async readFiles(files: ReadonlyArray<{ path: string; absolutePath: string; root: string | null }>): Promise<FileText[]> {
+    const out: FileText[] = [];
+    for (const file of files) {
+      const read = readConfinedText(file.absolutePath, { root: file.root, shown: file.path });
+      if (read.ok) out.push({ path: file.path, text: read.text });
+      else if (read.kind !== 'missing') this.emit({ type: 'warning', message: read.message });
+    }
+    return out;
   }
 
   private async repoMap(request: string): Promise<string> {

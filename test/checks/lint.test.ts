@@ -8,6 +8,7 @@ import {
   parseLintCommands,
   runLint,
   shellQuote,
+  pathArgument,
 } from '../../src/checks/lint.js';
 import { formatTestFailure, keepEnd, runTests } from '../../src/checks/test-runner.js';
 import { createProcessRunner } from '../../src/platform/process.js';
@@ -54,13 +55,32 @@ describe('runLint and runTests', () => {
     expect(result.failures).toHaveLength(1);
     const failure = result.failures[0]!;
     expect(failure.file).toBe('src/bad file.py');
-    expect(failure.output).toBe('src/bad file.py:3:    return TODO\n');
+    expect(failure.output).toBe('./src/bad file.py:3:    return TODO\n');
     expect(failure.lines).toEqual([3]);
     const text = 'def f():\n    x = 1\n    return TODO\n';
     const message = formatLintFailure(failure, text);
-    expect(message).toContain("## Running: ! grep -Hn TODO 'src/bad file.py'");
+    expect(message).toContain("## Running: ! grep -Hn TODO './src/bad file.py'");
     expect(message).toContain('>3 |     return TODO');
     expect(message).toContain(' 1 | def f():');
+  });
+
+  it('passes every file name so that no command can read it as an option', async () => {
+    const names = ['--require=./evil.cjs', '-rf', '-', "--o'dd name.py"];
+    await mkdir(join(root, '--require=.'));
+    for (const name of names) await writeFile(join(root, name), 'x\n');
+    // printf shows each argument exactly as the command received it
+    const commands = parseLintCommands(["javascript: printf '%s\\n'", "printf '%s\\n'"]);
+    const seen: string[] = [];
+    for (const name of names) {
+      const result = await runLint(
+        { run: async (command, opts) => { const r = await createProcessRunner().run(`${command}; false`, opts); seen.push(r.output.trim()); return r; } },
+        root, [name], commands, options,
+      );
+      expect(result.ok).toBe(false);
+    }
+    expect(seen).toEqual(names.map((name) => `./${name}`));
+    expect(seen.every((arg) => !arg.startsWith('-'))).toBe(true);
+    expect(pathArgument('/abs/--x')).toBe('/abs/--x');
   });
 
   it('passes when every command exits 0', async () => {

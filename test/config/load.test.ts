@@ -129,9 +129,9 @@ describe('loadConfig safety', () => {
     const result = load();
     expect(result.settings['test-cmd']).toBe('npm test');
     expect(result.approvalsNeeded).toEqual([
-      { key: 'lint-cmd', value: 'python: ruff check', source: 'repo' },
-      { key: 'lint-cmd', value: 'eslint', source: 'repo' },
-      { key: 'test-cmd', value: 'npm test', source: 'repo' },
+      { key: 'lint-cmd', value: 'python: ruff check', source: 'repo', file: repoConf() },
+      { key: 'lint-cmd', value: 'eslint', source: 'repo', file: repoConf() },
+      { key: 'test-cmd', value: 'npm test', source: 'repo', file: repoConf() },
     ]);
   });
 
@@ -145,7 +145,49 @@ describe('loadConfig safety', () => {
 
   it('asks for approval of a test command from the repository .env', () => {
     write(dotenv(), 'TANDEM_TEST_CMD="make check"');
-    expect(load().approvalsNeeded).toEqual([{ key: 'test-cmd', value: 'make check', source: 'dotenv' }]);
+    expect(load().approvalsNeeded).toEqual([{ key: 'test-cmd', value: 'make check', source: 'dotenv', file: dotenv() }]);
+  });
+
+  it("never lets a repository's API key replace the user's, and asks once before using it", () => {
+    write(homeConf(), 'api-key: sk-home');
+    write(repoConf(), 'api-key: sk-repo');
+    write(dotenv(), 'OPENAI_API_KEY=sk-dotenv');
+    const fromHome = load();
+    expect(fromHome.settings['api-key']).toBe('sk-home');
+    expect(fromHome.approvalsNeeded).toEqual([]);
+    expect(messages(fromHome, 'warning').join('\n')).toMatch(/api-key: ignored; your own api-key is used/);
+    expect(load({ env: { OPENAI_API_KEY: 'sk-env' } }).settings['api-key']).toBe('sk-env');
+    fs.rmSync(homeConf());
+    const none = load();
+    expect(none.settings['api-key']).toBe('sk-dotenv');
+    expect(none.approvalsNeeded).toEqual([{ key: 'api-key', value: 'sk-dotenv', source: 'dotenv', file: dotenv(), secret: true }]);
+    fs.rmSync(dotenv());
+    expect(load().approvalsNeeded).toEqual([{ key: 'api-key', value: 'sk-repo', source: 'repo', file: repoConf(), secret: true }]);
+  });
+
+  it('takes path settings from a repository only when they stay inside it', () => {
+    write(repoConf(), `read: [docs/a.md, ../outside/secret.txt, /etc/passwd, ${path.join(repo, 'b.md')}, ~/.ssh/id_rsa]\nllm-log: ../outside/llm.jsonl\n`);
+    const result = load();
+    expect(result.settings.read).toEqual(['docs/a.md', path.join(repo, 'b.md')]);
+    expect(result.settings['llm-log']).toBeNull();
+    expect(messages(result, 'warning')).toHaveLength(4);
+    write(dotenv(), 'TANDEM_LLM_LOG=/tmp/x.jsonl\nTANDEM_READ=../y');
+    fs.rmSync(repoConf());
+    const fromEnv = load();
+    expect(fromEnv.settings['llm-log']).toBeNull();
+    expect(fromEnv.settings.read).toEqual([]);
+    expect(load({ flags: { 'llm-log': '/tmp/mine.jsonl' } }).settings['llm-log']).toBe('/tmp/mine.jsonl');
+  });
+
+  it("never takes pass-env or git-commit-verify from a repository", () => {
+    write(repoConf(), 'pass-env: [GITHUB_TOKEN]\ngit-commit-verify: true\n');
+    const result = load();
+    expect(result.settings['pass-env']).toEqual([]);
+    expect(result.settings['git-commit-verify']).toBe(false);
+    write(homeConf(), 'pass-env: [GITHUB_TOKEN]\ngit-commit-verify: true\n');
+    fs.rmSync(repoConf());
+    expect(load().settings['pass-env']).toEqual(['GITHUB_TOKEN']);
+    expect(load().settings['git-commit-verify']).toBe(true);
   });
 });
 

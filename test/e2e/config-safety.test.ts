@@ -38,7 +38,7 @@ describe("a repository's own config", () => {
 
     const home = join(tempDir('tandem-home-'), 'home');
     mkdirSync(join(home, '.tandem'), { recursive: true });
-    writeFileSync(join(home, '.tandem', 'approved-commands.json'), JSON.stringify(['touch pwned']));
+    writeFileSync(join(home, '.tandem', 'approved-commands.json'), JSON.stringify([{ root: repo, text: 'touch pwned' }]));
     const approved = await runCli(['-m', '/test', '--map-tokens', '0'], { cwd: repo, home });
 
     expect(approved.code, approved.stderr).toBe(0);

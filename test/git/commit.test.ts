@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { commitFiles, isTandemCommit } from '../../src/git/commit.js';
@@ -23,6 +24,32 @@ describe('commitFiles', () => {
     const status = await fx.git('status', '--porcelain');
     expect(status).toBe(' M b.py\nM  c.py\n');
     expect(await isTandemCommit(fx.root, hash!, { env: fx.env })).toBe(true);
+  });
+
+  it("runs none of the repository's hooks unless asked to, wherever core.hooksPath points", async () => {
+    fx = await makeFixture();
+    await userCommit(fx, { 'a.txt': '1\n' });
+    const hook = '#!/bin/sh\necho "$0" >> "$(git rev-parse --show-toplevel)/../ran-hooks"\n';
+    const names = ['pre-commit', 'prepare-commit-msg', 'commit-msg', 'post-commit', 'post-index-change'];
+    await fx.write(Object.fromEntries(names.flatMap((n) => [[`.husky/_/${n}`, hook], [`.git/hooks/${n}`, hook]])));
+    await fx.git('update-index', '--chmod=+x', '--add', ...names.map((n) => `.husky/_/${n}`));
+    const { chmod } = await import('node:fs/promises');
+    for (const n of names) {
+      await chmod(join(fx.root, '.husky/_', n), 0o755);
+      await chmod(join(fx.root, '.git/hooks', n), 0o755);
+    }
+    await fx.git('commit', '--quiet', '--no-verify', '-m', 'husky');
+    await fx.git('config', 'core.hooksPath', '.husky/_');
+    const ran = join(fx.root, '..', 'ran-hooks');
+    const { rm } = await import('node:fs/promises');
+    await rm(ran, { force: true });
+    await fx.write({ 'a.txt': '2\n' });
+    const hash = await commitFiles(fx.root, ['a.txt'], 'fix: two', { attribution: true, env: fx.env });
+    expect(hash).toMatch(/^[0-9a-f]{40}$/);
+    await expect(readFile(ran, 'utf8')).rejects.toThrow(/ENOENT/);
+    await fx.write({ 'a.txt': '3\n' });
+    await commitFiles(fx.root, ['a.txt'], 'fix: three', { attribution: true, env: fx.env, verify: true });
+    expect(await readFile(ran, 'utf8')).toMatch(/post-commit/);
   });
 
   it('marks the committer, keeps the user as author, adds the trailer', async () => {

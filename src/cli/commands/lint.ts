@@ -1,4 +1,5 @@
 // /lint: run the lint commands on the chat files; failures go to the model.
+import { lintCommandsFor, parseLintCommands, pathArgument } from '../../checks/lint.js';
 import type { SlashCommand } from './types.js';
 
 export const lintCommand: SlashCommand = {
@@ -16,9 +17,14 @@ export const lintCommand: SlashCommand = {
       return {};
     }
     const failures: string[] = [];
-    for (const command of ctx.lintCommands) {
-      const result = await ctx.runShell(`${command} ${files.map(quote).join(' ')}`);
-      if (result.exitCode !== 0) failures.push(`$ ${command}\n${result.output}`);
+    // "LANG: CMD" runs on that language's files only, like the lint after an edit
+    const commands = parseLintCommands(ctx.lintCommands);
+    for (const file of files) {
+      for (const { command } of lintCommandsFor(file, commands)) {
+        const line = `${command} ${pathArgument(file)}`;
+        const result = await ctx.runShell(line);
+        if (result.exitCode !== 0) failures.push(`$ ${line}\n${result.output}`);
+      }
     }
     if (failures.length === 0) {
       ctx.print('Lint passed.\n');
@@ -28,7 +34,3 @@ export const lintCommand: SlashCommand = {
     return { request: `Lint failed:\n\n${failures.join('\n\n')}\n\nFix these problems.` };
   },
 };
-
-function quote(path: string): string {
-  return `'${path.replace(/'/g, `'\\''`)}'`;
-}

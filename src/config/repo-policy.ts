@@ -1,0 +1,59 @@
+// What a repository's own config or .env may do with a setting: tighten safety, never loosen it, never
+// take the user's place (API key) or point tandem's files outside the repository.
+import path from 'node:path';
+import { specOf, type SettingKey } from './schema.js';
+
+/** Where a setting's current value came from (load.ts's SettingSource). */
+type Source = 'default' | 'home' | 'repo' | 'config-file' | 'dotenv' | 'env' | 'flag';
+
+/** The user's own sources: a repository's value never replaces these for a `user-first` setting. */
+const USER_SOURCES: ReadonlySet<Source> = new Set(['home', 'config-file', 'env', 'flag']);
+
+export interface RepoValue {
+  readonly key: SettingKey;
+  readonly value: unknown;
+  /** The file (and variable) that set it, for warnings. */
+  readonly shown: string;
+  /** Where the value in effect so far came from. */
+  readonly current: Source;
+  readonly repoRoot: string | null;
+}
+
+/** The value to take (absent: take nothing) and one-line warnings about what was ignored. */
+export type RepoVerdict = { readonly value: unknown; readonly warnings: string[] } | { readonly warnings: string[] };
+
+export function judgeRepoValue(input: RepoValue): RepoVerdict {
+  const { key, value, shown } = input;
+  const policy = specOf(key).repo ?? 'allowed';
+  if (policy === 'never-enable' && value === true) {
+    return { warnings: [`${shown}: ${key}: ignored; the repository's config cannot turn on ${key}`] };
+  }
+  if (policy === 'user-only') return { warnings: [`${shown}: ${key}: ignored; only your own config or flags can set ${key}`] };
+  if (policy === 'user-first' && USER_SOURCES.has(input.current)) return { warnings: [`${shown}: ${key}: ignored; your own ${key} is used`] };
+  if (policy === 'inside-repo') return keepInsideRepo(input);
+  return { value, warnings: [] };
+}
+
+/** A repository's path settings must lie inside it (lexically here; the reader checks symlinks). */
+function keepInsideRepo({ key, value, shown, repoRoot }: RepoValue): RepoVerdict {
+  const paths = Array.isArray(value) ? (value as string[]) : typeof value === 'string' ? [value] : [];
+  const warnings: string[] = [];
+  const inside = paths.filter((p) => {
+    const ok = repoRoot !== null && isInsideRoot(repoRoot, p);
+    if (!ok) warnings.push(`${shown}: ${key}: ${JSON.stringify(p)} ignored; a repository's config may only name paths inside the repository`);
+    return ok;
+  });
+  if (Array.isArray(value)) return { value: inside, warnings };
+  return inside.length === 1 ? { value: inside[0], warnings } : { warnings };
+}
+
+/** Relative paths without `..` stay inside (they resolve from a folder within the repository). */
+export function isInsideRoot(root: string, p: string): boolean {
+  const posixPath = p.replace(/\\/g, '/');
+  if (posixPath.startsWith('~')) return false;
+  if (path.isAbsolute(posixPath)) {
+    const rel = path.relative(root, posixPath);
+    return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
+  }
+  return posixPath.trim() !== '' && !posixPath.split('/').includes('..');
+}
