@@ -14,6 +14,7 @@ import { createOpenAIClient } from '../model/openai-client.js';
 import type { ModelClient } from '../model/types.js';
 import { createTokenizerPool } from '../model/tokens.js';
 import { createProcessRunner, scrubSecrets } from '../platform/process.js';
+import { createRepoLock } from '../platform/repo-lock.js';
 import type { EmitEvent } from '../session/events.js';
 import { Session, type ChatMode, type SessionOptions, type SessionTexts } from '../session/session.js';
 import { createAsker } from './asker.js';
@@ -50,7 +51,8 @@ export interface BuiltSession {
   readonly modelSettings: ModelSettings;
   /** Names the repo map has seen, for Tab completion. */
   readonly identifiers: () => readonly string[];
-  commandContext(print: (text: string) => void): CommandContext;
+  /** The slash commands' view of the session; `signal` (Ctrl-C) stops the commands they run. */
+  commandContext(print: (text: string) => void, signal?: AbortSignal): CommandContext;
   showRepoMap(): Promise<string>;
 }
 
@@ -144,7 +146,7 @@ export async function buildSession(input: BuildInput): Promise<BuiltSession> {
   const runner = createProcessRunner();
   const commandTimeoutMs = settings['command-timeout'] * 1000;
   const shellEnv = scrubSecrets({ ...environment.env });
-  const runShell: ShellPort['run'] = (command) => runner.run(command, { cwd: root, timeoutMs: commandTimeoutMs, env: shellEnv });
+  const runShell: ShellPort['run'] = (command, options) => runner.run(command, { cwd: root, timeoutMs: commandTimeoutMs, env: shellEnv, ...options });
   const repoMap = createMap(input, root, tokens, choice.contextWindow);
 
   const resumed = settings.resume !== null ? resumeSession(root, settings.resume) : null;
@@ -179,6 +181,7 @@ export async function buildSession(input: BuildInput): Promise<BuiltSession> {
     repoMap,
     shell: { run: runShell },
     files: input.repoRoot ? createRepoFilesPort(input.repoRoot, gitOptions) : null,
+    lock: input.repoRoot ? createRepoLock(input.repoRoot, { timeoutMs: settings['lock-timeout'] * 1000, pid: environment.pid ?? 0 }) : null,
   };
   const session = new Session(sessionOptions(settings, choice, root), {
     ports,
@@ -208,13 +211,13 @@ export async function buildSession(input: BuildInput): Promise<BuiltSession> {
     git,
     modelSettings: choice.settings,
     identifiers: () => repoMap?.identifiers() ?? [],
-    commandContext: (print) => ({
+    commandContext: (print, signal) => ({
       session,
       root,
       cwd: environment.cwd,
       print,
       git,
-      runShell,
+      runShell: (command, options) => runShell(command, { ...options, signal }),
       lintCommands: settings['lint-cmd'],
       testCommand: settings['test-cmd'],
       repoMap,
