@@ -61,7 +61,9 @@ export async function readFileSnapshot(
     if (st.size > maxBytes) return decodeFileBytes(repoPath, new Uint8Array(st.size), maxBytes);
     bytes = await fs.readFile(absPath);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
+    // ENOTDIR: a parent is a file, so this path holds no file either (checkWrites tells the model).
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') {
       return { ok: true, snapshot: missingSnapshot(repoPath) };
     }
     throw err;

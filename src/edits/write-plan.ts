@@ -39,16 +39,16 @@ async function folderProblem(root: string, rel: string, written: ReadonlySet<str
   const parts = rel.split('/');
   for (let i = 1; i < parts.length; i++) {
     const folder = parts.slice(0, i).join('/');
-    if (written.has(folder)) {
-      return `Cannot write ${rel}: this reply also writes ${folder} as a file, and a file cannot hold other files. Choose one.`;
-    }
-    let isFolder: boolean;
+    let isFolder: boolean | null;
     try {
       isFolder = (await fs.stat(path.join(root, folder))).isDirectory();
     } catch {
-      return null; // missing from here down: the folders will be created
+      isFolder = null; // missing: it will be created, unless this reply writes it as a file
     }
-    if (!isFolder) return `Cannot write ${rel}: ${folder} is a file, not a folder. Put the new file somewhere else.`;
+    if (isFolder === false) return `Cannot write ${rel}: ${folder} is a file, not a folder. Put the new file somewhere else.`;
+    if (isFolder === null && written.has(folder)) {
+      return `Cannot write ${rel}: this reply also writes ${folder} as a file, and a file cannot hold other files. Choose one.`;
+    }
   }
   return null;
 }
