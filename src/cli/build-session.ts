@@ -165,6 +165,7 @@ export async function buildSession(input: BuildInput): Promise<BuiltSession> {
       readOnly: holder.session?.readOnlyFiles.map((f) => f.name) ?? [],
     }),
     resumed?.log ?? null,
+    (message) => emit({ type: 'warning', message }),
   );
   const recordingEmitter = recordingEmit(emit, recorder, join(root, '.tandem', 'chat.history.md'), () => new Date());
   const ports: RequestPorts = {

@@ -211,6 +211,7 @@ export class Session {
 
   private async runArchitect(text: string, signal: AbortSignal | undefined, planner: LoadedCoder): Promise<RequestOutcome> {
     const built = await this.buildRequest(text, planner);
+    this.logUserMessage(text, true);
     const plan = await this.send(built, this.models.main, signal);
     if (!plan.ok) return this.failedReply(text, plan, this.history, true);
     this.remember(this.history, text, plan.text, true);
@@ -229,6 +230,7 @@ export class Session {
         if (answer === 'unanswerable') return { status: 'approval_required', message: room };
         if (answer === 'no') return { status: 'completed', message: 'Request not sent.' };
       }
+      this.logUserMessage(message, profile.main);
       const reply = await this.send(built, profile.model, signal);
       if (!reply.ok) return this.failedReply(message, reply, profile.history, profile.main);
       this.remember(profile.history, message, reply.text, profile.main);
@@ -292,11 +294,15 @@ export class Session {
     return { status: 'error', message: reply.error.message };
   }
 
+  /** The request is in the log before it is sent, so a crash during the reply still leaves it to resume. */
+  private logUserMessage(content: string, main: boolean): void {
+    if (main) this.deps.recorder?.record({ type: 'message', role: 'user', content });
+  }
+
+  /** The exchange joins the history; the reply (the request was logged already) joins the log. */
   private remember(history: ChatMessage[], user: string, assistant: string, main: boolean): void {
     history.push({ role: 'user', content: user }, { role: 'assistant', content: assistant });
-    if (!main) return;
-    this.deps.recorder?.record({ type: 'message', role: 'user', content: user });
-    this.deps.recorder?.record({ type: 'message', role: 'assistant', content: assistant });
+    if (main) this.deps.recorder?.record({ type: 'message', role: 'assistant', content: assistant });
   }
 
   private get fileOffers(): FileOfferDeps {
