@@ -1,0 +1,193 @@
+// Issue 12 through the real CLI with real faults: a held index.lock, an immutable folder, a merge in
+// progress, ignored tracked files, skip-worktree; errors end the request and the chat goes on.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startFakeOpenAI, textReply, type FakeOpenAIServer } from '../support/fake-openai-server.js';
+import { runCli } from '../support/cli.js';
+import { searchReplace } from '../support/replies.js';
+import { commitCount, git, gitRepo, read, statusShort, writeFiles } from '../support/temp-repo.js';
+
+let server: FakeOpenAIServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+const args = (url: string): string[] => ['--no-stream', '--yes-always', '--base-url', url, '--model', 'm', '--weak-model', 'w', '--map-tokens', '0'];
+
+function oneLine(text: string): void {
+  expect(text.trim().split('\n'), text).toHaveLength(1);
+}
+
+describe('errors end the request, not the chat', () => {
+  it('a held index.lock fails the first request whole; the REPL runs the second, which lands', async () => {
+    const repo = gitRepo({ 'app.py': 'x = 1\ny = 1\n' });
+    const lock = join(repo, '.git', 'index.lock');
+    writeFileSync(lock, '');
+    server = await startFakeOpenAI({
+      replies: {
+        m: [
+          textReply(searchReplace('app.py', 'x = 1\n', 'x = 2\n') + searchReplace('notes.md', '', 'new\n')),
+          // The user clears the stale lock before the second request is answered.
+          () => {
+            rmSync(lock);
+            return textReply(searchReplace('app.py', 'y = 1\n', 'y = 2\n'));
+          },
+        ],
+        w: [textReply('change x'), textReply('change y')],
+      },
+    });
+
+    const run = await runCli([...args(server.url), '--json', 'app.py'], { cwd: repo, stdin: 'change x\nchange y\n' });
+
+    const events = run.events();
+    const errors = events.filter((e) => e.type === 'error');
+    expect(errors).toHaveLength(1);
+    oneLine(errors[0]!.message);
+    expect(errors[0]!.message).toMatch(/index\.lock/);
+    expect(errors[0]!.message).toMatch(/the edits were undone, nothing was changed/);
+    expect(errors[0]!.message).not.toMatch(/hint:|Another git process/);
+    // The second request ran and landed; the first left nothing behind.
+    expect(server.chatRequests('m')).toHaveLength(2);
+    expect(read(repo, 'app.py')).toBe('x = 1\ny = 2\n');
+    expect(existsSync(join(repo, 'notes.md'))).toBe(false);
+    expect(statusShort(repo)).toBe('');
+    expect(git(repo, 'log', '--format=%s')).toBe('change y\ninitial\n');
+    // The model is told its first edits did not land.
+    expect(JSON.stringify(server.chatRequests('m')[1]!.body)).toContain('None of the edits in your last reply were applied');
+    const result = events.at(-1)!;
+    expect(result).toMatchObject({ type: 'result', status: 'error', totals: { requests: 2, commits: 1 } });
+    expect(run.code).toBe(1);
+  });
+
+  it('an immutable folder: exit 1 with one line, the tree exactly as before', async (ctx) => {
+    const repo = gitRepo({ 'app.py': 'x = 1\n', 'locked/keep.txt': 'k\n' });
+    try {
+      execFileSync('chattr', ['+i', join(repo, 'locked')], { stdio: 'ignore' });
+    } catch {
+      ctx.skip();
+    }
+    try {
+      server = await startFakeOpenAI({
+        replies: { m: [textReply(searchReplace('app.py', 'x = 1\n', 'x = 2\n') + searchReplace('locked/new.py', '', 'pass\n'))], w: [textReply('change')] },
+      });
+      const run = await runCli(['-m', 'go', ...args(server.url), 'app.py', 'locked/new.py'], { cwd: repo });
+
+      expect(run.code).toBe(1);
+      const errorLines = run.stderr.split('\n').filter((line) => /error|could not/i.test(line));
+      expect(errorLines, run.stderr).toHaveLength(1);
+      expect(errorLines[0]).toMatch(/Could not write locked\/new\.py \(operation not permitted\); nothing was changed\.$/);
+      expect(run.stderr).not.toMatch(/\n\s+at /);
+      expect(server.chatRequests('m')).toHaveLength(1);
+      expect(read(repo, 'app.py')).toBe('x = 1\n');
+      expect(statusShort(repo)).toBe('');
+      expect(commitCount(repo)).toBe(1);
+    } finally {
+      execFileSync('chattr', ['-i', join(repo, 'locked')]);
+    }
+  });
+
+  it('a session log that cannot be written is one warning; the request still lands', async () => {
+    const repo = gitRepo({ 'app.py': 'x = 1\n' });
+    mkdirSync(join(repo, '.tandem'));
+    writeFileSync(join(repo, '.tandem', 'sessions'), 'not a folder');
+    symlinkSync('/dev/full', join(repo, '.tandem', 'chat.history.md'));
+    server = await startFakeOpenAI({ replies: { m: [textReply(searchReplace('app.py', 'x = 1\n', 'x = 2\n'))], w: [textReply('change x')] } });
+
+    const run = await runCli(['-m', 'go', '--json', ...args(server.url), 'app.py'], { cwd: repo });
+
+    expect(run.code, run.stderr).toBe(0);
+    const warnings = run.events().filter((e) => e.type === 'warning').map((e) => e.message as string);
+    expect(warnings.filter((w) => w.includes('session log'))).toHaveLength(1);
+    expect(warnings.filter((w) => w.includes('transcript'))).toHaveLength(1);
+    expect(warnings.find((w) => w.includes('transcript'))).toMatch(/no space left on device/);
+    expect(read(repo, 'app.py')).toBe('x = 2\n');
+    expect(statusShort(repo)).toBe('');
+  });
+});
+
+describe('git as it really is', () => {
+  function conflictedRepo(): string {
+    const repo = gitRepo({ 'conflict.txt': 'base\n', 'other.py': 'v = 1\n' });
+    const main = git(repo, 'rev-parse', '--abbrev-ref', 'HEAD').trim();
+    git(repo, 'checkout', '-q', '-b', 'side');
+    writeFiles(repo, { 'conflict.txt': 'side\n' });
+    git(repo, 'commit', '-qam', 'side');
+    git(repo, 'checkout', '-q', main);
+    writeFiles(repo, { 'conflict.txt': 'main\n' });
+    git(repo, 'commit', '-qam', 'main');
+    try {
+      git(repo, 'merge', 'side');
+    } catch {
+      // the conflict is the point
+    }
+    expect(statusShort(repo)).toContain('UU conflict.txt');
+    return repo;
+  }
+
+  it('during a merge: the conflicted file keeps UU, tandem leaves its edit uncommitted and says so', async () => {
+    const repo = conflictedRepo();
+    const head = git(repo, 'rev-parse', 'HEAD');
+    server = await startFakeOpenAI({ replies: { m: [textReply(searchReplace('other.py', 'v = 1\n', 'v = 2\n'))], w: [textReply('change v')] } });
+
+    const run = await runCli(['-m', 'go', '--json', ...args(server.url), 'other.py', 'conflict.txt'], { cwd: repo });
+
+    expect(run.code, run.stderr).toBe(0);
+    expect(statusShort(repo)).toContain('UU conflict.txt');
+    expect(statusShort(repo)).toContain(' M other.py');
+    expect(read(repo, 'other.py')).toBe('v = 2\n');
+    expect(git(repo, 'rev-parse', 'HEAD')).toBe(head);
+    const warning = run.events().find((e) => e.type === 'warning' && String(e.message).includes('uncommitted'));
+    expect(warning?.message).toBe('Left the edits to other.py uncommitted: a merge is in progress, and git cannot commit part of it.');
+  });
+
+  it('commits tracked files that a new .gitignore rule matches', async () => {
+    const repo = gitRepo({ '.gitignore': 'node_modules/\n', 'build/out.txt': 'old\n' });
+    const reply = searchReplace('.gitignore', 'node_modules/\n', 'node_modules/\nbuild/\n') + searchReplace('build/out.txt', 'old\n', 'new\n');
+    server = await startFakeOpenAI({ replies: { m: [textReply(reply)], w: [textReply('ignore build')] } });
+
+    const run = await runCli(['-m', 'go', ...args(server.url), '.gitignore', 'build/out.txt'], { cwd: repo });
+
+    expect(run.code, run.stderr).toBe(0);
+    expect(statusShort(repo)).toBe('');
+    expect(git(repo, 'show', 'HEAD:build/out.txt')).toBe('new\n');
+    expect(git(repo, 'log', '-1', '--format=%s')).toBe('ignore build\n');
+  });
+
+  it('refuses to edit a skip-worktree file and tells the model why', async () => {
+    const repo = gitRepo({ 'config.py': 'debug = False\n', 'app.py': 'x = 1\n' });
+    git(repo, 'update-index', '--skip-worktree', 'config.py');
+    server = await startFakeOpenAI({
+      replies: { m: [textReply(searchReplace('config.py', 'debug = False\n', 'debug = True\n')), textReply('Understood, I will leave it.')] },
+    });
+
+    const run = await runCli(['-m', 'go', '--json', ...args(server.url), 'config.py'], { cwd: repo });
+
+    expect(run.code, run.stderr).toBe(0);
+    expect(read(repo, 'config.py')).toBe('debug = False\n');
+    expect(run.events().find((e) => e.type === 'edit')).toMatchObject({ path: 'config.py', status: 'failed' });
+    expect(JSON.stringify(server.chatRequests('m')[1]!.body)).toContain('config.py is marked skip-worktree');
+  });
+});
+
+describe('exit codes scripts can trust', () => {
+  it('several requests on stdin exit with the most severe outcome, not the last one', async () => {
+    const repo = gitRepo({ 'app.py': 'x = 1\n' });
+    server = await startFakeOpenAI({ replies: { m: [{ type: 'error', status: 401, message: 'bad key' }, textReply('Fine.')] } });
+
+    const run = await runCli([...args(server.url), '--max-retries', '0', 'app.py'], { cwd: repo, stdin: 'first\nsecond\n' });
+
+    expect(server.chatRequests('m')).toHaveLength(2);
+    expect(run.code).toBe(1);
+  });
+
+  it('an out-of-range timeout is a usage error naming the option', async () => {
+    const repo = gitRepo({ 'app.py': 'x = 1\n' });
+    const run = await runCli(['--request-timeout', '3000000', '-m', 'x'], { cwd: repo });
+    expect(run.code).toBe(2);
+    oneLine(run.stderr);
+    expect(run.stderr).toMatch(/--request-timeout.*from 1 to 2147483/);
+  });
+});
