@@ -1,13 +1,13 @@
 // Issue 12 through the real CLI with real faults: a held index.lock, an immutable folder, a merge in
 // progress, ignored tracked files, skip-worktree; errors end the request and the chat goes on.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, watch, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeOpenAI, textReply, type FakeOpenAIServer } from '../support/fake-openai-server.js';
 import { runCli } from '../support/cli.js';
 import { searchReplace } from '../support/replies.js';
-import { commitCount, git, gitRepo, read, statusShort, writeFiles } from '../support/temp-repo.js';
+import { commitCount, git, gitRepo, read, statusShort, tempDir, writeFiles } from '../support/temp-repo.js';
 
 let server: FakeOpenAIServer | undefined;
 afterEach(async () => {
@@ -190,4 +190,50 @@ describe('exit codes scripts can trust', () => {
     oneLine(run.stderr);
     expect(run.stderr).toMatch(/--request-timeout.*from 1 to 2147483/);
   });
+});
+
+describe('commands stop when asked', () => {
+  function appears(dir: string, name: string): Promise<void> {
+    return new Promise((resolve) => {
+      const check = (): boolean => {
+        if (!existsSync(join(dir, name))) return false;
+        watcher.close();
+        resolve();
+        return true;
+      };
+      const watcher = watch(dir, check);
+      check();
+    });
+  }
+
+  function alive(pid: number): boolean {
+    try {
+      process.kill(pid, 0);
+    } catch {
+      return false;
+    }
+    const stat = existsSync(`/proc/${pid}/stat`) ? readFileSync(`/proc/${pid}/stat`, 'utf8') : '';
+    return !/^\S+ \(.*\) [ZX]/.test(stat);
+  }
+
+  it('SIGINT during a 30 s lint ends the run with exit 130 and leaves no process behind', async () => {
+    const repo = gitRepo({ 'app.py': 'x = 1\n' });
+    const side = tempDir('tandem-lint-');
+    writeFileSync(join(side, 'lint.sh'), `sleep 30 &\necho $! > ${join(side, 'lint.pid')}\nwait\n`);
+    server = await startFakeOpenAI({ replies: { m: [textReply(searchReplace('app.py', 'x = 1\n', 'x = 2\n'))], w: [textReply('change x')] } });
+    let pid = 0;
+    const running = runCli(['-m', 'go', '--json', '--lint-cmd', `sh ${join(side, 'lint.sh')}`, ...args(server.url), 'app.py'], { cwd: repo, onSpawn: (p) => (pid = p) });
+    await appears(side, 'lint.pid');
+    const sleeper = Number(readFileSync(join(side, 'lint.pid'), 'utf8'));
+
+    process.kill(pid, 'SIGINT');
+    const run = await running;
+
+    expect(run.code, run.stderr).toBe(130);
+    expect(run.events().at(-1)).toMatchObject({ type: 'result', status: 'interrupted' });
+    expect(alive(sleeper)).toBe(false);
+    // The edit had landed and been committed before the lint started: nothing half-done.
+    expect(read(repo, 'app.py')).toBe('x = 2\n');
+    expect(statusShort(repo)).toBe('');
+  }, 20_000);
 });
