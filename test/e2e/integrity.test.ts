@@ -183,6 +183,19 @@ describe('exit codes scripts can trust', () => {
     expect(run.code).toBe(1);
   });
 
+  it('a one-shot run with the repo map on exits by itself once its result is out', async () => {
+    const repo = gitRepo({ 'app.py': 'def f():\n    return 1\n', 'lib.py': 'from app import f\n\ndef g():\n    return f()\n' });
+    server = await startFakeOpenAI({ replies: { m: [textReply(searchReplace('app.py', '    return 1\n', '    return 2\n'))], w: [textReply('change f')] } });
+    const mapArgs = args(server.url).filter((a) => a !== '--map-tokens' && a !== '0');
+
+    // The guard is this test's timeout: a worker or timer left alive would keep the process running.
+    const run = await runCli(['-m', 'go', '--json', '--map-tokens', '1024', ...mapArgs, 'app.py'], { cwd: repo });
+
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.events().at(-1)).toMatchObject({ type: 'result', status: 'completed' });
+    expect(JSON.stringify(server.chatRequests('m')[0]!.body)).toContain('lib.py');
+  }, 60_000);
+
   it('an out-of-range timeout is a usage error naming the option', async () => {
     const repo = gitRepo({ 'app.py': 'x = 1\n' });
     const run = await runCli(['--request-timeout', '3000000', '-m', 'x'], { cwd: repo });
