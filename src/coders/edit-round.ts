@@ -138,9 +138,13 @@ async function commitOrUndo(applied: AppliedPlan, written: EditRoundResult['writ
 /** The commit of a round failed and its writes were rolled back; `kind` is the commit error's. */
 export class EditCommitError extends Error {
   readonly kind: string;
+  /** The commit error's long form (git's hints), for the log. */
+  readonly detail: string;
   constructor(message: string, cause: unknown) {
     super(message, { cause });
     this.name = 'EditCommitError';
+    const detail = (cause as { detail?: unknown }).detail;
+    this.detail = typeof detail === 'string' ? detail : '';
     const kind = (cause as { kind?: unknown }).kind;
     this.kind = typeof kind === 'string' ? kind : 'commit_failed';
   }
@@ -228,7 +232,14 @@ async function commitUserWork(files: readonly PlannedFile[], tandems: ReadonlyMa
   const dirty = await deps.git.dirtyFiles(existing);
   if (dirty.length === 0) return;
   const message = `wip: your changes to ${dirty.join(', ')} before tandem's edit`;
-  const hash = await deps.git.commitUserChanges(dirty, message);
+  let hash: string | null;
+  try {
+    hash = await deps.git.commitUserChanges(dirty, message);
+  } catch (error) {
+    // Mid-merge git commits nothing partial: the user's changes stay as they are, and so will tandem's.
+    if ((error as { kind?: unknown }).kind === 'operation_in_progress') return;
+    throw error;
+  }
   if (hash) deps.emit({ type: 'commit', hash, message, files: dirty, user: true });
 }
 

@@ -163,3 +163,22 @@ describe('a reply whose commit fails', () => {
     expect(git(root, 'log', '--format=%s')).toBe('tandem: change\nwip: your changes to lib/util.py before tandem\'s edit\ninitial\n');
   });
 });
+
+describe('a file that changes between planning and writing', () => {
+  it('is never overwritten: the round ends with the reason and writes nothing', async () => {
+    const root = gitRepo({ 'app.py': 'x = 1\n', 'other.py': 'y = 1\n' });
+    const reply = searchReplace('app.py', 'x = 1\n', 'x = 2\n') + searchReplace('other.py', 'y = 1\n', 'y = 2\n');
+    // The user edits app.py while tandem waits for the answer to its question about other.py.
+    const asker = {
+      confirm: async () => {
+        writeFiles(root, { 'app.py': 'x = 1\n# typed meanwhile\n' });
+        return 'yes' as const;
+      },
+    };
+    const error = await runEditRound(reply, { root, chatFiles: ['app.py'], dryRun: false, dirtyCommits: false }, { coder, asker, git: null, emit: () => {} }).catch((e: unknown) => e);
+    expect((error as { kind?: string }).kind).toBe('changed_on_disk');
+    expect((error as Error).message).toBe('app.py changed on disk after the edits were planned.');
+    expect(readFileSync(join(root, 'app.py'), 'utf8')).toBe('x = 1\n# typed meanwhile\n');
+    expect(readFileSync(join(root, 'other.py'), 'utf8')).toBe('y = 1\n');
+  });
+});

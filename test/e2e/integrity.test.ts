@@ -2,6 +2,7 @@
 // progress, ignored tracked files, skip-worktree; errors end the request and the chat goes on.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, watch, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeOpenAI, textReply, type FakeOpenAIServer } from '../support/fake-openai-server.js';
@@ -108,6 +109,41 @@ describe('errors end the request, not the chat', () => {
   });
 });
 
+describe('one writer per repository', () => {
+  it('waits for a live lock holder with a visible message, then gives up in one line with exit 1', async () => {
+    const repo = gitRepo({ 'app.py': 'x = 1\n' });
+    mkdirSync(join(repo, '.tandem'));
+    // Held by a live process on this machine: this test runner.
+    writeFileSync(join(repo, '.tandem', 'write.lock'), JSON.stringify({ pid: process.pid, host: hostname(), since: 'now' }));
+    server = await startFakeOpenAI({ replies: { m: [textReply(searchReplace('app.py', 'x = 1\n', 'x = 2\n'))], w: [textReply('change x')] } });
+
+    const run = await runCli(['-m', 'go', '--json', '--lock-timeout', '1', ...args(server.url), 'app.py'], { cwd: repo });
+
+    expect(run.code).toBe(1);
+    const events = run.events();
+    expect(events.find((e) => e.type === 'info' && String(e.message).startsWith('Waiting for'))?.message).toBe(`Waiting for tandem process ${process.pid}, which is writing to this repository...`);
+    const errors = events.filter((e) => e.type === 'error');
+    expect(errors).toHaveLength(1);
+    expect(errors[0]!.message).toBe(`Another tandem process ${process.pid} kept this repository locked for 1 s (.tandem/write.lock); nothing was written. Try again when it has finished.`);
+    expect(read(repo, 'app.py')).toBe('x = 1\n');
+    expect(events.at(-1)).toMatchObject({ type: 'result', status: 'error', totals: { requests: 1 } });
+  });
+
+  it('takes over a lock left by a process that is gone', async () => {
+    const repo = gitRepo({ 'app.py': 'x = 1\n' });
+    mkdirSync(join(repo, '.tandem'));
+    const gone = execFileSync('sh', ['-c', 'sh -c "echo \\$\\$" '], { encoding: 'utf8' }).trim();
+    writeFileSync(join(repo, '.tandem', 'write.lock'), JSON.stringify({ pid: Number(gone), host: hostname(), since: 'then' }));
+    server = await startFakeOpenAI({ replies: { m: [textReply(searchReplace('app.py', 'x = 1\n', 'x = 2\n'))], w: [textReply('change x')] } });
+
+    const run = await runCli(['-m', 'go', ...args(server.url), 'app.py'], { cwd: repo });
+
+    expect(run.code, run.stderr).toBe(0);
+    expect(read(repo, 'app.py')).toBe('x = 2\n');
+    expect(existsSync(join(repo, '.tandem', 'write.lock'))).toBe(false);
+  });
+});
+
 describe('git as it really is', () => {
   function conflictedRepo(): string {
     const repo = gitRepo({ 'conflict.txt': 'base\n', 'other.py': 'v = 1\n' });
@@ -132,12 +168,14 @@ describe('git as it really is', () => {
     const head = git(repo, 'rev-parse', 'HEAD');
     server = await startFakeOpenAI({ replies: { m: [textReply(searchReplace('other.py', 'v = 1\n', 'v = 2\n'))], w: [textReply('change v')] } });
 
+    // The user's own pending work on the edited file stays theirs: no "wip" commit in the middle of a merge.
+    writeFiles(repo, { 'other.py': 'v = 1\n# mine\n' });
     const run = await runCli(['-m', 'go', '--json', ...args(server.url), 'other.py', 'conflict.txt'], { cwd: repo });
 
     expect(run.code, run.stderr).toBe(0);
     expect(statusShort(repo)).toContain('UU conflict.txt');
     expect(statusShort(repo)).toContain(' M other.py');
-    expect(read(repo, 'other.py')).toBe('v = 2\n');
+    expect(read(repo, 'other.py')).toBe('v = 2\n# mine\n');
     expect(git(repo, 'rev-parse', 'HEAD')).toBe(head);
     const warning = run.events().find((e) => e.type === 'warning' && String(e.message).includes('uncommitted'));
     expect(warning?.message).toBe('Left the edits to other.py uncommitted: a merge is in progress, and git cannot commit part of it.');
