@@ -54,6 +54,8 @@ export interface BuiltSession {
   /** The slash commands' view of the session; `signal` (Ctrl-C) stops the commands they run. */
   commandContext(print: (text: string) => void, signal?: AbortSignal): CommandContext;
   showRepoMap(): Promise<string>;
+  /** Finishes writes still in flight (the tag cache) so the process can exit right after. */
+  close(): Promise<void>;
 }
 
 /** Which models, formats and mode the settings ask for, with the model's data filled in. */
@@ -183,6 +185,7 @@ export async function buildSession(input: BuildInput): Promise<BuiltSession> {
     shell: { run: runShell },
     files: input.repoRoot ? createRepoFilesPort(input.repoRoot, gitOptions) : null,
     lock: input.repoRoot ? createRepoLock(input.repoRoot, { timeoutMs: settings['lock-timeout'] * 1000, pid: environment.pid ?? 0 }) : null,
+    applyJournal: input.repoRoot ? { file: join(input.repoRoot, '.tandem', 'apply-journal.json'), pid: environment.pid ?? 0 } : null,
   };
   const session = new Session(sessionOptions(settings, choice, root), {
     ports,
@@ -232,6 +235,9 @@ export async function buildSession(input: BuildInput): Promise<BuiltSession> {
       tokens,
       settingsReport: () => renderSettingsReport(settings, input.sources ?? new Map()),
     }),
+    close: async () => {
+      await repoMap?.flush();
+    },
     showRepoMap: async () =>
       repoMap ? repoMap.get({ chatFiles: session.chatFiles, readOnlyFiles: [], requestText: '', budget: settings['map-tokens'] }) : '',
   };

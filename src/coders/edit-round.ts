@@ -1,12 +1,14 @@
 // One reply becomes a change: parse -> lock -> plan (dry run) -> approvals -> apply -> commit -> unlock.
 // Everything the model must fix comes back as text in `problems`; nothing here throws for a model mistake.
 import { dirname } from 'node:path/posix';
-import { applyPlanWithUndo, loadSnapshots, type AppliedPlan } from '../edits/apply.js';
+import { existsSync } from 'node:fs';
+import { applyPlanWithUndo, loadSnapshots, type AppliedPlan, type JournalOptions } from '../edits/apply.js';
+import { recoverJournal } from '../edits/apply-journal.js';
 import { describeFailures } from '../edits/failure-message.js';
 import { planEdits } from '../edits/plan.js';
 import type { Edit, EditFailure, EditPlan, FileSnapshot, PlannedFile } from '../edits/types.js';
 import { unifiedDiff } from '../edits/unified-diff.js';
-import type { WriteFs } from '../edits/write-fs.js';
+import { nodeWriteFs, type WriteFs } from '../edits/write-fs.js';
 import { checkWrites } from '../edits/write-plan.js';
 import type { RepoLock } from '../platform/repo-lock.js';
 import type { EmitRoundEvent } from './round-events.js';
@@ -54,6 +56,8 @@ interface Deps {
   readonly commit?: CommitWritten | null;
   /** The file operations of the writer (tests inject failures here). */
   readonly fs?: WriteFs;
+  /** The on-disk record of a reply being applied, so a killed tandem's half-applied reply is put back. */
+  readonly journal?: JournalOptions | null;
 }
 
 export async function runEditRound(reply: string, options: EditRoundOptions, deps: Deps): Promise<EditRoundResult> {
@@ -68,9 +72,19 @@ export async function runEditRound(reply: string, options: EditRoundOptions, dep
     deps.emit({ type: 'info', message: `Waiting for ${who}, which is writing to this repository...` });
   });
   try {
+    if (release && deps.journal) await recoverKilledReply(options.root, deps.journal.file, deps);
     return await planAndWrite(parsed, parseProblems, options, deps);
   } finally {
     await release?.();
+  }
+}
+
+/** Holding the lock: a journal left on disk is from a tandem that was killed while applying. */
+async function recoverKilledReply(root: string, file: string, deps: Deps): Promise<void> {
+  if (!existsSync(file)) return;
+  const restored = await recoverJournal(deps.fs ?? nodeWriteFs, root, file);
+  if (restored.length > 0) {
+    deps.emit({ type: 'info', message: `Put back ${restored.length} file(s) that a stopped tandem had left half-applied: ${restored.join(', ')}.` });
   }
 }
 
@@ -107,7 +121,7 @@ async function planAndWrite(
   if (options.dirtyCommits && deps.git && deps.commit && files.length > 0) {
     await commitUserWork(files, options.uncommittedByTandem ?? new Map(), deps);
   }
-  const applied = await applyPlanWithUndo(options.root, { files, failures: [] }, deps.fs);
+  const applied = await applyPlanWithUndo(options.root, { files, failures: [] }, deps.fs, deps.journal ?? undefined);
   const written = files
     .filter((file) => applied.touched.includes(file.path))
     .map((file) => ({ path: file.path, before: file.before.text, after: file.after }));
@@ -123,12 +137,19 @@ async function planAndWrite(
  * the middle of a merge (or rebase...), where the edits stay, uncommitted, and the reason is returned.
  */
 async function commitOrUndo(applied: AppliedPlan, written: EditRoundResult['written'], diff: string, deps: Deps): Promise<string | null> {
-  if (!deps.commit || written.length === 0) return null;
+  if (!deps.commit || written.length === 0) {
+    await applied.settle();
+    return null;
+  }
   try {
     await deps.commit(written.map((f) => f.path), diff);
+    await applied.settle();
     return null;
   } catch (error) {
-    if ((error as { kind?: unknown }).kind === 'operation_in_progress') return (error as Error).message;
+    if ((error as { kind?: unknown }).kind === 'operation_in_progress') {
+      await applied.settle();
+      return (error as Error).message;
+    }
     const unrestored = await applied.rollback();
     const undone = unrestored.length === 0 ? 'the edits were undone' : `could not restore ${unrestored.join(', ')}`;
     throw new EditCommitError(`${(error as Error).message}; ${undone}, nothing was changed.`, error);

@@ -7,7 +7,8 @@ import { DEFAULT_MAX_FILE_BYTES, encodeSnapshotText, readFileSnapshot } from './
 import { PathRefusedError, normalizeRepoPath, resolveRepoPath } from './paths.js';
 import type { RefusedPath } from './plan.js';
 import type { EditPlan, FileSnapshot, PlannedFile } from './types.js';
-import { nodeWriteFs, type WriteFs } from './write-fs.js';
+import { nodeWriteFs, removeEmptyFolders, type WriteFs } from './write-fs.js';
+import { removeJournal, sha256, writeJournal } from './apply-journal.js';
 
 export type ApplyErrorKind = 'refused_path' | 'changed_on_disk' | 'write_failed';
 
@@ -128,6 +129,14 @@ export interface AppliedPlan {
   readonly touched: string[];
   /** Puts every written file back (created files and folders removed); returns what could not be restored. */
   rollback(): Promise<string[]>;
+  /** The reply is committed (or knowingly kept): forget how to undo it. */
+  settle(): Promise<void>;
+}
+
+/** Where to keep the on-disk record of a reply being applied (see apply-journal.ts). */
+export interface JournalOptions {
+  readonly file: string;
+  readonly pid: number;
 }
 
 async function rollbackJournal(fs: WriteFs, journal: readonly JournalEntry[]): Promise<string[]> {
@@ -144,45 +153,82 @@ async function rollbackJournal(fs: WriteFs, journal: readonly JournalEntry[]): P
   return failed;
 }
 
-/** Removes `from` and its parents up to and including `top`, as long as they are empty. */
-async function removeEmptyFolders(fs: WriteFs, from: string, top: string): Promise<void> {
-  for (let dir = from; dir.startsWith(top); dir = path.dirname(dir)) {
+/** The topmost folder on the way to `dir` that does not exist yet (the write will create it), or null. */
+async function firstMissingFolder(fs: WriteFs, root: string, dir: string): Promise<string | null> {
+  let missing: string | null = null;
+  for (let d = dir; d.startsWith(root) && d !== root; d = path.dirname(d)) {
     try {
-      await fs.rmdir(dir);
+      await fs.stat(d);
+      return missing;
     } catch {
-      return; // not empty: another file of this reply, or the user's, still lives there
+      missing = d;
     }
-    if (dir === top) return;
   }
+  return missing;
 }
+
 
 /**
  * Writes every planned file whose bytes change and returns the touched paths with a way to undo them.
  * All files are checked before any is written, so a stale plan writes nothing; a write that fails
  * midway puts back every file already written before the error is thrown.
  */
-export async function applyPlanWithUndo(root: string, plan: EditPlan, fs: WriteFs = nodeWriteFs): Promise<AppliedPlan> {
+export async function applyPlanWithUndo(root: string, plan: EditPlan, fs: WriteFs = nodeWriteFs, journalAt?: JournalOptions): Promise<AppliedPlan> {
   for (const file of plan.files) await checkUnchanged(root, file);
-  const touched: string[] = [];
-  const journal: JournalEntry[] = [];
+  const writes: Array<{ file: PlannedFile; target: string; content: string; before: JournalEntry['before']; newFolder: string | null }> = [];
   for (const file of plan.files) {
     const content = encodeSnapshotText(file.after, file.before);
     const original = file.before.text === null ? null : encodeSnapshotText(file.before.text, file.before);
     if (original === content && !file.created) continue;
     try {
       const target = await writeTarget(fs, path.join(root, file.path));
-      const before = await readBefore(fs, target);
+      writes.push({ file, target, content, before: await readBefore(fs, target), newFolder: await firstMissingFolder(fs, root, path.dirname(target)) });
+    } catch (err) {
+      throw new ApplyError('write_failed', file.path, `Could not read ${file.path} (${describeFsError(err)}); nothing was changed.`, { cause: err });
+    }
+  }
+  const forget = async (): Promise<void> => {
+    if (journalAt) await removeJournal(fs, journalAt.file).catch(() => undefined);
+  };
+  if (journalAt && writes.length > 0) {
+    const files = writes.map((w) => ({
+      path: path.relative(root, w.target),
+      before: w.before ? w.before.bytes.toString('base64') : null,
+      mode: w.before ? w.before.mode : null,
+      after: sha256(w.content),
+      folder: w.newFolder === null ? null : path.relative(root, w.newFolder),
+    }));
+    try {
+      await writeJournal(fs, journalAt.file, { pid: journalAt.pid, files });
+    } catch (err) {
+      await forget();
+      throw new ApplyError('write_failed', writes[0]?.file.path ?? '', `Could not write ${path.relative(root, journalAt.file)} (${describeFsError(err)}); nothing was changed.`, { cause: err });
+    }
+  }
+  const touched: string[] = [];
+  const journal: JournalEntry[] = [];
+  for (const { file, target, content, before } of writes) {
+    try {
       const createdFolder = await fs.mkdir(path.dirname(target));
       journal.push({ target, before, createdFolder });
       await writeAtomically(fs, target, content, before?.mode);
     } catch (err) {
       const unrestored = await rollbackJournal(fs, journal);
+      if (unrestored.length === 0) await forget();
       const restored = unrestored.length === 0 ? 'nothing was changed' : `could not restore ${unrestored.map((t) => path.relative(root, t)).join(', ')}`;
       throw new ApplyError('write_failed', file.path, `Could not write ${file.path} (${describeFsError(err)}); ${restored}.`, { cause: err });
     }
     touched.push(file.path);
   }
-  return { touched, rollback: () => rollbackJournal(fs, journal) };
+  return {
+    touched,
+    rollback: async () => {
+      const unrestored = await rollbackJournal(fs, journal);
+      if (unrestored.length === 0) await forget();
+      return unrestored;
+    },
+    settle: forget,
+  };
 }
 
 /** Like applyPlanWithUndo, for callers that keep what was written. */

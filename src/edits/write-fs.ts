@@ -2,6 +2,7 @@
 // fail the Nth write with a real error code and prove a reply still lands whole or not at all.
 import fs from 'node:fs/promises';
 import type { Stats } from 'node:fs';
+import path from 'node:path';
 
 export interface WriteFs {
   lstat(path: string): Promise<Stats>;
@@ -30,3 +31,15 @@ export const nodeWriteFs: WriteFs = {
   rm: (path) => fs.rm(path, { force: true }),
   rmdir: (path) => fs.rmdir(path),
 };
+
+/** Removes `from` and its parents up to and including `top`, as long as they are empty. */
+export async function removeEmptyFolders(fs: WriteFs, from: string, top: string): Promise<void> {
+  for (let dir = from; dir.startsWith(top); dir = path.dirname(dir)) {
+    try {
+      await fs.rmdir(dir);
+    } catch {
+      return; // not empty: another file of this reply, or the user's, still lives there
+    }
+    if (dir === top) return;
+  }
+}

@@ -332,7 +332,7 @@ export class Session {
       edits = await runEditRound(
         reply,
         { root: this.options.root, chatFiles: this.chatFiles, dryRun: this.options.dryRun, dirtyCommits: this.options.dirtyCommits, uncommittedByTandem: this.uncommittedByTandem },
-        { coder: loaded.coder, asker: this.ports.asker, git: this.ports.git, emit: this.emit, lock: this.ports.lock ?? null, commit },
+        { coder: loaded.coder, asker: this.ports.asker, git: this.ports.git, emit: this.emit, lock: this.ports.lock ?? null, commit, journal: this.ports.applyJournal ?? null },
       );
     } catch (error) {
       return { failures: { sections: [], kinds: [] }, stop: this.endWithError(error, 'None of the edits in your last reply were applied') };

@@ -8,6 +8,8 @@ import { runEditRound, type CommitWritten } from '../../src/coders/edit-round.js
 import type { GitPort } from '../../src/coders/ports.js';
 import type { FormatPrompts } from '../../src/coders/prompt-files.js';
 import { nodeWriteFs, type WriteFs } from '../../src/edits/write-fs.js';
+import { recoverJournal } from '../../src/edits/apply-journal.js';
+import { createRepoLock } from '../../src/platform/repo-lock.js';
 import { commitFiles } from '../../src/git/commit.js';
 import { dirtyFiles } from '../../src/git/dirty.js';
 import { GitOperationError } from '../../src/git/errors.js';
@@ -180,5 +182,52 @@ describe('a file that changes between planning and writing', () => {
     expect((error as Error).message).toBe('app.py changed on disk after the edits were planned.');
     expect(readFileSync(join(root, 'app.py'), 'utf8')).toBe('x = 1\n# typed meanwhile\n');
     expect(readFileSync(join(root, 'other.py'), 'utf8')).toBe('y = 1\n');
+  });
+});
+
+describe('a tandem killed while applying', () => {
+  it('leaves a journal from which the next tandem puts the tree back', async () => {
+    for (const n of [2, 3, 4]) {
+      const { root, before } = setup();
+      const journal = { file: join(root, '.tandem', 'apply-journal.json'), pid: 1 };
+      // The Nth temp-file write never returns: the process is gone at that moment, as after SIGKILL.
+      let calls = 0;
+      const killed: WriteFs = { ...nodeWriteFs, writeNew: (p, d) => (++calls === n + 1 ? new Promise<void>(() => {}) : nodeWriteFs.writeNew(p, d)) };
+      void runEditRound(REPLY, { root, chatFiles: CHAT, dryRun: false, dirtyCommits: false }, { coder, asker: { confirm: async () => 'yes' }, git: null, emit: () => {}, fs: killed, journal });
+      await new Promise<void>((resolve) => {
+        const poll = (): void => (calls > n ? resolve() : void setImmediate(poll));
+        poll();
+      });
+      expect(snapshot(root)).not.toEqual(before);
+
+      const restored = await recoverJournal(nodeWriteFs, root, journal.file);
+
+      expect(restored.length).toBe(n - 1);
+      const after = snapshot(root);
+      delete after['.tandem/'];
+      expect(Object.fromEntries(Object.entries(after).filter(([k]) => !k.includes('.tandem-'))), `killed at write ${n}`).toEqual(before);
+    }
+  });
+
+  it('is recovered by the next edit round under the lock, leaving files the user changed since alone', async () => {
+    const { root } = setup();
+    const journal = { file: join(root, '.tandem', 'apply-journal.json'), pid: 1 };
+    let calls = 0;
+    const killed: WriteFs = { ...nodeWriteFs, writeNew: (p, d) => (++calls === 4 ? new Promise<void>(() => {}) : nodeWriteFs.writeNew(p, d)) };
+    void runEditRound(REPLY, { root, chatFiles: CHAT, dryRun: false, dirtyCommits: false }, { coder, asker: { confirm: async () => 'yes' }, git: null, emit: () => {}, fs: killed, journal });
+    await new Promise<void>((resolve) => {
+      const poll = (): void => (calls >= 4 ? resolve() : void setImmediate(poll));
+      poll();
+    });
+    // app.py and Makefile were written; the user then edits Makefile by hand.
+    writeFiles(root, { Makefile: 'mine:\n' });
+    const events: Array<{ type: string; message?: string }> = [];
+    const lock = createRepoLock(root, { timeoutMs: 1000, pid: process.pid });
+
+    await runEditRound(searchReplace('app.py', 'x = 1\n', 'x = 3\n'), { root, chatFiles: CHAT, dryRun: false, dirtyCommits: false }, { coder, asker: { confirm: async () => 'yes' }, git: null, emit: (e) => events.push(e), lock, journal });
+
+    expect(events[0]).toEqual({ type: 'info', message: 'Put back 1 file(s) that a stopped tandem had left half-applied: app.py.' });
+    expect(readFileSync(join(root, 'app.py'), 'utf8')).toBe('x = 3\n');
+    expect(readFileSync(join(root, 'Makefile'), 'utf8')).toBe('mine:\n');
   });
 });
