@@ -1,6 +1,5 @@
-// One way to run shell commands (lint, test, /run, suggested commands): repo root as cwd, stdin closed,
+// One way to run shell commands (lint, test, /run, suggested commands) on execa: repo root as cwd, stdin closed,
 // stdout and stderr merged in order, a timeout that kills the whole process group, bounded output.
-import { spawn } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
 
 export interface RunOptions {
@@ -125,23 +124,44 @@ const PIPE_GRACE_MS = 300;
 const ESCAPED_NOTE = '\n[tandem stopped reading: a process that left the command\'s process group still holds its output open and may still be running]\n';
 
 export function createProcessRunner(): ProcessRunner {
-  return { run: runCommand };
+  // execa costs a tenth of a second to import: only runs that start a command pay for it.
+  let execaModule: Promise<typeof import('execa')> | undefined;
+  return {
+    async run(command, options) {
+      const { execa } = await (execaModule ??= import('execa'));
+      return runCommand(execa, command, options);
+    },
+  };
 }
 
-function runCommand(command: string, options: RunOptions): Promise<RunResult> {
+function runCommand(execa: typeof import('execa').execa, command: string, options: RunOptions): Promise<RunResult> {
   const started = performance.now();
   const collector = new OutputCollector(options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES);
   // `exec 2>&1` on its own line merges stderr into the same pipe for the shell and every child, so the
   // order is kept; the newline keeps a trailing `# comment` in the command from swallowing anything.
   const script = `exec 2>&1\n${command}`;
   return new Promise((resolve, reject) => {
-    const child = spawn('/bin/sh', ['-c', script], {
+    // execa's own timeout and kill reach the shell only; the process group is handled here (STACK.md).
+    const child = execa('/bin/sh', ['-c', script], {
       cwd: options.cwd,
       env: options.env,
-      stdio: ['ignore', 'pipe', 'ignore'],
+      extendEnv: false,
+      stdin: 'ignore',
+      stdout: 'pipe',
+      stderr: 'ignore',
+      buffer: false,
+      reject: false,
+      cleanup: false,
       // A group of its own, so a timeout or Ctrl-C can end the shell's children too.
       detached: true,
     });
+    // Its promise settles after the pipes close; this runner resolves on its own terms (see finish).
+    void child.then(
+      (result) => {
+        if (result.failed && result.exitCode === undefined && !result.isTerminated && !done) fail(String(result.originalMessage || result.message));
+      },
+      () => undefined,
+    );
     let timedOut = false;
     let aborted = false;
     let escaped = false;
@@ -168,7 +188,7 @@ function runCommand(command: string, options: RunOptions): Promise<RunResult> {
     const finish = (): void => {
       if (done) return;
       cleanup();
-      child.stdout.destroy();
+      child.stdout?.destroy();
       resolve({
         exitCode: timedOut || aborted ? null : exitCode,
         output: collector.text() + (escaped ? ESCAPED_NOTE : ''),
@@ -191,7 +211,7 @@ function runCommand(command: string, options: RunOptions): Promise<RunResult> {
     options.signal?.addEventListener('abort', onAbort, { once: true });
     if (options.signal?.aborted) onAbort();
     const decoder = new StringDecoder('utf8');
-    child.stdout.on('data', (chunk: Buffer) => {
+    child.stdout?.on('data', (chunk: Buffer) => {
       collector.add(chunk);
       if (options.onOutput) options.onOutput(decoder.write(chunk));
     });
@@ -204,11 +224,11 @@ function runCommand(command: string, options: RunOptions): Promise<RunResult> {
         finish();
       });
     });
-    child.on('error', (error) => {
+    const fail = (message: string): void => {
       if (done) return;
       cleanup();
-      reject(new ProcessError('spawn_failed', `Could not start the shell in ${options.cwd}: ${error.message}`));
-    });
+      reject(new ProcessError('spawn_failed', `Could not start the shell in ${options.cwd}: ${message}`));
+    };
     child.on('close', finish);
   });
 }
