@@ -61,9 +61,9 @@ export async function readFileSnapshot(
     if (st.size > maxBytes) return decodeFileBytes(repoPath, new Uint8Array(st.size), maxBytes);
     bytes = await fs.readFile(absPath);
   } catch (err) {
-    // ENOTDIR: a parent is a file, so this path holds no file either (checkWrites tells the model).
+    // ENOTDIR (a parent is a file) and ENAMETOOLONG: no file here either; checkWrites tells the model.
     const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') {
+    if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'ENAMETOOLONG') {
       return { ok: true, snapshot: missingSnapshot(repoPath) };
     }
     throw err;

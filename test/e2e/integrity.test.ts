@@ -234,6 +234,13 @@ describe('exit codes scripts can trust', () => {
     expect(JSON.stringify(server.chatRequests('m')[0]!.body)).toContain('lib.py');
   }, 60_000);
 
+  it('a failure before the session starts still ends the JSON stream with a result and its totals', async () => {
+    const repo = gitRepo({ 'app.py': 'x = 1\n' });
+    const run = await runCli(['--resume', 'nope', '--json', '-m', 'x', '--map-tokens', '0'], { cwd: repo });
+    expect(run.code).toBe(2);
+    expect(run.events().at(-1)).toMatchObject({ type: 'result', status: 'error', totals: { requests: 0, commits: 0 } });
+  });
+
   it('an out-of-range timeout is a usage error naming the option', async () => {
     const repo = gitRepo({ 'app.py': 'x = 1\n' });
     const run = await runCli(['--request-timeout', '3000000', '-m', 'x'], { cwd: repo });
