@@ -294,4 +294,23 @@ describe('commands stop when asked', () => {
     expect(read(repo, 'app.py')).toBe('x = 2\n');
     expect(statusShort(repo)).toBe('');
   }, 20_000);
+
+  it('Ctrl-C stops a /run command and its group; the REPL goes on to the next line', async () => {
+    const repo = gitRepo({ 'app.py': 'x = 1\n' });
+    const side = tempDir('tandem-run-');
+    writeFileSync(join(side, 'long.sh'), `echo started\nsleep 30 &\necho $! > ${join(side, 'run.pid')}\nwait\n`);
+    let pid = 0;
+    const running = runCli(['--map-tokens', '0', 'app.py'], { cwd: repo, stdin: `/run sh ${join(side, 'long.sh')}\n/ls\n`, onSpawn: (p) => (pid = p) });
+    await appears(side, 'run.pid');
+    const sleeper = Number(readFileSync(join(side, 'run.pid'), 'utf8'));
+
+    process.kill(pid, 'SIGINT');
+    const run = await running;
+
+    expect(alive(sleeper)).toBe(false);
+    expect(run.stdout).toContain('started');
+    expect(run.stdout).toContain('(exit code none: killed)');
+    // The next line ran: the chat survived the interrupted command.
+    expect(run.stdout).toContain('Files in the chat:');
+  }, 20_000);
 });
