@@ -109,6 +109,25 @@ describe('errors end the request, not the chat', () => {
   });
 });
 
+describe('sessions lose nothing', () => {
+  it('a run killed while waiting for the reply leaves a session that --resume shows the request from', async () => {
+    const repo = gitRepo({ 'app.py': 'x = 1\n' });
+    server = await startFakeOpenAI({ replies: { m: [{ type: 'hang' }, textReply('Picking up where we left off.')] } });
+    let pid = 0;
+    const running = runCli(['-m', 'rename x to count', ...args(server.url), 'app.py'], { cwd: repo, onSpawn: (p) => (pid = p) });
+    await server.waitForRequests(1);
+    process.kill(pid, 'SIGKILL');
+    await running;
+
+    const resumed = await runCli(['--resume', '-m', 'go on', ...args(server.url)], { cwd: repo });
+
+    expect(resumed.code, resumed.stderr).toBe(0);
+    const sent = (server.chatRequests('m')[1]!.body.messages as Array<{ role: string; content: string }>).map((m) => `${m.role}: ${m.content}`).join('\n');
+    expect(sent).toContain('user: rename x to count');
+    expect(sent).toContain('assistant: [no reply: the request failed or tandem stopped before the reply arrived]');
+  });
+});
+
 describe('one writer per repository', () => {
   it('waits for a live lock holder with a visible message, then gives up in one line with exit 1', async () => {
     const repo = gitRepo({ 'app.py': 'x = 1\n' });
