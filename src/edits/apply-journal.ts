@@ -54,6 +54,7 @@ export async function recoverJournal(fs: WriteFs, root: string, file: string): P
   const restored: string[] = [];
   for (const entry of journal.files ?? []) {
     const abs = path.join(root, entry.path);
+    await removeTempFiles(fs, abs);
     const now = await fs.readFile(abs).catch(() => null);
     if (now === null || sha256(now) !== entry.after) {
       // Killed before this file was written: only the folders made for it may be there.
@@ -74,4 +75,11 @@ export async function recoverJournal(fs: WriteFs, root: string, file: string): P
   }
   await fs.rm(file);
   return restored;
+}
+
+/** The temp files (`.name.tandem-<random>.tmp`) a write killed before its rename leaves beside `abs`. */
+async function removeTempFiles(fs: WriteFs, abs: string): Promise<void> {
+  const prefix = `.${path.basename(abs)}.tandem-`;
+  const names = await fs.readdir(path.dirname(abs)).catch(() => [] as string[]);
+  for (const name of names) if (name.startsWith(prefix) && name.endsWith('.tmp')) await fs.rm(path.join(path.dirname(abs), name));
 }

@@ -17,6 +17,7 @@ export interface WriteFs {
   rename(from: string, to: string): Promise<void>;
   rm(path: string): Promise<void>;
   rmdir(path: string): Promise<void>;
+  readdir(path: string): Promise<string[]>;
 }
 
 export const nodeWriteFs: WriteFs = {
@@ -30,6 +31,7 @@ export const nodeWriteFs: WriteFs = {
   rename: (from, to) => fs.rename(from, to),
   rm: (path) => fs.rm(path, { force: true }),
   rmdir: (path) => fs.rmdir(path),
+  readdir: (path) => fs.readdir(path),
 };
 
 /** Removes `from` and its parents up to and including `top`, as long as they are empty. */
