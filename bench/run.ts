@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { runEditsBench } from './edits.js';
+import { runExitTimeBench } from './exit-time.js';
 import { runMapSection } from './map-section.js';
 import type { SectionContext, SectionResult } from './measure.js';
 import { runMemoryBench } from './memory.js';
@@ -20,6 +21,7 @@ export const SECTIONS: Readonly<Record<string, (ctx: SectionContext) => Promise<
   edits: runEditsBench,
   prompts: runPromptsBench,
   memory: runMemoryBench,
+  exit: runExitTimeBench,
 };
 
 export class BenchUsageError extends Error {

@@ -91,6 +91,7 @@ export async function runLint(
   const failures: LintFailure[] = [];
   for (const file of files) {
     for (const lint of lintCommandsFor(file, commands)) {
+      if (options.signal?.aborted) break;
       const command = `${lint.command} ${pathArgument(file)}`;
       const result = await runner.run(command, { cwd: root, ...options });
       if (result.exitCode === 0 && !result.timedOut) continue;

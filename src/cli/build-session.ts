@@ -19,6 +19,7 @@ import { configuredHooksDir } from '../git/hooks-path.js';
 import { createProcessRunner } from '../platform/process.js';
 import { scrubEnvironment } from '../platform/scrub-env.js';
 import { readConfinedText } from '../platform/text-files.js';
+import { createRepoLock } from '../platform/repo-lock.js';
 import type { EmitEvent } from '../session/events.js';
 import { ModelProfiles } from '../session/model-profiles.js';
 import { Session, type ChatMode, type SessionOptions, type SessionTexts } from '../session/session.js';
@@ -58,8 +59,11 @@ export interface BuiltSession {
   readonly stateDirUsable: boolean;
   /** Names the repo map has seen, for Tab completion. */
   readonly identifiers: () => readonly string[];
-  commandContext(print: (text: string) => void): CommandContext;
+  /** The slash commands' view of the session; `signal` (Ctrl-C) stops the commands they run. */
+  commandContext(print: (text: string) => void, signal?: AbortSignal): CommandContext;
   showRepoMap(): Promise<string>;
+  /** Finishes writes still in flight (the tag cache) so the process can exit right after. */
+  close(): Promise<void>;
 }
 
 /** Which models, formats and mode the settings ask for, with the model's data filled in. */
@@ -169,7 +173,7 @@ export async function buildSession(input: BuildInput): Promise<BuiltSession> {
   const runner = createProcessRunner();
   const commandTimeoutMs = settings['command-timeout'] * 1000;
   const shellEnv = childEnv;
-  const runShell: ShellPort['run'] = (command) => runner.run(command, { cwd: root, timeoutMs: commandTimeoutMs, env: shellEnv });
+  const runShell: ShellPort['run'] = (command, options) => runner.run(command, { cwd: root, timeoutMs: commandTimeoutMs, env: shellEnv, ...options });
   // The map's tag cache lives in .tandem/ too
   const repoMap = stateProblem ? null : createMap(input, root, tokens, choice.contextWindow);
 
@@ -190,6 +194,7 @@ export async function buildSession(input: BuildInput): Promise<BuiltSession> {
       readOnly: holder.session?.readOnlyFiles.map((f) => f.name) ?? [],
     }),
     resumed?.log ?? null,
+    (message) => emit({ type: 'warning', message }),
   );
   const recordingEmitter = stateProblem ? emit : recordingEmit(emit, recorder, join(root, '.tandem', 'chat.history.md'), () => new Date());
   const ports: RequestPorts = {
@@ -206,6 +211,8 @@ export async function buildSession(input: BuildInput): Promise<BuiltSession> {
     repoMap,
     shell: { run: runShell },
     files: input.repoRoot ? createRepoFilesPort(input.repoRoot, gitOptions) : null,
+    lock: input.repoRoot ? createRepoLock(input.repoRoot, { timeoutMs: settings['lock-timeout'] * 1000, pid: environment.pid ?? 0 }) : null,
+    applyJournal: input.repoRoot ? { file: join(input.repoRoot, '.tandem', 'apply-journal.json'), pid: environment.pid ?? 0 } : null,
   };
   const hooksDir = input.repoRoot ? await configuredHooksDir(input.repoRoot, gitOptions) : null;
   const session = new Session({ ...sessionOptions(settings, choice, root), hooksDir }, {
@@ -237,13 +244,13 @@ export async function buildSession(input: BuildInput): Promise<BuiltSession> {
     git,
     stateDirUsable: stateProblem === null,
     identifiers: () => repoMap?.identifiers() ?? [],
-    commandContext: (print) => ({
+    commandContext: (print, signal) => ({
       session,
       root,
       cwd: environment.cwd,
       print,
       git,
-      runShell,
+      runShell: (command, options) => runShell(command, { ...options, signal }),
       lintCommands: settings['lint-cmd'],
       testCommand: settings['test-cmd'],
       repoMap,
@@ -258,6 +265,9 @@ export async function buildSession(input: BuildInput): Promise<BuiltSession> {
       tokens,
       settingsReport: () => renderSettingsReport(...withChatChanges(settings, input.sources ?? new Map(), session)),
     }),
+    close: async () => {
+      await repoMap?.flush();
+    },
     showRepoMap: async () =>
       repoMap ? repoMap.get({ chatFiles: session.chatFiles, readOnlyFiles: [], requestText: '', budget: settings['map-tokens'] }) : '',
   };

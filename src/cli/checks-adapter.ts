@@ -33,9 +33,9 @@ export function createChecksPort(options: ChecksAdapterOptions): ChecksPort {
       const context = renderCodeContext(after, result.problems.map((p) => p.line));
       return `${describeSyntaxProblems(path, result.problems)}\n\n${path}:\n${context}`;
     },
-    async lint(paths) {
+    async lint(paths, signal) {
       if (lintCommands.length === 0) return null;
-      const result = await runLint(options.runner, options.root, paths, lintCommands, run);
+      const result = await runLint(options.runner, options.root, paths, lintCommands, { ...run, signal });
       if (result.ok) return { ok: true, output: '' };
       const sections = await Promise.all(
         result.failures.map(async (failure) => {
@@ -45,9 +45,9 @@ export function createChecksPort(options: ChecksAdapterOptions): ChecksPort {
       );
       return { ok: false, output: sections.join('\n\n') };
     },
-    async test() {
+    async test(signal) {
       if (!options.testCommand) return null;
-      const result = await runTests(options.runner, options.root, options.testCommand, TEST_OUTPUT_BUDGET, run);
+      const result = await runTests(options.runner, options.root, options.testCommand, TEST_OUTPUT_BUDGET, { ...run, signal });
       return { ok: result.ok, output: result.output };
     },
   };

@@ -19,6 +19,8 @@ export interface CliEnvironment {
   readonly version: string;
   /** The Node binary running tandem, for spawning tandem again (eval). */
   readonly nodePath: string;
+  /** This process's id, written into the repository lock so others can tell a crashed holder. */
+  readonly pid?: number;
   /** Registers the handler for Ctrl-C / SIGTERM; returns a function that removes it. */
   readonly onInterrupt: (handler: (signal: 'SIGINT' | 'SIGTERM') => void) => () => void;
 }

@@ -1,5 +1,14 @@
 // The exit codes (defined in session/exit-codes.ts, shared with eval) and the CLI's one-line failure.
 export { EXIT, exitCodeFor } from '../session/exit-codes.js';
+import type { ResultStatus } from '../session/events.js';
+
+// Several requests (lines on stdin) end with the most severe outcome: interrupted, then error, then
+// reflection limit, then approval needed, then completed.
+const SEVERITY: readonly ResultStatus[] = ['completed', 'approval_required', 'reflection_limit', 'error', 'interrupted'];
+
+export function mostSevere(a: ResultStatus, b: ResultStatus): ResultStatus {
+  return SEVERITY.indexOf(b) > SEVERITY.indexOf(a) ? b : a;
+}
 
 /** A failure outside the model's control that ends the run with a one-line message. */
 export class CliError extends Error {

@@ -5,6 +5,7 @@ import { diffSince, headHash } from '../git/diff.js';
 import { dirtyFiles } from '../git/dirty.js';
 import { listRepoFiles } from '../git/ls-files.js';
 import { createGit, runGit } from '../git/repo.js';
+import { untrackablePaths } from '../git/state.js';
 import { statusOf } from '../git/status.js';
 import { undoLastCommit } from '../git/undo.js';
 import type { GitOptions } from '../git/repo.js';
@@ -17,6 +18,7 @@ export function createGitPort(root: string, options: GitOptions, verify = false)
     dirtyFiles: (paths) => dirtyFiles(root, paths, options),
     commitUserChanges: (paths, message) => commitFiles(root, paths, message, { ...options, attribution: false, verify }),
     commitTandemChange: (paths, message) => commitFiles(root, paths, message, { ...options, attribution: true, verify }),
+    untrackable: (paths) => untrackablePaths(root, paths, options),
   };
 }
 

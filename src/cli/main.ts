@@ -39,6 +39,7 @@ runCli({
   packageRoot,
   version,
   nodePath: process.execPath,
+  pid: process.pid,
   onInterrupt(handler) {
     const onSigint = (): void => handler('SIGINT');
     const onSigterm = (): void => handler('SIGTERM');
@@ -50,14 +51,27 @@ runCli({
     };
   },
 }).then(
-  (code) => {
-    process.exitCode = code;
-  },
+  (code) => exitWhenFlushed(code),
   (error: unknown) => {
     // A bug, not a user's mistake: one line, and the stack only when asked for.
     const message = error instanceof Error ? error.message : String(error);
     const stack = process.env['TANDEM_DEBUG'] && error instanceof Error ? `\n${error.stack ?? ''}` : ' (set TANDEM_DEBUG=1 for details)';
     process.stderr.write(`tandem: internal error: ${message}${stack}\n`);
-    process.exitCode = 1;
+    exitWhenFlushed(1);
   },
 );
+
+/**
+ * Exits as soon as the result is written: a worker, a timer or a socket left alive must not keep a
+ * finished run waiting (scripts measure tandem by when it returns).
+ */
+function exitWhenFlushed(code: number): void {
+  process.exitCode = code;
+  let pending = 2;
+  const done = (): void => {
+    pending -= 1;
+    if (pending === 0) process.exit(code);
+  };
+  process.stdout.write('', done);
+  process.stderr.write('', done);
+}

@@ -4,7 +4,7 @@
 import type { ResultStatus } from '../session/events.js';
 import type { BuiltSession } from './build-session.js';
 import type { CliEnvironment } from './cli-environment.js';
-import { exitCodeFor } from './exit-codes.js';
+import { EXIT, exitCodeFor, mostSevere } from './exit-codes.js';
 import type { LineReader } from './line-reader.js';
 import { runInput } from './run-input.js';
 
@@ -36,6 +36,7 @@ export async function runRepl(built: BuiltSession, environment: CliEnvironment, 
 
   built.session.announce();
   let status: ResultStatus = 'completed';
+  let internal = false;
   try {
     while (!quit) {
       const line = await lines.read(interactive ? '> ' : '');
@@ -44,12 +45,14 @@ export async function runRepl(built: BuiltSession, environment: CliEnvironment, 
       current = new AbortController();
       const outcome = await runInput(built, line, current.signal, print);
       current = null;
-      status = outcome.status;
+      status = mostSevere(status, outcome.status);
+      internal ||= outcome.internal === true;
       if (outcome.exit) break;
     }
   } finally {
     stopListening();
   }
   built.emit({ type: 'result', status, totals: built.session.resultTotals() });
+  if (internal) return EXIT.error;
   return interactive ? 0 : exitCodeFor(status);
 }

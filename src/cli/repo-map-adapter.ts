@@ -16,6 +16,8 @@ export interface RepoMapHandle extends RepoMapPort {
   refresh(): void;
   /** Names the repository defines, as far as the map has read them (for Tab completion). */
   identifiers(): readonly string[];
+  /** Resolves once the tag cache write in progress (if any) is done: call it before the process exits. */
+  flush(): Promise<void>;
 }
 
 export interface RepoMapAdapterOptions {
@@ -99,6 +101,7 @@ export function createRepoMapPort(options: RepoMapAdapterOptions): RepoMapHandle
       if (identifiers?.from !== lastTags) identifiers = { from: lastTags, names: definedNames(lastTags) };
       return identifiers.names;
     },
+    flush: () => source.flush(),
   };
 }
 function definedNames(tagsByFile: ReadonlyMap<string, PackedTags>): string[] {

@@ -5,6 +5,7 @@ import { parseArgs } from './args.js';
 import type { CliEnvironment } from './cli-environment.js';
 import { escapeControlChars } from '../platform/control-chars.js';
 import { CliError, EXIT } from './exit-codes.js';
+import { SessionTotals } from '../session/totals.js';
 
 /**
  * Our typed errors (they carry a `kind`: git, disk, process failures) end the run with exit 1 and their
@@ -20,7 +21,7 @@ function asCliError(error: unknown): CliError {
 function writeJsonFailure(environment: CliEnvironment, error: CliError): void {
   const status = error.exitCode === EXIT.approvalRequired ? 'approval_required' : 'error';
   environment.stdout.write(`${JSON.stringify({ type: 'error', message: error.message })}\n`);
-  environment.stdout.write(`${JSON.stringify({ type: 'result', status, totals: null })}\n`);
+  environment.stdout.write(`${JSON.stringify({ type: 'result', status, totals: new SessionTotals().snapshot() })}\n`);
 }
 
 export async function runCli(environment: CliEnvironment): Promise<number> {

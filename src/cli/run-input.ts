@@ -3,16 +3,44 @@ import type { ResultStatus } from '../session/events.js';
 import type { ChatMode } from '../session/session.js';
 import type { BuiltSession } from './build-session.js';
 import { findCommand } from './commands/registry.js';
+import { CliError } from './exit-codes.js';
 
 export interface InputOutcome {
   readonly status: ResultStatus;
   readonly exit: boolean;
   /** The line named an unknown command (a usage error in one-shot mode). */
   readonly unknownCommand?: boolean;
+  /** A bug ended the line: the run stops after its result. */
+  readonly internal?: boolean;
 }
 
+/**
+ * Runs one line. A typed failure (git, disk, lock: an error with a `kind`) ends this request with one
+ * line and status `error`, and the chat goes on; only a bug (an untyped exception) ends the run.
+ */
 export async function runInput(built: BuiltSession, line: string, signal: AbortSignal, print: (text: string) => void): Promise<InputOutcome> {
-  const context = built.commandContext(print);
+  try {
+    return await runLine(built, line, signal, print);
+  } catch (error) {
+    return failedInput(built, error);
+  }
+}
+
+function failedInput(built: BuiltSession, error: unknown): InputOutcome {
+  const message = error instanceof Error ? error.message : String(error);
+  const line = message.split('\n')[0] ?? message;
+  if (error instanceof CliError || (error instanceof Error && typeof (error as { kind?: unknown }).kind === 'string')) {
+    built.session.logDetail(line, (error as { detail?: unknown }).detail);
+    built.emit({ type: 'error', message: line });
+    return { status: 'error', exit: false };
+  }
+  built.session.logDetail(line, error instanceof Error ? (error.stack ?? '') : '');
+  built.emit({ type: 'error', message: `internal error: ${line} (a bug in tandem; the stack trace is in the session log, .tandem/sessions/)` });
+  return { status: 'error', exit: true, internal: true };
+}
+
+async function runLine(built: BuiltSession, line: string, signal: AbortSignal, print: (text: string) => void): Promise<InputOutcome> {
+  const context = built.commandContext(print, signal);
   const lookup = findCommand(line, context.commands);
   if (lookup.kind === 'unknown') {
     built.emit({ type: 'error', message: lookup.message });

@@ -5,23 +5,34 @@ import { isAbsolute, join, relative } from 'node:path';
 import { normalizeRepoPath } from '../edits/paths.js';
 import type { EmitEvent, SessionEvent } from '../session/events.js';
 import { listSessions, newSessionId, readSessionLog, replaySession, SessionLog, sessionsDir, type LogEntry, type ReplayedSession, type SessionRecorder } from '../session/session-log.js';
+import { describeFsError } from '../edits/apply.js';
 import { CliError, EXIT } from './exit-codes.js';
 
 /** A recorder that creates its log file only when there is something to record. */
 export class LazySessionLog implements SessionRecorder {
   private log: SessionLog | null;
+  private broken = false;
 
   constructor(
     private readonly root: string,
     private readonly meta: () => Extract<LogEntry, { type: 'meta' }>,
     existing: SessionLog | null = null,
+    /** Told once when the log cannot be written (a full disk): the chat goes on without it. */
+    private readonly onWriteError: (message: string) => void = () => {},
   ) {
     this.log = existing;
   }
 
   record(entry: LogEntry): void {
-    this.log ??= SessionLog.create(sessionsDir(this.root), this.meta());
-    this.log.record(entry);
+    // After a failed write the log stops: lines missing in the middle would make it lie on resume.
+    if (this.broken) return;
+    try {
+      this.log ??= SessionLog.create(sessionsDir(this.root), this.meta());
+      this.log.record(entry);
+    } catch (error) {
+      this.broken = true;
+      this.onWriteError(`Could not write the session log (${describeFsError(error)}); the rest of this session will not be saved for --resume.`);
+    }
   }
 }
 
@@ -95,12 +106,19 @@ const LOGGED: ReadonlySet<SessionEvent['type']> = new Set(['edit', 'commit', 're
 /** Wraps the renderer so events also reach the session log and the transcript. */
 export function recordingEmit(emit: EmitEvent, recorder: SessionRecorder, transcriptFile: string, now: () => Date): EmitEvent {
   let transcriptReady = false;
+  let transcriptBroken = false;
   const transcript = (text: string): void => {
-    if (!transcriptReady) {
-      mkdirSync(join(transcriptFile, '..'), { recursive: true });
-      transcriptReady = true;
+    if (transcriptBroken) return;
+    try {
+      if (!transcriptReady) {
+        mkdirSync(join(transcriptFile, '..'), { recursive: true });
+        transcriptReady = true;
+      }
+      appendFileSync(transcriptFile, text);
+    } catch (error) {
+      transcriptBroken = true;
+      emit({ type: 'warning', message: `Could not write the transcript .tandem/chat.history.md (${describeFsError(error)}); the chat goes on without it.` });
     }
-    appendFileSync(transcriptFile, text);
   };
   return (event) => {
     emit(event);

@@ -37,10 +37,11 @@ export async function startTandem(environment: CliEnvironment, parsed: ParsedArg
   const interactive = !json && message === null && environment.stdinIsTTY;
   const lines = createLineReader(environment, interactive);
   const emit = createRenderer(environment, settings);
+  let built: BuiltSession | undefined;
   try {
     if (repoRoot === null) repoRoot = await offerGitInit(environment, interactive, lines, emit);
     await approveRepoCommands(environment, { repoRoot, settings, approvalsNeeded, interactive, lines, emit });
-    const built = await buildSession({ environment, settings, repoRoot, files: parsed.files, emit, interactive, lines, sources });
+    built = await buildSession({ environment, settings, repoRoot, files: parsed.files, emit, interactive, lines, sources });
     if (interactive) configurePrompt(lines, built, environment, repoRoot);
     if (settings['show-repo-map']) {
       environment.stdout.write(`${await built.showRepoMap()}\n`);
@@ -50,6 +51,8 @@ export async function startTandem(environment: CliEnvironment, parsed: ParsedArg
     return await runRepl(built, environment, lines, interactive);
   } finally {
     lines.close();
+    // The process exits as soon as this returns: let the tag cache write finish first.
+    await built?.close();
   }
 }
 

@@ -22,7 +22,7 @@ export interface CheckRoundResult {
 export async function runCheckRound(
   written: ReadonlyArray<{ path: string; before: string | null; after: string }>,
   options: CheckRoundOptions,
-  deps: { checks: ChecksPort; emit: EmitRoundEvent; prompts: CheckPrompts; testCommand: string },
+  deps: { checks: ChecksPort; emit: EmitRoundEvent; prompts: CheckPrompts; testCommand: string; signal?: AbortSignal },
 ): Promise<CheckRoundResult> {
   const failures: string[] = [];
   const kinds: CheckRoundResult['kinds'] = [];
@@ -37,17 +37,18 @@ export async function runCheckRound(
     kinds.push('syntax');
   }
   if (options.lint && written.length > 0) {
-    const lint = await deps.checks.lint(written.map((f) => f.path));
+    const lint = await deps.checks.lint(written.map((f) => f.path), deps.signal);
     if (lint) {
       deps.emit({ type: 'lint', ok: lint.ok, output: lint.output });
-      if (!lint.ok) {
+      if (!lint.ok && !deps.signal?.aborted) {
         failures.push(deps.prompts.lint.replace('{details}', () => lint.output).trim());
         kinds.push('lint');
       }
     }
   }
-  if (options.test) {
-    const test = await deps.checks.test();
+  // Ctrl-C stopped the lint: the request ends, no test starts.
+  if (options.test && !deps.signal?.aborted) {
+    const test = await deps.checks.test(deps.signal);
     if (test) {
       deps.emit({ type: 'test', ok: test.ok, output: test.output });
       if (!test.ok) {

@@ -1,12 +1,17 @@
-// One reply becomes a change: parse -> plan (dry run) -> approvals -> apply -> commit.
+// One reply becomes a change: parse -> lock -> plan (dry run) -> approvals -> apply -> commit -> unlock.
 // Everything the model must fix comes back as text in `problems`; nothing here throws for a model mistake.
-import { applyPlan, loadSnapshots } from '../edits/apply.js';
+import { existsSync } from 'node:fs';
+import { applyPlanWithUndo, loadSnapshots, type AppliedPlan, type JournalOptions } from '../edits/apply.js';
+import { recoverJournal } from '../edits/apply-journal.js';
 import { decideEdit, type EditPolicyDecision } from '../edits/edit-policy.js';
 import { describeRoundProblems } from '../edits/failure-message.js';
 import { realRepoPath } from '../edits/real-repo-path.js';
 import { planEdits } from '../edits/plan.js';
 import type { Edit, EditFailure, EditPlan, FileSnapshot, PlannedFile } from '../edits/types.js';
 import { unifiedDiff } from '../edits/unified-diff.js';
+import { nodeWriteFs, type WriteFs } from '../edits/write-fs.js';
+import { checkWrites } from '../edits/write-plan.js';
+import type { RepoLock } from '../platform/repo-lock.js';
 import type { EmitRoundEvent } from './round-events.js';
 import type { Coder } from './base-coder.js';
 import type { Asker, GitPort } from './ports.js';
@@ -20,6 +25,11 @@ export interface EditRoundOptions {
   readonly readOnly?: readonly string[];
   /** git's hooks folder (core.hooksPath) relative to the root, when it is inside the repository. */
   readonly hooksDir?: string | null;
+  /**
+   * Text tandem wrote to files it could not commit (during a merge, with auto-commits off), by path:
+   * such a file still holding that text is tandem's work, not the user's, and is never a "wip" commit.
+   */
+  readonly uncommittedByTandem?: ReadonlyMap<string, string>;
 }
 
 export interface EditRoundResult {
@@ -33,13 +43,26 @@ export interface EditRoundResult {
   readonly shellCommands: string[];
   readonly approvalRequired: boolean;
   readonly diff: string;
+  /** Set when the written files were left uncommitted, with the reason in words. */
+  readonly uncommitted?: string;
 }
+
+/** Commits what a round wrote; throwing makes the round put every written file back. */
+export type CommitWritten = (paths: string[], diff: string) => Promise<void>;
 
 interface Deps {
   readonly coder: Coder;
   readonly asker: Asker;
   readonly git: GitPort | null;
   readonly emit: EmitRoundEvent;
+  /** Held from planning until the commit, so one process at a time writes to the repository. */
+  readonly lock?: RepoLock | null;
+  /** Commits the written files (null: leave them uncommitted, e.g. --no-auto-commits). */
+  readonly commit?: CommitWritten | null;
+  /** The file operations of the writer (tests inject failures here). */
+  readonly fs?: WriteFs;
+  /** The on-disk record of a reply being applied, so a killed tandem's half-applied reply is put back. */
+  readonly journal?: JournalOptions | null;
 }
 
 export async function runEditRound(reply: string, options: EditRoundOptions, deps: Deps): Promise<EditRoundResult> {
@@ -49,39 +72,122 @@ export async function runEditRound(reply: string, options: EditRoundOptions, dep
     // A reply without edits (an answer, a question) reads no file.
     return { written: [], addedToChat: [], failures: [], parseProblems, appliedCount: 0, shellCommands: parsed.shellCommands, approvalRequired: false, diff: '' };
   }
+  const release = options.dryRun || !deps.lock ? null : await deps.lock.acquire((holder) => {
+    const who = holder ? `tandem process ${holder.pid}` : 'another tandem process';
+    deps.emit({ type: 'info', message: `Waiting for ${who}, which is writing to this repository...` });
+  });
+  try {
+    if (release && deps.journal) await recoverKilledReply(options.root, deps.journal.file, deps);
+    return await planAndWrite(parsed, parseProblems, options, deps);
+  } finally {
+    await release?.();
+  }
+}
+
+/** Holding the lock: a journal left on disk is from a tandem that was killed while applying. */
+async function recoverKilledReply(root: string, file: string, deps: Deps): Promise<void> {
+  if (!existsSync(file)) return;
+  const restored = await recoverJournal(deps.fs ?? nodeWriteFs, root, file);
+  if (restored.length > 0) {
+    deps.emit({ type: 'info', message: `Put back ${restored.length} file(s) that a stopped tandem had left half-applied: ${restored.join(', ')}.` });
+  }
+}
+
+async function planAndWrite(
+  parsed: { edits: Edit[]; shellCommands: string[] },
+  parseProblems: string[],
+  options: EditRoundOptions,
+  deps: Deps,
+): Promise<EditRoundResult> {
   const paths = unique([...parsed.edits.map((e) => e.path), ...options.chatFiles]);
   const loaded = await loadSnapshots(options.root, paths);
   const plan = planEdits(parsed.edits, loaded.files, { chatFiles: options.chatFiles, refused: loaded.refused, root: options.root });
   const approval = await approvePlan(plan, options, deps);
-  const failures = [...plan.failures, ...approval.denied];
+  const writable = await refuseUnwritable(approval.files, options.root, deps);
+  const failures = [...plan.failures, ...approval.denied, ...writable.refused];
   for (const failure of failures) {
     deps.emit({ type: 'edit', path: failure.edit.path, status: failure.reason === 'denied' ? 'denied' : 'failed', error: firstLine(failure.message) });
   }
 
-  const diffs = approval.files.map((file) => unifiedDiff(file.path, file.before.text ?? '', file.after));
+  const files = writable.files;
+  const diffs = files.map((file) => unifiedDiff(file.path, file.before.text ?? '', file.after));
   const base = {
     failures,
     parseProblems,
     shellCommands: parsed.shellCommands,
     approvalRequired: approval.unanswerable,
-    addedToChat: approval.addedToChat,
+    addedToChat: approval.addedToChat.filter((path) => files.some((f) => f.path === path)),
     diff: diffs.join(''),
   };
   if (options.dryRun) {
-    approval.files.forEach((file, i) => deps.emit({ type: 'edit', path: file.path, status: 'planned', diff: diffs[i] }));
-    return { ...base, written: [], appliedCount: approval.files.length };
+    files.forEach((file, i) => deps.emit({ type: 'edit', path: file.path, status: 'planned', diff: diffs[i] }));
+    return { ...base, written: [], appliedCount: files.length };
   }
-  if (options.dirtyCommits && deps.git && approval.files.length > 0) {
-    await commitUserWork(approval.files, deps);
+  if (options.dirtyCommits && deps.git && deps.commit && files.length > 0) {
+    await commitUserWork(files, options.uncommittedByTandem ?? new Map(), deps);
   }
-  const toWrite: EditPlan = { files: approval.files, failures: [] };
-  const touched = await applyPlan(options.root, toWrite);
-  approval.files.forEach((file, i) => deps.emit({ type: 'edit', path: file.path, status: 'applied', diff: diffs[i] }));
-  for (const note of approval.files.flatMap((file) => file.notes)) deps.emit({ type: 'info', message: note });
-  const written = approval.files
-    .filter((file) => touched.includes(file.path))
+  const applied = await applyPlanWithUndo(options.root, { files, failures: [] }, deps.fs, deps.journal ?? undefined);
+  const written = files
+    .filter((file) => applied.touched.includes(file.path))
     .map((file) => ({ path: file.path, before: file.before.text, after: file.after }));
-  return { ...base, written, appliedCount: countAppliedEdits(approval.files) };
+  const uncommitted = await commitOrUndo(applied, written, base.diff, deps);
+  files.forEach((file, i) => deps.emit({ type: 'edit', path: file.path, status: 'applied', diff: diffs[i] }));
+  for (const note of files.flatMap((file) => file.notes)) deps.emit({ type: 'info', message: note });
+  return { ...base, written, appliedCount: countAppliedEdits(files), ...(uncommitted ? { uncommitted } : {}) };
+}
+
+/**
+ * Commits what was written; when the commit fails the written files are put back, so the work tree
+ * is either the state before the reply or the reply applied and committed. The one exception: git is in
+ * the middle of a merge (or rebase...), where the edits stay, uncommitted, and the reason is returned.
+ */
+async function commitOrUndo(applied: AppliedPlan, written: EditRoundResult['written'], diff: string, deps: Deps): Promise<string | null> {
+  if (!deps.commit || written.length === 0) {
+    await applied.settle();
+    return null;
+  }
+  try {
+    await deps.commit(written.map((f) => f.path), diff);
+    await applied.settle();
+    return null;
+  } catch (error) {
+    if ((error as { kind?: unknown }).kind === 'operation_in_progress') {
+      await applied.settle();
+      return (error as Error).message;
+    }
+    const unrestored = await applied.rollback();
+    const undone = unrestored.length === 0 ? 'the edits were undone' : `could not restore ${unrestored.join(', ')}`;
+    throw new EditCommitError(`${(error as Error).message}; ${undone}, nothing was changed.`, error);
+  }
+}
+
+/** The commit of a round failed and its writes were rolled back; `kind` is the commit error's. */
+export class EditCommitError extends Error {
+  readonly kind: string;
+  /** The commit error's long form (git's hints), for the log. */
+  readonly detail: string;
+  constructor(message: string, cause: unknown) {
+    super(message, { cause });
+    this.name = 'EditCommitError';
+    const detail = (cause as { detail?: unknown }).detail;
+    this.detail = typeof detail === 'string' ? detail : '';
+    const kind = (cause as { kind?: unknown }).kind;
+    this.kind = typeof kind === 'string' ? kind : 'commit_failed';
+  }
+}
+
+/** Drops the files that cannot be written where the reply put them, or that git would not commit. */
+async function refuseUnwritable(files: PlannedFile[], root: string, deps: Deps): Promise<{ files: PlannedFile[]; refused: EditFailure[] }> {
+  const problems = await checkWrites(root, files, deps.fs);
+  const untrackable = deps.git?.untrackable ? await deps.git.untrackable(files.map((f) => f.path)) : [];
+  const reasons = new Map<string, string>();
+  for (const p of problems) reasons.set(p.path, p.message);
+  for (const u of untrackable) if (!reasons.has(u.path)) reasons.set(u.path, `Cannot edit ${u.reason}. Leave this file alone.`);
+  if (reasons.size === 0) return { files, refused: [] };
+  const refused = files
+    .filter((file) => reasons.has(file.path))
+    .flatMap((file) => file.editIndexes.map((index) => ({ edit: editStub(file, index), reason: 'unwritable' as const, message: reasons.get(file.path) ?? '' })));
+  return { files: files.filter((file) => !reasons.has(file.path)), refused };
 }
 
 /** The text sent back to the model for everything this round could not do; '' when all went well. */
@@ -145,13 +251,21 @@ function stricter(lexical: EditPolicyDecision, real: EditPolicyDecision | null):
   return lexical;
 }
 
-async function commitUserWork(files: readonly PlannedFile[], deps: Deps): Promise<void> {
-  const existing = files.filter((f) => !f.created).map((f) => f.path);
+async function commitUserWork(files: readonly PlannedFile[], tandems: ReadonlyMap<string, string>, deps: Deps): Promise<void> {
+  // A file still holding what tandem wrote (and could not commit) carries no work of the user's.
+  const existing = files.filter((f) => !f.created && tandems.get(f.path) !== f.before.text).map((f) => f.path);
   if (existing.length === 0 || !deps.git) return;
   const dirty = await deps.git.dirtyFiles(existing);
   if (dirty.length === 0) return;
   const message = `wip: your changes to ${dirty.join(', ')} before tandem's edit`;
-  const hash = await deps.git.commitUserChanges(dirty, message);
+  let hash: string | null;
+  try {
+    hash = await deps.git.commitUserChanges(dirty, message);
+  } catch (error) {
+    // Mid-merge git commits nothing partial: the user's changes stay as they are, and so will tandem's.
+    if ((error as { kind?: unknown }).kind === 'operation_in_progress') return;
+    throw error;
+  }
   if (hash) deps.emit({ type: 'commit', hash, message, files: dirty, user: true });
 }
 

@@ -1,5 +1,6 @@
 // The side effects one request needs, as small interfaces. The CLI builds the real ones; tests may swap them.
 import type { ModelClient } from '../model/types.js';
+import type { RepoLock } from '../platform/repo-lock.js';
 
 export interface TokenCounter {
   count(text: string): number;
@@ -13,6 +14,8 @@ export interface GitPort {
   commitUserChanges(paths: readonly string[], message: string): Promise<string | null>;
   /** Commit exactly `paths` as tandem's change; returns the hash, or null when nothing changed. */
   commitTandemChange(paths: readonly string[], message: string): Promise<string | null>;
+  /** Those of these tracked paths whose edits a commit would miss (skip-worktree, in a submodule), with why. */
+  untrackable?(paths: readonly string[]): Promise<Array<{ path: string; reason: string }>>;
 }
 
 export interface CheckOutcome {
@@ -25,10 +28,10 @@ export interface CheckOutcome {
 export interface ChecksPort {
   /** Syntax errors the edit introduced in `path`; null when none (or the language is unknown). */
   syntax(path: string, before: string | null, after: string): Promise<string | null>;
-  /** Lint commands for these files; null when no lint command applies. */
-  lint(paths: readonly string[]): Promise<CheckOutcome | null>;
-  /** The test command; null when tests are off. */
-  test(): Promise<CheckOutcome | null>;
+  /** Lint commands for these files; null when no lint command applies. Aborting stops the command. */
+  lint(paths: readonly string[], signal?: AbortSignal): Promise<CheckOutcome | null>;
+  /** The test command; null when tests are off. Aborting stops the command. */
+  test(signal?: AbortSignal): Promise<CheckOutcome | null>;
 }
 
 export type ApprovalKind =
@@ -58,7 +61,8 @@ export interface RepoMapPort {
 }
 
 export interface ShellPort {
-  run(command: string): Promise<{ exitCode: number | null; output: string }>;
+  /** Runs `command`; `onOutput` sees the output as it arrives; aborting stops it (and its process group). */
+  run(command: string, options?: { signal?: AbortSignal; onOutput?: (text: string) => void }): Promise<{ exitCode: number | null; output: string }>;
 }
 
 /** The repository's files (tracked and untracked-not-ignored), for noticing mentioned file names. */
@@ -76,4 +80,8 @@ export interface RequestPorts {
   readonly repoMap: RepoMapPort | null;
   readonly shell: ShellPort | null;
   readonly files: RepoFilesPort | null;
+  /** One writer per repository (absent: no other process to fear, e.g. no repository). */
+  readonly lock?: RepoLock | null;
+  /** Where a reply being applied is recorded on disk (with the lock), so a killed run can be undone. */
+  readonly applyJournal?: { readonly file: string; readonly pid: number } | null;
 }

@@ -56,6 +56,8 @@ export interface IntSpec extends BaseSpec {
   readonly type: 'int';
   readonly default: number | null;
   readonly min: number;
+  /** Largest accepted value (timeouts: what a timer can hold). */
+  readonly max?: number;
 }
 export interface EnumSpec extends BaseSpec {
   readonly type: 'enum';
@@ -70,6 +72,9 @@ export type OptionSpec = BooleanSpec | StringSpec | IntSpec | EnumSpec | ListSpe
 
 /** `--resume` with no ID means the most recent session. */
 export const RESUME_LATEST = 'latest';
+
+/** Timers hold at most 2^31-1 ms; a longer timeout would fire at once. */
+export const MAX_SECONDS = Math.floor((2 ** 31 - 1) / 1000);
 
 export const OPTIONS = {
   // model
@@ -108,11 +113,11 @@ export const OPTIONS = {
     help: 'context window in tokens, for models tandem does not know',
   },
   'request-timeout': {
-    type: 'int', min: 1, default: 600, group: 'model', metavar: 'SECONDS',
+    type: 'int', min: 1, max: MAX_SECONDS, default: 600, group: 'model', metavar: 'SECONDS',
     help: 'give up on a model request after this long',
   },
   'max-retries': {
-    type: 'int', min: 0, default: 3, group: 'model', metavar: 'N',
+    type: 'int', min: 0, max: 100, default: 3, group: 'model', metavar: 'N',
     help: 'retries after rate limits, server errors and dropped connections',
   },
   stream: { type: 'boolean', default: true, group: 'model', help: 'stream replies as they arrive' },
@@ -169,6 +174,10 @@ export const OPTIONS = {
     type: 'boolean', default: false, group: 'git', repo: 'user-only',
     help: "run the repository's git hooks on tandem's commits",
   },
+  'lock-timeout': {
+    type: 'int', min: 0, max: MAX_SECONDS, default: 60, group: 'git', metavar: 'SECONDS',
+    help: 'wait this long for another tandem writing to the same repository',
+  },
 
   // checks
   'lint-cmd': {
@@ -184,7 +193,7 @@ export const OPTIONS = {
     type: 'boolean', default: false, group: 'checks', help: 'run the test command after each change',
   },
   'max-reflections': {
-    type: 'int', min: 0, default: 3, group: 'checks', metavar: 'N', help: 'failure round-trips per request',
+    type: 'int', min: 0, max: 100, default: 3, group: 'checks', metavar: 'N', help: 'failure round-trips per request',
   },
   // Commands get no secret-looking variables; the user may keep some by name.
   'pass-env': {
@@ -192,7 +201,7 @@ export const OPTIONS = {
     help: 'environment variables commands keep although they look secret (repeatable)',
   },
   'command-timeout': {
-    type: 'int', min: 1, default: 600, group: 'checks', metavar: 'SECONDS',
+    type: 'int', min: 1, max: MAX_SECONDS, default: 600, group: 'checks', metavar: 'SECONDS',
     help: 'kill lint/test commands after this long',
   },
 
@@ -310,7 +319,7 @@ export function expectedOf(spec: OptionSpec): string {
     case 'boolean':
       return 'true or false';
     case 'int':
-      return `a whole number >= ${spec.min}`;
+      return spec.max === undefined ? `a whole number >= ${spec.min}` : `a whole number from ${spec.min} to ${spec.max}`;
     case 'enum':
       return `one of ${spec.values.join(', ')}`;
     case 'string':
@@ -340,7 +349,7 @@ export function checkTextValue(spec: OptionSpec, raw: string): CheckedValue {
       const text = raw.trim();
       if (!/^[+-]?\d+$/.test(text)) return rejected(spec);
       const n = Number(text);
-      if (!Number.isSafeInteger(n) || n < spec.min) return rejected(spec);
+      if (!Number.isSafeInteger(n) || n < spec.min || (spec.max !== undefined && n > spec.max)) return rejected(spec);
       return { ok: true, value: n };
     }
     case 'enum':

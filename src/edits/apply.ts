@@ -1,12 +1,14 @@
 // The only writer of edits: loads snapshots for planning, then writes a plan file by file, each
-// atomically (temp file in the same folder + rename), keeping mode, line endings and BOM.
+// atomically (temp file in the same folder + rename), keeping mode, line endings and BOM; a failure
+// midway puts back what the plan already wrote, so a reply lands whole or not at all.
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs/promises';
 import path from 'node:path';
 import { DEFAULT_MAX_FILE_BYTES, encodeSnapshotText, readFileSnapshot } from './file-text.js';
 import { PathRefusedError, normalizeRepoPath, resolveRepoPath } from './paths.js';
 import type { RefusedPath } from './plan.js';
 import type { EditPlan, FileSnapshot, PlannedFile } from './types.js';
+import { nodeWriteFs, removeEmptyFolders, type WriteFs } from './write-fs.js';
+import { removeJournal, sha256, writeJournal } from './apply-journal.js';
 
 export type ApplyErrorKind = 'refused_path' | 'changed_on_disk' | 'write_failed';
 
@@ -80,7 +82,7 @@ async function checkUnchanged(root: string, file: PlannedFile): Promise<void> {
 }
 
 /** A symlink inside the repo is written through, so the link stays a link. */
-async function writeTarget(abs: string): Promise<string> {
+async function writeTarget(fs: WriteFs, abs: string): Promise<string> {
   try {
     const st = await fs.lstat(abs);
     return st.isSymbolicLink() ? await fs.realpath(abs) : abs;
@@ -89,44 +91,165 @@ async function writeTarget(abs: string): Promise<string> {
   }
 }
 
-async function writeAtomically(target: string, content: string): Promise<void> {
-  const dir = path.dirname(target);
-  await fs.mkdir(dir, { recursive: true });
-  let mode: number | undefined;
+/** What one apply changed, so that it can be put back: the old bytes of each file, what it created. */
+interface JournalEntry {
+  readonly target: string;
+  /** The file's bytes and mode before the write; null when the write created it. */
+  readonly before: { readonly bytes: Buffer; readonly mode: number } | null;
+  /** The first folder this write had to create, if any. */
+  readonly createdFolder: string | undefined;
+}
+
+async function readBefore(fs: WriteFs, target: string): Promise<JournalEntry['before']> {
   try {
-    mode = (await fs.stat(target)).mode & 0o7777;
-  } catch {
-    mode = undefined;
-  }
-  const tmp = path.join(dir, `.${path.basename(target)}.tandem-${randomBytes(6).toString('hex')}.tmp`);
-  try {
-    await fs.writeFile(tmp, content, { encoding: 'utf8', flag: 'wx' });
-    if (mode !== undefined) await fs.chmod(tmp, mode);
-    await fs.rename(tmp, target);
+    const mode = (await fs.stat(target)).mode & 0o7777;
+    return { bytes: await fs.readFile(target), mode };
   } catch (err) {
-    await fs.rm(tmp, { force: true });
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw err;
   }
 }
 
+/** Writes through a temp file in the same folder and a rename, so a reader sees old or new, never half. */
+async function writeAtomically(fs: WriteFs, target: string, content: string | Buffer, mode: number | undefined): Promise<void> {
+  const dir = path.dirname(target);
+  const tmp = path.join(dir, `.${path.basename(target)}.tandem-${randomBytes(6).toString('hex')}.tmp`);
+  try {
+    await fs.writeNew(tmp, content);
+    if (mode !== undefined) await fs.chmod(tmp, mode);
+    await fs.rename(tmp, target);
+  } catch (err) {
+    await fs.rm(tmp).catch(() => undefined);
+    throw err;
+  }
+}
+
+export interface AppliedPlan {
+  /** Repo-relative paths written. */
+  readonly touched: string[];
+  /** Puts every written file back (created files and folders removed); returns what could not be restored. */
+  rollback(): Promise<string[]>;
+  /** The reply is committed (or knowingly kept): forget how to undo it. */
+  settle(): Promise<void>;
+}
+
+/** Where to keep the on-disk record of a reply being applied (see apply-journal.ts). */
+export interface JournalOptions {
+  readonly file: string;
+  readonly pid: number;
+}
+
+async function rollbackJournal(fs: WriteFs, journal: readonly JournalEntry[]): Promise<string[]> {
+  const failed: string[] = [];
+  for (const entry of [...journal].reverse()) {
+    try {
+      if (entry.before) await writeAtomically(fs, entry.target, entry.before.bytes, entry.before.mode);
+      else await fs.rm(entry.target);
+      if (entry.createdFolder) await removeEmptyFolders(fs, path.dirname(entry.target), entry.createdFolder);
+    } catch {
+      failed.push(entry.target);
+    }
+  }
+  return failed;
+}
+
+/** The topmost folder on the way to `dir` that does not exist yet (the write will create it), or null. */
+async function firstMissingFolder(fs: WriteFs, root: string, dir: string): Promise<string | null> {
+  let missing: string | null = null;
+  for (let d = dir; d.startsWith(root) && d !== root; d = path.dirname(d)) {
+    try {
+      await fs.stat(d);
+      return missing;
+    } catch {
+      missing = d;
+    }
+  }
+  return missing;
+}
+
+
 /**
- * Writes every planned file whose bytes change; returns the touched repo-relative paths.
- * All files are checked before any is written, so a stale plan writes nothing.
+ * Writes every planned file whose bytes change and returns the touched paths with a way to undo them.
+ * All files are checked before any is written, so a stale plan writes nothing; a write that fails
+ * midway puts back every file already written before the error is thrown.
  */
-export async function applyPlan(root: string, plan: EditPlan): Promise<string[]> {
+export async function applyPlanWithUndo(root: string, plan: EditPlan, fs: WriteFs = nodeWriteFs, journalAt?: JournalOptions): Promise<AppliedPlan> {
   for (const file of plan.files) await checkUnchanged(root, file);
-  const touched: string[] = [];
+  const writes: Array<{ file: PlannedFile; target: string; content: string; before: JournalEntry['before']; newFolder: string | null }> = [];
   for (const file of plan.files) {
     const content = encodeSnapshotText(file.after, file.before);
     const original = file.before.text === null ? null : encodeSnapshotText(file.before.text, file.before);
     if (original === content && !file.created) continue;
-    const target = await writeTarget(path.join(root, file.path));
     try {
-      await writeAtomically(target, content);
+      const target = await writeTarget(fs, path.join(root, file.path));
+      writes.push({ file, target, content, before: await readBefore(fs, target), newFolder: await firstMissingFolder(fs, root, path.dirname(target)) });
     } catch (err) {
-      throw new ApplyError('write_failed', file.path, `Could not write ${file.path}: ${String(err)}`, { cause: err });
+      throw new ApplyError('write_failed', file.path, `Could not read ${file.path} (${describeFsError(err)}); nothing was changed.`, { cause: err });
+    }
+  }
+  const forget = async (): Promise<void> => {
+    if (journalAt) await removeJournal(fs, journalAt.file).catch(() => undefined);
+  };
+  if (journalAt && writes.length > 0) {
+    const files = writes.map((w) => ({
+      path: path.relative(root, w.target),
+      before: w.before ? w.before.bytes.toString('base64') : null,
+      mode: w.before ? w.before.mode : null,
+      after: sha256(w.content),
+      folder: w.newFolder === null ? null : path.relative(root, w.newFolder),
+    }));
+    try {
+      await writeJournal(fs, journalAt.file, { pid: journalAt.pid, files });
+    } catch (err) {
+      await forget();
+      throw new ApplyError('write_failed', writes[0]?.file.path ?? '', `Could not write ${path.relative(root, journalAt.file)} (${describeFsError(err)}); nothing was changed.`, { cause: err });
+    }
+  }
+  const touched: string[] = [];
+  const journal: JournalEntry[] = [];
+  for (const { file, target, content, before } of writes) {
+    try {
+      const createdFolder = await fs.mkdir(path.dirname(target));
+      journal.push({ target, before, createdFolder });
+      await writeAtomically(fs, target, content, before?.mode);
+    } catch (err) {
+      const unrestored = await rollbackJournal(fs, journal);
+      if (unrestored.length === 0) await forget();
+      const restored = unrestored.length === 0 ? 'nothing was changed' : `could not restore ${unrestored.map((t) => path.relative(root, t)).join(', ')}`;
+      throw new ApplyError('write_failed', file.path, `Could not write ${file.path} (${describeFsError(err)}); ${restored}.`, { cause: err });
     }
     touched.push(file.path);
   }
-  return touched;
+  return {
+    touched,
+    rollback: async () => {
+      const unrestored = await rollbackJournal(fs, journal);
+      if (unrestored.length === 0) await forget();
+      return unrestored;
+    },
+    settle: forget,
+  };
+}
+
+/** Like applyPlanWithUndo, for callers that keep what was written. */
+export async function applyPlan(root: string, plan: EditPlan, fs: WriteFs = nodeWriteFs): Promise<string[]> {
+  return (await applyPlanWithUndo(root, plan, fs)).touched;
+}
+
+/** "permission denied", "no space left on device": the error code in words, without a stack. */
+export function describeFsError(err: unknown): string {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  const words: Record<string, string> = {
+    EACCES: 'permission denied',
+    EPERM: 'operation not permitted',
+    ENOSPC: 'no space left on device',
+    EDQUOT: 'disk quota exceeded',
+    EROFS: 'read-only file system',
+    EEXIST: 'a file is in the way',
+    ENOTDIR: 'a part of the path is a file',
+    ENAMETOOLONG: 'name too long',
+    EISDIR: 'it is a folder',
+  };
+  if (code && words[code]) return words[code];
+  return code ?? (err instanceof Error ? err.message.split('\n')[0] ?? 'unknown error' : String(err));
 }

@@ -63,7 +63,9 @@ export async function readFileSnapshot(
     if (st.size > maxBytes) return { ok: false, reason: 'too_large', message: `${repoPath} is ${st.size} bytes, over the ${maxBytes}-byte limit for edits.` };
     bytes = await fs.readFile(absPath);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
+    // ENOTDIR (a parent is a file) and ENAMETOOLONG: no file here either; checkWrites tells the model.
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'ENAMETOOLONG') {
       return { ok: true, snapshot: missingSnapshot(repoPath) };
     }
     throw err;

@@ -63,7 +63,9 @@ export type EditFailureReason =
   | 'binary'
   | 'too_large'
   | 'missing_file'
-  | 'denied';
+  | 'denied'
+  /** The file cannot be written where the reply put it (a path through a file, a name too long, git would ignore it). */
+  | 'unwritable';
 
 /** An edit that could not be planned, with text written for the model. */
 export interface EditFailure {

@@ -1,8 +1,9 @@
 // Commits exactly the given files, leaving every other staged or dirty file as it was. Tandem's own
 // commits carry a `Tandem-Commit: yes` trailer and a committer name ending in " (tandem)".
-import type { SimpleGit } from 'simple-git';
-import { createGit, runGit, toRepoPaths, tryGit, type GitOptions } from './repo.js';
-import { statusOf } from './status.js';
+import { createGit, runGit, toRepoPaths, tryGit, type Git, type GitOptions } from './repo.js';
+import { GitOperationError } from './errors.js';
+import { isUntracked, statusOf, type StatusEntry } from './status.js';
+import { isUnmerged, operationInProgress } from './state.js';
 
 export const TANDEM_TRAILER = 'Tandem-Commit: yes';
 export const COMMITTER_SUFFIX = ' (tandem)';
@@ -25,7 +26,7 @@ interface Identity {
 }
 
 /** The configured user identity, with tandem's own for whatever is missing. */
-async function resolveIdentity(git: SimpleGit): Promise<Identity> {
+async function resolveIdentity(git: Git): Promise<Identity> {
   const name = (await tryGit(git, ['config', '--get', 'user.name']))?.trim();
   const email = (await tryGit(git, ['config', '--get', 'user.email']))?.trim();
   return { name: name || FALLBACK_NAME, email: email || FALLBACK_EMAIL };
@@ -68,12 +69,33 @@ export async function commitFiles(
   const entries = await statusOf(git, toRepoPaths(root, paths));
   const changed = [...new Set(entries.map((entry) => entry.path))];
   if (changed.length === 0) return null;
-  // Fully staged entries (a staged deletion above all) must not be re-added: `git add` fails on them.
-  const unstaged = [...new Set(entries.filter((entry) => entry.worktree !== ' ').map((entry) => entry.path))];
-  if (unstaged.length > 0) await runGit(git, ['--literal-pathspecs', 'add', '--all', '--', ...unstaged]);
+  const operation = await operationInProgress(git);
+  if (operation) {
+    throw new GitOperationError('operation_in_progress', `${operation} is in progress, and git cannot commit part of it`);
+  }
+  // A conflicted file is never staged: that would mark the conflict resolved, markers and all.
+  const conflicted = entries.filter((entry) => isUnmerged(entry.index, entry.worktree)).map((entry) => entry.path);
+  if (conflicted.length > 0) throw new GitOperationError('operation_in_progress', `${conflicted.join(', ')} still has merge conflicts`);
+  await stage(git, entries);
   const identity = await resolveIdentity(git);
   await runGit(git, commitArgs(identity, message, options, changed));
   return (await runGit(git, ['rev-parse', 'HEAD'])).trim();
+}
+
+/**
+ * Stages the work-tree side of `entries`: tracked files with `add --update` (so a tracked file an ignore
+ * rule matches is staged like any other), new files with `add --force` (they are in the commit because
+ * they were asked for by path). Fully staged entries (a staged deletion) are left alone.
+ */
+async function stage(git: Git, entries: readonly StatusEntry[]): Promise<void> {
+  const tracked = unique(entries.filter((entry) => entry.worktree !== ' ' && !isUntracked(entry)).map((entry) => entry.path));
+  const created = unique(entries.filter(isUntracked).map((entry) => entry.path));
+  if (tracked.length > 0) await runGit(git, ['--literal-pathspecs', 'add', '--update', '--', ...tracked]);
+  if (created.length > 0) await runGit(git, ['--literal-pathspecs', 'add', '--force', '--', ...created]);
+}
+
+function unique(items: readonly string[]): string[] {
+  return [...new Set(items)];
 }
 
 /** Whether commit `hash` was made by tandem (it carries the trailer). */

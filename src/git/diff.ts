@@ -1,6 +1,5 @@
 // Diffs for the user and the model: what changed since a commit, and pending changes to some files.
-import type { SimpleGit } from 'simple-git';
-import { createGit, runGit, toRepoPaths, tryGit, type GitOptions } from './repo.js';
+import { createGit, runGit, toRepoPaths, tryGit, type Git, type GitOptions } from './repo.js';
 import { isUntracked, statusOf } from './status.js';
 
 /** The hash of HEAD, or null in a repository without commits. */
@@ -11,7 +10,7 @@ export async function headHash(root: string, options: GitOptions = {}): Promise<
 }
 
 // The empty tree's id depends on the repository's hash function, so ask git for it.
-async function emptyTree(git: SimpleGit): Promise<string> {
+async function emptyTree(git: Git): Promise<string> {
   return (await runGit(git, ['hash-object', '-t', 'tree', '/dev/null'])).trim();
 }
 
@@ -43,8 +42,8 @@ export async function diffFiles(root: string, paths: readonly string[], options:
     parts.push(await runGit(git, ['--literal-pathspecs', 'diff', '--no-color', '--no-ext-diff', base, '--', ...tracked]));
   }
   for (const entry of entries.filter(isUntracked)) {
-    // --no-index exits 1 when the files differ; simple-git still returns the output since stderr is empty.
-    parts.push(await runGit(git, ['diff', '--no-color', '--no-ext-diff', '--no-index', '--', '/dev/null', entry.path]));
+    // --no-index exits 1 when the files differ.
+    parts.push(await runGit(git, ['diff', '--no-color', '--no-ext-diff', '--no-index', '--', '/dev/null', entry.path], { okExitCodes: [0, 1] }));
   }
   return parts.join('');
 }

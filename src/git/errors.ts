@@ -1,14 +1,18 @@
 // The one error type of the git layer: every git failure surfaces as a GitOperationError with a kind.
 
-export type GitErrorKind = 'not_a_repo' | 'path_outside_repo' | 'git_failed';
+export type GitErrorKind = 'not_a_repo' | 'path_outside_repo' | 'git_failed' | 'git_timeout' | 'operation_in_progress';
 
 export class GitOperationError extends Error {
+  /** Git's whole stderr (hints included), for the log; the message is one line. */
+  readonly detail: string;
+
   constructor(
     readonly kind: GitErrorKind,
     message: string,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; detail?: string },
   ) {
     super(message, options);
+    this.detail = options?.detail ?? '';
     this.name = 'GitOperationError';
   }
 }

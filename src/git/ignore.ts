@@ -5,10 +5,9 @@ import { createGit, runGit, toRepoPaths, type GitOptions } from './repo.js';
 export async function ignoredPaths(root: string, paths: readonly string[], options: GitOptions = {}): Promise<string[]> {
   if (paths.length === 0) return [];
   const relative = toRepoPaths(root, paths);
-  // check-ignore exits 1 when nothing is ignored; with empty stderr simple-git returns the (empty) output.
-  // -z needs --stdin (which simple-git cannot feed here); unquoted output is enough for sane names.
+  // check-ignore exits 1 when nothing is ignored. Unquoted output is enough for sane names.
   const args = ['-c', 'core.quotePath=false', 'check-ignore', '--', ...relative];
-  const out = await runGit(createGit(root, options), args);
+  const out = await runGit(createGit(root, options), args, { okExitCodes: [0, 1] });
   const ignored = new Set(out.split('\n').filter((path) => path !== ''));
   return paths.filter((_, i) => ignored.has(relative[i] ?? ''));
 }

@@ -1,20 +1,35 @@
-// Opening, finding and creating repositories on simple-git, and the guarded way every module runs git.
+// Opening, finding and creating repositories, and the one guarded way every module runs git.
 // Each function takes the directory it works in; nothing here looks at the current process's cwd.
+import { existsSync } from 'node:fs';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
-import { GitError, simpleGit, type SimpleGit } from 'simple-git';
 import { GitOperationError } from './errors.js';
+import { gitErrorLine, spawnGit } from './git-process.js';
 
 export interface GitOptions {
   /**
-   * The environment for git processes. Without it git inherits this process's environment (simple-git
-   * drops the GIT_* and editor variables from it). Variables simple-git refuses are filtered out.
+   * The environment for git processes. Without it git inherits this process's environment. GIT_* and
+   * editor variables are dropped from it: they would point git at another repository or open an editor.
    */
   readonly env?: Record<string, string | undefined>;
   /** Let git run the repository's hooks (only the user's --git-commit-verify asks); default: none run. */
   readonly hooks?: boolean;
+  /** How long one git call may take before git and its hooks are stopped (default 2 minutes). */
+  readonly timeoutMs?: number;
 }
 
-// simple-git throws when these are set explicitly, so they never reach it.
+/** A git runner rooted at one folder; every git call of the git layer goes through runGit. */
+export interface Git {
+  readonly root: string;
+  readonly env: Record<string, string> | undefined;
+  readonly timeoutMs: number;
+  /** Whether the repository's hooks may run (only the user's --git-commit-verify asks for them). */
+  readonly hooks: boolean;
+}
+
+const DEFAULT_TIMEOUT_MS = 120_000;
+// A repository's hooks are its code: a hooks folder no file can live under turns every hook off,
+// for commits and for the post-index-change hook that `git add` and `git status` may run.
+const NO_HOOKS = ['-c', 'core.hooksPath=/dev/null'];
 const REFUSED_ENV = new Set(['editor', 'visual', 'pager', 'prefix', 'ssh_askpass']);
 
 function gitEnv(env: Record<string, string | undefined>): Record<string, string> {
@@ -24,52 +39,76 @@ function gitEnv(env: Record<string, string | undefined>): Record<string, string>
     if (value === undefined || lower.startsWith('git_') || REFUSED_ENV.has(lower)) continue;
     clean[name] = value;
   }
+  // Never wait for a password or an editor: tandem has no terminal to give git.
+  clean['GIT_TERMINAL_PROMPT'] = '0';
   return clean;
 }
 
-/** A simple-git instance rooted at `root`. Throws GitOperationError when the folder does not exist. */
-export function createGit(root: string, options: GitOptions = {}): SimpleGit {
-  try {
-    // A repository's hooks are its code: a hooks folder no file can live under turns every hook off,
-    // for commits and for the post-index-change hook that `git add` and `git status` may run.
-    const noHooks = options.hooks ? [] : ['core.hooksPath=/dev/null'];
-    const git = simpleGit({ baseDir: root, config: noHooks, unsafe: { allowUnsafeHooksPath: true } });
-    return options.env ? git.env(gitEnv(options.env)) : git;
-  } catch (error) {
-    throw new GitOperationError('not_a_repo', `Cannot run git in ${root}: ${String(error)}`, { cause: error });
-  }
+/** A git runner rooted at `root`. Throws GitOperationError when the folder does not exist. */
+export function createGit(root: string, options: GitOptions = {}): Git {
+  if (!existsSync(root)) throw new GitOperationError('not_a_repo', `Cannot run git in ${root}: no such folder.`);
+  return {
+    root,
+    env: options.env ? gitEnv(options.env) : undefined,
+    timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    hooks: options.hooks ?? false,
+  };
 }
 
-/** Runs `git args...`, turning simple-git's failures into GitOperationError. */
-export async function runGit(git: SimpleGit, args: string[]): Promise<string> {
-  try {
-    return await git.raw(args);
-  } catch (error) {
-    if (!(error instanceof GitError)) throw error;
-    const name = args.find((arg) => !arg.startsWith('-') && !arg.includes('=')) ?? 'command';
-    throw new GitOperationError('git_failed', `git ${name} failed: ${error.message.trim()}`, { cause: error });
+function commandName(args: readonly string[]): string {
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] ?? '';
+    if (arg === '-c') {
+      i++;
+      continue;
+    }
+    if (!arg.startsWith('-')) return arg;
   }
+  return 'command';
+}
+
+export interface RunGitOptions {
+  /** Exit codes that are answers, not failures (check-ignore and diff --no-index exit 1). */
+  readonly okExitCodes?: readonly number[];
+}
+
+/** Runs `git args...`; a non-zero exit, a timeout or a missing git is a GitOperationError with one line. */
+export async function runGit(git: Git, args: string[], options: RunGitOptions = {}): Promise<string> {
+  const name = commandName(args);
+  let result;
+  try {
+    result = await spawnGit(git.hooks ? args : [...NO_HOOKS, ...args], { cwd: git.root, env: git.env, timeoutMs: git.timeoutMs });
+  } catch (error) {
+    throw new GitOperationError('not_a_repo', `Cannot run git in ${git.root}: ${(error as Error).message}`, { cause: error });
+  }
+  if (result.timedOut) {
+    const seconds = Math.round(git.timeoutMs / 100) / 10;
+    throw new GitOperationError('git_timeout', `git ${name} did not finish within ${seconds} s (a hook may be hanging) and was stopped.`);
+  }
+  const ok = options.okExitCodes ?? [0];
+  if (result.exitCode !== null && ok.includes(result.exitCode)) return result.stdout;
+  const reason = gitErrorLine(result.stderr) || `exit code ${result.exitCode ?? 'none'}`;
+  throw new GitOperationError('git_failed', `git ${name} failed: ${reason}`, { detail: result.stderr.trim() });
 }
 
 /** Like runGit, but a failure (bad revision, no upstream...) is null instead of an error. */
-export async function tryGit(git: SimpleGit, args: string[]): Promise<string | null> {
+export async function tryGit(git: Git, args: string[]): Promise<string | null> {
   try {
-    return await git.raw(args);
+    return await runGit(git, args);
   } catch (error) {
-    if (error instanceof GitError) return null;
+    if (error instanceof GitOperationError && error.kind === 'git_failed') return null;
     throw error;
   }
 }
 
 /** The top folder of the work tree containing `cwd`, or null when `cwd` is not inside a repository. */
 export async function findRepoRoot(cwd: string, options: GitOptions = {}): Promise<string | null> {
-  let git: SimpleGit;
+  let top: string | null;
   try {
-    git = createGit(cwd, options);
+    top = await tryGit(createGit(cwd, options), ['rev-parse', '--show-toplevel']);
   } catch {
     return null;
   }
-  const top = await tryGit(git, ['rev-parse', '--show-toplevel']);
   const root = top?.trim();
   return root ? root : null;
 }

@@ -1,6 +1,5 @@
 // Reading `git status` for a set of paths: which are modified, staged, deleted or untracked.
-import type { SimpleGit } from 'simple-git';
-import { runGit } from './repo.js';
+import { runGit, type Git } from './repo.js';
 
 export interface StatusEntry {
   /** Repository-relative posix path. */
@@ -12,7 +11,7 @@ export interface StatusEntry {
 }
 
 /** Status of `paths` (repository-relative) with untracked files listed one by one; renames split. */
-export async function statusOf(git: SimpleGit, paths: readonly string[]): Promise<StatusEntry[]> {
+export async function statusOf(git: Git, paths: readonly string[]): Promise<StatusEntry[]> {
   if (paths.length === 0) return [];
   const out = await runGit(git, [
     '--literal-pathspecs',

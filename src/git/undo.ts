@@ -1,9 +1,8 @@
 // /undo: drop tandem's last commit and put its files back as they were before it, but only when that
 // is safe (tandem's own commit, not a merge, not pushed, no pending changes to its files).
-import type { SimpleGit } from 'simple-git';
 import { isTandemCommit } from './commit.js';
 import { headHash } from './diff.js';
-import { createGit, runGit, tryGit, type GitOptions } from './repo.js';
+import { createGit, runGit, tryGit, type Git, type GitOptions } from './repo.js';
 import { statusOf } from './status.js';
 
 export type UndoResult =
@@ -20,7 +19,7 @@ function refuse(reason: string): Refusal {
 }
 
 /** The remote branch that already holds `hash`, or null when it has not been pushed. */
-async function pushedTo(git: SimpleGit, hash: string): Promise<string | null> {
+async function pushedTo(git: Git, hash: string): Promise<string | null> {
   const upstream = (await tryGit(git, ['rev-parse', '--abbrev-ref', '--symbolic-full-name', '@{upstream}']))?.trim();
   if (upstream) {
     const base = (await tryGit(git, ['merge-base', hash, upstream]))?.trim();
@@ -32,12 +31,12 @@ async function pushedTo(git: SimpleGit, hash: string): Promise<string | null> {
 }
 
 /** The files `hash` changed relative to its only parent, renames split into delete + add. */
-async function changedFiles(git: SimpleGit, hash: string): Promise<string[]> {
+async function changedFiles(git: Git, hash: string): Promise<string[]> {
   const out = await runGit(git, ['diff-tree', '--no-commit-id', '--name-only', '-r', '-z', '--no-renames', `${hash}^`, hash]);
   return out.split('\0').filter((path) => path !== '');
 }
 
-async function checkUndoable(git: SimpleGit, root: string, head: string, options: GitOptions): Promise<Refusal | string[]> {
+async function checkUndoable(git: Git, root: string, head: string, options: GitOptions): Promise<Refusal | string[]> {
   const short = head.slice(0, 7);
   if (!(await isTandemCommit(root, head, options))) {
     return refuse(`The last commit ${short} was not made by tandem, so it is left alone.`);

@@ -1,6 +1,6 @@
-// One way to run shell commands (lint, test, /run, suggested commands): repo root as cwd, stdin closed,
+// One way to run shell commands (lint, test, /run, suggested commands) on execa: repo root as cwd, stdin closed,
 // stdout and stderr merged in order, a timeout that kills the whole process group, bounded output.
-import { spawn } from 'node:child_process';
+import { StringDecoder } from 'node:string_decoder';
 
 export interface RunOptions {
   readonly cwd: string;
@@ -12,6 +12,8 @@ export interface RunOptions {
   readonly maxOutputBytes?: number;
   /** Aborting kills the process group, like a timeout. */
   readonly signal?: AbortSignal;
+  /** Called with the output as it arrives (for /run and /test). */
+  readonly onOutput?: (text: string) => void;
 }
 
 export interface RunResult {
@@ -40,18 +42,6 @@ export class ProcessError extends Error {
 }
 
 const DEFAULT_MAX_OUTPUT_BYTES = 1024 * 1024;
-const SECRET_NAME = /KEY|TOKEN|SECRET|PASSWORD/i;
-
-/** A copy of `env` without variables whose names look like they hold secrets. */
-export function scrubSecrets(env: Record<string, string | undefined>): Record<string, string> {
-  const clean: Record<string, string> = {};
-  for (const [name, value] of Object.entries(env)) {
-    if (value === undefined || SECRET_NAME.test(name)) continue;
-    clean[name] = value;
-  }
-  return clean;
-}
-
 /** Keeps the first and the last half of a byte budget, counting what falls in between. */
 export class OutputCollector {
   private readonly head: Buffer[] = [];
@@ -105,66 +95,128 @@ export class OutputCollector {
   }
 }
 
-function killGroup(pid: number | undefined): void {
+function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
   if (pid === undefined) return;
   try {
-    process.kill(-pid, 'SIGKILL');
+    process.kill(-pid, signal);
   } catch {
     // The group is already gone.
   }
 }
 
+// A stopped command gets this long to exit on SIGTERM before the group is killed outright.
+const KILL_GRACE_MS = 1000;
+// After the shell is gone, output still arriving this long after means a child that left the group
+// (setsid, a daemon) holds the pipe: stop reading rather than wait for it.
+const PIPE_GRACE_MS = 300;
+const ESCAPED_NOTE = '\n[tandem stopped reading: a process that left the command\'s process group still holds its output open and may still be running]\n';
+
 export function createProcessRunner(): ProcessRunner {
-  return { run: runCommand };
+  // execa costs a tenth of a second to import: only runs that start a command pay for it.
+  let execaModule: Promise<typeof import('execa')> | undefined;
+  return {
+    async run(command, options) {
+      const { execa } = await (execaModule ??= import('execa'));
+      return runCommand(execa, command, options);
+    },
+  };
 }
 
-function runCommand(command: string, options: RunOptions): Promise<RunResult> {
+function runCommand(execa: typeof import('execa').execa, command: string, options: RunOptions): Promise<RunResult> {
   const started = performance.now();
   const collector = new OutputCollector(options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES);
   // `exec 2>&1` on its own line merges stderr into the same pipe for the shell and every child, so the
   // order is kept; the newline keeps a trailing `# comment` in the command from swallowing anything.
   const script = `exec 2>&1\n${command}`;
   return new Promise((resolve, reject) => {
-    const child = spawn('/bin/sh', ['-c', script], {
+    // execa's own timeout and kill reach the shell only; the process group is handled here (STACK.md).
+    const child = execa('/bin/sh', ['-c', script], {
       cwd: options.cwd,
       env: options.env,
-      stdio: ['ignore', 'pipe', 'ignore'],
-      // A group of its own, so a timeout can end the shell's children too.
+      extendEnv: false,
+      stdin: 'ignore',
+      stdout: 'pipe',
+      stderr: 'ignore',
+      buffer: false,
+      reject: false,
+      cleanup: false,
+      // A group of its own, so a timeout or Ctrl-C can end the shell's children too.
       detached: true,
     });
+    // Its promise settles after the pipes close; this runner resolves on its own terms (see finish).
+    void child.then(
+      (result) => {
+        if (result.failed && result.exitCode === undefined && !result.isTerminated && !done) fail(String(result.originalMessage || result.message));
+      },
+      () => undefined,
+    );
     let timedOut = false;
     let aborted = false;
-    // setTimeout treats Infinity as 1 ms: only a finite, positive timeout arms the timer.
-    const timer = Number.isFinite(options.timeoutMs) && options.timeoutMs > 0
-      ? setTimeout(() => {
-          timedOut = true;
-          killGroup(child.pid);
-        }, options.timeoutMs)
-      : undefined;
-    const onAbort = (): void => {
-      aborted = true;
-      killGroup(child.pid);
+    let escaped = false;
+    let done = false;
+    let exitCode: number | null = null;
+    const timers = new Set<NodeJS.Timeout>();
+    const later = (ms: number, fn: () => void): void => {
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        fn();
+      }, ms);
+      timers.add(timer);
     };
-    options.signal?.addEventListener('abort', onAbort, { once: true });
-    if (options.signal?.aborted) onAbort();
-    child.stdout.on('data', (chunk: Buffer) => collector.add(chunk));
-    // The shell may exit while a background child still holds the pipe: end the group so 'close' comes.
-    child.on('exit', () => killGroup(child.pid));
-    child.on('error', (error) => {
-      clearTimeout(timer);
+    const stop = (): void => {
+      killGroup(child.pid, 'SIGTERM');
+      later(KILL_GRACE_MS, () => killGroup(child.pid, 'SIGKILL'));
+    };
+    const cleanup = (): void => {
+      done = true;
+      for (const timer of timers) clearTimeout(timer);
+      timers.clear();
       options.signal?.removeEventListener('abort', onAbort);
-      reject(new ProcessError('spawn_failed', `Could not start the shell in ${options.cwd}: ${error.message}`));
-    });
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      options.signal?.removeEventListener('abort', onAbort);
+    };
+    const finish = (): void => {
+      if (done) return;
+      cleanup();
+      child.stdout?.destroy();
       resolve({
-        exitCode: timedOut || aborted ? null : code,
-        output: collector.text(),
+        exitCode: timedOut || aborted ? null : exitCode,
+        output: collector.text() + (escaped ? ESCAPED_NOTE : ''),
         timedOut,
         truncated: collector.truncated,
         durationMs: Math.round(performance.now() - started),
       });
+    };
+    // setTimeout treats Infinity as 1 ms: only a finite, positive timeout arms the timer.
+    if (Number.isFinite(options.timeoutMs) && options.timeoutMs > 0) {
+      later(options.timeoutMs, () => {
+        timedOut = true;
+        stop();
+      });
+    }
+    const onAbort = (): void => {
+      aborted = true;
+      stop();
+    };
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    if (options.signal?.aborted) onAbort();
+    const decoder = new StringDecoder('utf8');
+    child.stdout?.on('data', (chunk: Buffer) => {
+      collector.add(chunk);
+      if (options.onOutput) options.onOutput(decoder.write(chunk));
     });
+    child.on('exit', (code) => {
+      exitCode = code;
+      // Background children of the group end with the shell; one that left the group may keep the pipe.
+      killGroup(child.pid, 'SIGKILL');
+      later(PIPE_GRACE_MS, () => {
+        escaped = true;
+        finish();
+      });
+    });
+    const fail = (message: string): void => {
+      if (done) return;
+      cleanup();
+      reject(new ProcessError('spawn_failed', `Could not start the shell in ${options.cwd}: ${message}`));
+    };
+    child.on('close', finish);
   });
 }

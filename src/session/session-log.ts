@@ -144,6 +144,7 @@ export function replaySession(entries: readonly LogEntry[]): ReplayedSession {
         readOnly = [...entry.readOnly];
         break;
       case 'message':
+        if (entry.role === 'user') closeUnanswered(history);
         history.push({ role: entry.role, content: entry.content });
         break;
       case 'files':
@@ -160,5 +161,13 @@ export function replaySession(entries: readonly LogEntry[]): ReplayedSession {
         break;
     }
   }
+  closeUnanswered(history);
   return { meta, history, chatFiles, readOnly };
+}
+
+/** Requests are logged before they are sent: one whose reply never came (an error, a crash) gets a note. */
+export const UNANSWERED_NOTE = '[no reply: the request failed or tandem stopped before the reply arrived]';
+
+function closeUnanswered(history: ChatMessage[]): void {
+  if (history.at(-1)?.role === 'user') history.push({ role: 'assistant', content: UNANSWERED_NOTE });
 }

@@ -115,6 +115,8 @@ export class Session {
   editorFormat: CoderFormat;
   /** HEAD when the last request started, for /diff. */
   lastRequestStartHash: string | null = null;
+  /** Text tandem wrote but could not commit, by path (see EditRoundOptions.uncommittedByTandem). */
+  private readonly uncommittedByTandem = new Map<string, string>();
 
   constructor(
     readonly options: SessionOptions,
@@ -206,15 +208,8 @@ export class Session {
       if (mode === 'architect') return await this.runArchitect(text, signal, loaded);
       return await this.runLoop(text, signal, { loaded, role: 'main', history: this.history, main: true });
     } catch (error) {
-      return this.failedRequest(error);
+      return this.endWithError(error, null);
     }
-  }
-
-  /** Our typed failures outside the model's control (git, disk, processes) end the request, never the chat. */
-  private failedRequest(error: unknown): RequestOutcome {
-    if (!(error instanceof Error) || typeof (error as { kind?: unknown }).kind !== 'string') throw error;
-    this.emit({ type: 'error', message: error.message });
-    return { status: 'error', message: error.message };
   }
 
   /** The messages the next request would carry, with their named parts. */
@@ -245,6 +240,7 @@ export class Session {
 
   private async runArchitect(text: string, signal: AbortSignal | undefined, planner: LoadedCoder): Promise<RequestOutcome> {
     const built = await this.buildRequest(text, planner);
+    this.logUserMessage(text, true);
     const plan = await this.send(built, this.models.main, signal);
     if (!plan.ok) return this.failedReply(text, plan, this.history, true);
     this.remember(this.history, text, plan.text, true);
@@ -264,6 +260,7 @@ export class Session {
         if (answer === 'unanswerable') return { status: 'approval_required', message: room };
         if (answer === 'no') return { status: 'completed', message: 'Request not sent.' };
       }
+      this.logUserMessage(message, profile.main);
       const reply = await this.send(built, model.name, signal);
       if (!reply.ok) return this.failedReply(message, reply, profile.history, profile.main);
       this.remember(profile.history, message, reply.text, profile.main);
@@ -276,7 +273,7 @@ export class Session {
         continue;
       }
 
-      const round = await this.applyReply(reply.text, profile.loaded);
+      const round = await this.applyReply(reply.text, profile.loaded, signal);
       if (round.stop) return round.stop;
       const decision = decideReflection(round.failures, used, this.options.maxReflections);
       if (decision.action === 'done') return { status: 'completed' };
@@ -333,11 +330,15 @@ export class Session {
     return { status: 'error', message: reply.error.message };
   }
 
+  /** The request is in the log before it is sent, so a crash during the reply still leaves it to resume. */
+  private logUserMessage(content: string, main: boolean): void {
+    if (main) this.deps.recorder?.record({ type: 'message', role: 'user', content });
+  }
+
+  /** The exchange joins the history; the reply (the request was logged already) joins the log. */
   private remember(history: ChatMessage[], user: string, assistant: string, main: boolean): void {
     history.push({ role: 'user', content: user }, { role: 'assistant', content: assistant });
-    if (!main) return;
-    this.deps.recorder?.record({ type: 'message', role: 'user', content: user });
-    this.deps.recorder?.record({ type: 'message', role: 'assistant', content: assistant });
+    if (main) this.deps.recorder?.record({ type: 'message', role: 'assistant', content: assistant });
   }
 
   private get fileOffers(): FileOfferDeps {
@@ -365,12 +366,19 @@ export class Session {
     this.emit({ type: 'info', message: `Summarized ${summary.replaced} older messages to keep the history within its budget.` });
   }
 
-  private async applyReply(reply: string, loaded: LoadedCoder): Promise<{ failures: { sections: string[]; kinds: FailureKind[] }; stop?: RequestOutcome }> {
-    const edits = await runEditRound(
-      reply,
-      { root: this.options.root, chatFiles: this.chatFiles, dryRun: this.options.dryRun, dirtyCommits: this.options.dirtyCommits, readOnly: this.readOnlyNames(), hooksDir: this.options.hooksDir },
-      { coder: loaded.coder, asker: this.ports.asker, git: this.ports.git, emit: this.emit },
-    );
+  private async applyReply(reply: string, loaded: LoadedCoder, signal?: AbortSignal): Promise<{ failures: { sections: string[]; kinds: FailureKind[] }; stop?: RequestOutcome }> {
+    const commit = this.ports.git && this.options.autoCommits ? (paths: string[], diff: string) => this.commitChange(paths, diff, loaded.prompts.commitMessage) : null;
+    let edits;
+    try {
+      edits = await runEditRound(
+        reply,
+        { root: this.options.root, chatFiles: this.chatFiles, dryRun: this.options.dryRun, dirtyCommits: this.options.dirtyCommits, readOnly: this.readOnlyNames(), hooksDir: this.options.hooksDir, uncommittedByTandem: this.uncommittedByTandem },
+        { coder: loaded.coder, asker: this.ports.asker, git: this.ports.git, emit: this.emit, lock: this.ports.lock ?? null, commit, journal: this.ports.applyJournal ?? null },
+      );
+    } catch (error) {
+      return { failures: { sections: [], kinds: [] }, stop: this.endWithError(error, 'None of the edits in your last reply were applied') };
+    }
+    this.trackUncommitted(edits.written, edits.uncommitted);
     for (const path of edits.addedToChat) this.addChatFile(path);
     this.totals.editsApplied += edits.appliedCount;
     this.totals.editsFailed += edits.failures.length;
@@ -386,19 +394,50 @@ export class Session {
     if (edits.approvalRequired) {
       return { failures: { sections, kinds }, stop: { status: 'approval_required', message: 'An edit needed approval that nobody could give.' } };
     }
-    if (edits.written.length > 0) await this.commitChange(edits.written.map((f) => f.path), edits.diff, loaded.prompts.commitMessage);
     const checks = await runCheckRound(
       edits.written,
       { lint: this.options.autoLint, test: this.options.autoTest && edits.written.length > 0 },
-      { checks: this.ports.checks, emit: this.emit, prompts: loaded.prompts.reflection, testCommand: this.options.testCommand },
+      { checks: this.ports.checks, emit: this.emit, prompts: loaded.prompts.reflection, testCommand: this.options.testCommand, signal },
     );
+    if (signal?.aborted) return { failures: { sections, kinds }, stop: { status: 'interrupted', message: 'Interrupted while checking the change.' } };
     sections.push(...checks.failures);
     kinds.push(...checks.kinds);
     return { failures: { sections, kinds } };
   }
 
+  /**
+   * A typed failure (git, disk, lock) ends the request, not the chat: one line for the user, and a note on
+   * the last reply so the model knows next time that its edits did not land. Bugs are rethrown.
+   */
+  private endWithError(error: unknown, modelNote: string | null): RequestOutcome {
+    if (!(error instanceof Error) || typeof (error as { kind?: unknown }).kind !== 'string') throw error;
+    const message = error.message.split('\n')[0] ?? error.message;
+    this.logDetail(message, (error as { detail?: unknown }).detail);
+    this.emit({ type: 'error', message });
+    const last = this.history.at(-1);
+    if (modelNote && last?.role === 'assistant') this.history[this.history.length - 1] = { ...last, content: `${last.content}\n\n[tandem: ${modelNote}: ${message}]` };
+    return { status: 'error', message };
+  }
+
+  /** Keeps the long form of a failure (git's hints, a stack) in the session log, out of the one-line message. */
+  logDetail(message: string, detail: unknown): void {
+    if (typeof detail !== 'string' || detail === '') return;
+    this.deps.recorder?.record({ type: 'event', event: { type: 'error_detail', message, detail } });
+  }
+
+  /** Remembers what tandem wrote but could not commit, so it is never committed later as the user's work. */
+  private trackUncommitted(written: ReadonlyArray<{ path: string; after: string }>, reason: string | undefined): void {
+    for (const file of written) {
+      if (reason) this.uncommittedByTandem.set(file.path, file.after);
+      else this.uncommittedByTandem.delete(file.path);
+    }
+    if (reason && written.length > 0) {
+      this.emit({ type: 'warning', message: `Left the edits to ${written.map((f) => f.path).join(', ')} uncommitted: ${reason}.` });
+    }
+  }
+
   private async commitChange(paths: string[], diff: string, systemPrompt: string): Promise<void> {
-    if (!this.ports.git || !this.options.autoCommits) return;
+    if (!this.ports.git) return;
     const request = [...this.history].reverse().find((m) => m.role === 'user')?.content;
     const message = await writeCommitMessage({ client: this.ports.weakModel, model: this.models.weak, systemPrompt, diff, paths, context: request });
     const hash = await this.ports.git.commitTandemChange(paths, message);

@@ -25,24 +25,26 @@ describe('committing the user work before an edit', () => {
   async function round(reply: string, chatFiles: string[], dirtyCommits = true) {
     const events: RoundEvent[] = [];
     const git = createGitPort(fx.root, { env: fx.env });
+    const tandemHashes: Array<string | null> = [];
+    const commit = async (paths: string[]) => void tandemHashes.push(await git.commitTandemChange(paths, 'feat: add g'));
     const result = await runEditRound(
       reply,
       { root: fx.root, chatFiles, dryRun: false, dirtyCommits },
-      { coder: createCoder('diff', prompts), asker: noQuestions, git, emit: (event) => void events.push(event) },
+      { coder: createCoder('diff', prompts), asker: noQuestions, git, emit: (event) => void events.push(event), commit },
     );
-    return { result, events, git };
+    return { result, events, git, tandemHashes };
   }
 
   it('commits the user change first, then tandem commits only its own change', async () => {
     fx = await makeFixture();
     await userCommit(fx, { 'app.py': 'def f():\n    return 1\n', 'other.py': 'o\n' });
     await fx.write({ 'app.py': 'def f():\n    return 2\n', 'other.py': 'o2\n' });
-    const { result, events, git } = await round(replaceBlock('app.py', '    return 2\n', '    return 2\n\ndef g():\n    return 3\n'), ['app.py']);
+    const { result, events, tandemHashes } = await round(replaceBlock('app.py', '    return 2\n', '    return 2\n\ndef g():\n    return 3\n'), ['app.py']);
     expect(result.written.map((w) => w.path)).toEqual(['app.py']);
     const userCommitEvent = events.find((e) => e.type === 'commit');
     expect(userCommitEvent).toMatchObject({ type: 'commit', user: true, files: ['app.py'] });
     const userHash = (userCommitEvent as { hash: string }).hash;
-    const tandemHash = await git.commitTandemChange(['app.py'], 'feat: add g');
+    const tandemHash = tandemHashes[0];
     expect(await fx.git('log', '--format=%s', '-2')).toBe("feat: add g\nwip: your changes to app.py before tandem's edit\n");
     expect(await isTandemCommit(fx.root, userHash, { env: fx.env })).toBe(false);
     expect(await isTandemCommit(fx.root, tandemHash!, { env: fx.env })).toBe(true);
@@ -61,6 +63,8 @@ describe('committing the user work before an edit', () => {
     const off = await round(replaceBlock('b.py', 'y = 2\n', 'y = 3\n'), ['b.py'], false);
     expect(off.result.written.map((w) => w.path)).toEqual(['b.py']);
     expect([...clean.events, ...off.events].filter((e) => e.type === 'commit')).toEqual([]);
-    expect((await fx.git('rev-parse', 'HEAD')).trim()).toBe(start);
+    // Only tandem's own two commits came after the user's: no "wip" commit of the user's work.
+    expect(await fx.git('log', '--format=%s', `${start}..HEAD`)).toBe('feat: add g\nfeat: add g\n');
+    expect(await fx.git('show', '--format=', 'HEAD')).toContain('+y = 3');
   });
 });

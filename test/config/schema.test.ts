@@ -84,6 +84,14 @@ describe('value checks', () => {
     expect(say(checkTextValue(specOf('edit-format'), 'Diff'), "'Diff'")).toBe("'Diff' is not one of diff, diff-fenced, whole, udiff, ask");
   });
 
+  it('refuses timeouts a timer cannot hold and counts out of range, from flags and config alike', () => {
+    expect(say(checkTextValue(specOf('request-timeout'), '3000000'), '3000000')).toBe('expected a whole number from 1 to 2147483, got 3000000');
+    expect(checkTextValue(specOf('command-timeout'), '2147483')).toEqual({ ok: true, value: 2147483 });
+    expect(checkConfigValue(specOf('command-timeout'), 2147484).ok).toBe(false);
+    expect(checkConfigValue(specOf('lock-timeout'), 0)).toEqual({ ok: true, value: 0 });
+    expect(say(checkTextValue(specOf('max-retries'), '1000'), '1000')).toBe('expected a whole number from 0 to 100, got 1000');
+  });
+
   it('reads YAML values strictly by type, strings like text', () => {
     expect(checkConfigValue(specOf('map-tokens'), 5)).toEqual({ ok: true, value: 5 });
     expect(checkConfigValue(specOf('map-tokens'), '2048')).toEqual({ ok: true, value: 2048 });

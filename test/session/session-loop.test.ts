@@ -200,17 +200,17 @@ describe('a request through the session loop', () => {
     expect(t.model.requests).toHaveLength(2);
   });
 
-  it('ends with an error when git fails in the middle of a round: the written edit stays, the chat goes on', async () => {
+  it('ends with an error when git fails in the middle of a round: the reply is rolled back, the chat goes on', async () => {
     const t = start({
       files: APP,
       chat: ['app.py'],
-      turns: [block('app.py', '    return sum(xs)\n', '    return 0\n'), block('app.py', '    return 0\n', '    return 1\n')],
+      turns: [block('app.py', '    return sum(xs)\n', '    return 0\n'), block('app.py', '    return sum(xs)\n', '    return 1\n')],
     });
     t.git.failNextCommit = 'fatal: Unable to create index.lock: File exists.';
     const outcome = await t.session.runRequest('zero');
     expect(outcome).toMatchObject({ status: 'error', message: expect.stringContaining('index.lock') });
     expect(t.ofType('error').at(-1)?.message).toContain('index.lock');
-    expect(t.read('app.py')).toBe('def total(xs):\n    return 0\n');
+    expect(t.read('app.py')).toBe('def total(xs):\n    return sum(xs)\n');
     expect(t.git.commits).toEqual([]);
     expect((await t.session.runRequest('one')).status).toBe('completed');
     expect(t.read('app.py')).toBe('def total(xs):\n    return 1\n');

@@ -11,8 +11,9 @@ export const runCommand: SlashCommand = {
       ctx.print('Usage: /run CMD\n');
       return {};
     }
-    const result = await ctx.runShell(command);
-    ctx.print(result.output.endsWith('\n') || result.output === '' ? result.output : `${result.output}\n`);
+    // Output is shown as it arrives; a long command is not a silent one.
+    const result = await ctx.runShell(command, { onOutput: (text) => ctx.print(text) });
+    if (result.output !== '' && !result.output.endsWith('\n')) ctx.print('\n');
     ctx.print(`(exit code ${result.exitCode ?? 'none: killed'})\n`);
     return result.exitCode === 0 ? {} : { status: 'error' };
   },

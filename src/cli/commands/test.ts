@@ -10,8 +10,9 @@ export const testCommand: SlashCommand = {
       ctx.print('No test command: set one with --test-cmd.\n');
       return {};
     }
-    const result = await ctx.runShell(ctx.testCommand);
-    ctx.print(result.output.endsWith('\n') || result.output === '' ? result.output : `${result.output}\n`);
+    // Output is shown as it arrives; a long command is not a silent one.
+    const result = await ctx.runShell(ctx.testCommand, { onOutput: (text) => ctx.print(text) });
+    if (result.output !== '' && !result.output.endsWith('\n')) ctx.print('\n');
     if (result.exitCode === 0) {
       ctx.print('Tests passed.\n');
       return {};

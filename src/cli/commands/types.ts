@@ -20,7 +20,8 @@ export interface CommandContext {
   readonly cwd: string;
   readonly print: (text: string) => void;
   readonly git: GitCommandsPort | null;
-  readonly runShell: (command: string) => Promise<{ exitCode: number | null; output: string }>;
+  /** Runs a shell command; Ctrl-C stops it. `onOutput` sees the output as it arrives. */
+  readonly runShell: (command: string, options?: { onOutput?: (text: string) => void }) => Promise<{ exitCode: number | null; output: string }>;
   readonly lintCommands: readonly string[];
   readonly testCommand: string | null;
   readonly repoMap: RepoMapPort | null;
