@@ -15,6 +15,8 @@ export interface EditRoundOptions {
   readonly chatFiles: readonly string[];
   readonly dryRun: boolean;
   readonly dirtyCommits: boolean;
+  /** Files the user declined in this chat: never asked about again, and a "no" here joins them. */
+  readonly declined?: Set<string>;
 }
 
 export interface EditRoundResult {
@@ -47,7 +49,7 @@ export async function runEditRound(reply: string, options: EditRoundOptions, dep
   const paths = unique([...parsed.edits.map((e) => e.path), ...options.chatFiles]);
   const loaded = await loadSnapshots(options.root, paths);
   const plan = planEdits(parsed.edits, loaded.files, { chatFiles: options.chatFiles, refused: loaded.refused, root: options.root });
-  const approval = await approvePlan(plan, options.chatFiles, deps);
+  const approval = await approvePlan(plan, options, deps);
   const failures = [...plan.failures, ...approval.denied];
   for (const failure of failures) {
     deps.emit({ type: 'edit', path: failure.edit.path, status: failure.reason === 'denied' ? 'denied' : 'failed', error: firstLine(failure.message) });
@@ -79,20 +81,18 @@ export async function runEditRound(reply: string, options: EditRoundOptions, dep
   return { ...base, written, appliedCount: countAppliedEdits(approval.files) };
 }
 
-/** The text sent back to the model for everything this round could not do; '' when all went well. */
-export function describeEditProblems(result: EditRoundResult, prompts: { parseProblems: string; denied: string }): string {
+/**
+ * The text sent back to the model for everything this round could not do; '' when all went well.
+ * The user's "no" is not a failure for the model to retry, so denied edits are never in it.
+ */
+export function describeEditProblems(result: EditRoundResult, prompts: { parseProblems: string }, skip: ReadonlySet<string> = new Set()): string {
   const sections: string[] = [];
   if (result.parseProblems.length > 0) {
     const applied = result.appliedCount > 0 ? `The other ${result.appliedCount} block(s) were applied; do not send them again.` : '';
     sections.push(prompts.parseProblems.replace('{problems}', () => result.parseProblems.join('\n')).replace('{applied}', () => applied).trim());
   }
-  const denied = result.failures.filter((f) => f.reason === 'denied');
-  const others = result.failures.filter((f) => f.reason !== 'denied');
+  const others = result.failures.filter((f) => f.reason !== 'denied' && !skip.has(f.edit.path));
   if (others.length > 0) sections.push(describeFailures(others, result.appliedCount));
-  if (denied.length > 0) {
-    const paths = unique(denied.map((f) => f.edit.path)).join(', ');
-    sections.push(prompts.denied.replace('{details}', () => paths).trim());
-  }
   return sections.join('\n\n');
 }
 
@@ -103,18 +103,20 @@ interface Approval {
   readonly unanswerable: boolean;
 }
 
-async function approvePlan(plan: EditPlan, chatFiles: readonly string[], deps: Deps): Promise<Approval> {
+async function approvePlan(plan: EditPlan, options: EditRoundOptions, deps: Deps): Promise<Approval> {
   const files: PlannedFile[] = [];
   const denied: EditFailure[] = [];
   const addedToChat: string[] = [];
   let unanswerable = false;
   for (const file of plan.files) {
-    const question = approvalQuestion(file, chatFiles);
+    const question = approvalQuestion(file, options.chatFiles);
     if (!question) {
       files.push(file);
       continue;
     }
-    const answer = await deps.asker.confirm(question.text, question.kind);
+    // No means no: a file declined earlier in this chat is not asked about again.
+    const answer = options.declined?.has(file.path) === true ? 'no' : await deps.asker.confirm(question.text, question.kind);
+    if (answer === 'no') options.declined?.add(file.path);
     if (answer === 'yes') {
       files.push(file);
       addedToChat.push(file.path);

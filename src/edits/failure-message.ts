@@ -150,6 +150,30 @@ export function missingFileMessage(edit: Edit, path: string): string {
   ].join('\n');
 }
 
+/** unchanged: SEARCH and REPLACE are the same text, so the block changes nothing. */
+export function unchangedMessage(edit: Edit, path: string): string {
+  return [
+    `${blockLabel(edit)}: its SEARCH and REPLACE sections are identical, so nothing changed in ${path}. If you meant to change these lines, resend the block with the new lines in REPLACE; if not, do not send it again.`,
+    fence(edit.source),
+  ].join('\n');
+}
+
+/** file_exists: a udiff `--- /dev/null` (create) for a file that already has other text. */
+export function fileExistsMessage(edit: Edit, path: string): string {
+  return [
+    `${blockLabel(edit)}: \`--- /dev/null\` creates a new file, but ${path} already exists, so nothing was changed. To change it, send a diff against its current contents with \`--- a/${path}\` and \`+++ b/${path}\`, with context lines copied from the file.`,
+    fence(edit.source),
+  ].join('\n');
+}
+
+/** placeholder_path: the example folder of the instructions (`path/to/`) used as a real path. */
+export function placeholderMessage(edit: Edit, prefix: string): string {
+  return [
+    `${blockLabel(edit)}: \`${prefix}\` is the example folder from the instructions, not a folder of this repository, so nothing was written. Resend the block with the file's real path from the repository root.`,
+    fence(edit.source),
+  ].join('\n');
+}
+
 /** For refusals decided elsewhere (paths, binary, too large, denied): the reason plus the block. */
 export function refusedMessage(edit: Edit, reason: string): string {
   return [`${blockLabel(edit)}: ${reason}`, fence(edit.source)].join('\n');

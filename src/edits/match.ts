@@ -1,5 +1,9 @@
 // The matching ladder: small pure matchers tried in order, each only if the previous found nothing.
-// Every rung demands a unique place; a wrong-place edit is worse than a failed one.
+// Every rung demands a unique place; a wrong-place edit is worse than a failed one. Several places
+// count as one when every one of them gives the same file (a line repeated back to back).
+// Order: exact, trailing whitespace, indentation, blank edges, `...` elision, look-alike characters,
+// then the late rungs, each only after all before it found nothing: tabs for spaces (a uniform
+// mapping), Unicode normalization (NFC vs NFD), and inner whitespace (unique matches only).
 import {
   LineView,
   isBlank,
@@ -15,7 +19,10 @@ export type RungName =
   | 'indentation'
   | 'blank_edges'
   | 'elision'
-  | 'unicode';
+  | 'unicode'
+  | 'tabs'
+  | 'normalization'
+  | 'inner_whitespace';
 
 export type MatchResult =
   | {
@@ -30,15 +37,23 @@ export type MatchResult =
   | { readonly kind: 'ambiguous'; readonly rung: RungName; readonly candidates: number[] }
   | { readonly kind: 'none'; readonly hint?: string };
 
-/** How one candidate relates to SEARCH: the indentation to add (+) or remove (-). */
+/**
+ * How one candidate relates to SEARCH: the indentation to add (+) or remove (-), or for the tabs rung
+ * how many spaces one tab stands for and which side uses tabs.
+ */
 interface Offset {
   readonly sign: 1 | -1;
   readonly prefix: string;
+  readonly tabs?: { readonly width: number; readonly fileHasTabs: boolean };
+  /** The file's text is decomposed (NFD): new lines are written the same way. */
+  readonly nfd?: boolean;
 }
 
 interface BaseRung {
   readonly key: KeyKind;
-  readonly indent: boolean;
+  readonly indent: boolean | 'tabs';
+  /** Only a single candidate counts; several are not a match at all (no in-order pick). */
+  readonly uniqueOnly?: boolean;
 }
 
 const EXACT: BaseRung = { key: 'exact', indent: false };
@@ -46,6 +61,9 @@ const TRAILING: BaseRung = { key: 'trimEnd', indent: false };
 const INDENT: BaseRung = { key: 'trim', indent: true };
 const FOLD_TRAILING: BaseRung = { key: 'foldTrimEnd', indent: false };
 const FOLD_INDENT: BaseRung = { key: 'foldTrim', indent: true };
+const TABS: BaseRung = { key: 'trim', indent: 'tabs' };
+const NFC: BaseRung = { key: 'nfcTrim', indent: true };
+const INNER: BaseRung = { key: 'collapsed', indent: true, uniqueOnly: true };
 
 interface Candidate {
   readonly start: number;
@@ -77,6 +95,29 @@ function consistentOffset(
 }
 
 /**
+ * Tabs on one side, spaces on the other, with one width for every non-blank line: the file's
+ * indentation is `n` tabs exactly where SEARCH's is `n * width` spaces (or the reverse).
+ */
+function tabMapping(file: readonly string[], at: number, search: readonly string[]): Offset | null {
+  let width = 0;
+  let fileHasTabs: boolean | null = null;
+  for (let k = 0; k < search.length; k++) {
+    const s = search[k] ?? '';
+    if (isBlank(s)) continue;
+    const fi = leadingWhitespace(file[at + k] ?? '');
+    const si = leadingWhitespace(s);
+    if (fi === si && fi === '') continue;
+    const tabsSide = /^\t+$/.test(fi) && /^ +$/.test(si) ? true : /^ +$/.test(fi) && /^\t+$/.test(si) ? false : null;
+    if (tabsSide === null || (fileHasTabs !== null && tabsSide !== fileHasTabs)) return null;
+    fileHasTabs = tabsSide;
+    const [tabs, spaces] = tabsSide ? [fi.length, si.length] : [si.length, fi.length];
+    if (spaces % tabs !== 0 || (width !== 0 && spaces / tabs !== width)) return null;
+    width = spaces / tabs;
+  }
+  return fileHasTabs === null ? null : { sign: 1, prefix: '', tabs: { width, fileHasTabs } };
+}
+
+/**
  * Every place where SEARCH matches under `rung`, starting at `from` or later. Candidate starts come
  * from the positions of SEARCH's rarest line key, so the cost follows that key's count, not the file.
  */
@@ -97,8 +138,9 @@ function findCandidates(view: LineView, search: readonly string[], rung: BaseRun
       }
     }
     if (!ok) continue;
-    const offset = rung.indent ? consistentOffset(view.lines, i, search) : { sign: 1 as const, prefix: '' };
-    if (offset) out.push({ start: i, offset });
+    const offset =
+      rung.indent === 'tabs' ? tabMapping(view.lines, i, search) : rung.indent ? consistentOffset(view.lines, i, search) : { sign: 1 as const, prefix: '' };
+    if (offset) out.push({ start: i, offset: rung.key === 'nfcTrim' ? withForm(view.lines, i, n, offset) : offset });
   }
   return out;
 }
@@ -117,7 +159,29 @@ function rarestKey(view: LineView, kind: KeyKind, skeys: readonly string[]): num
   return best;
 }
 
+/** Marks an NFD file slice, so the lines the model changes keep the file's normalization. */
+function withForm(file: readonly string[], at: number, n: number, offset: Offset): Offset {
+  for (let k = at; k < at + n; k++) {
+    const line = file[k] ?? '';
+    if (line !== line.normalize('NFC')) return { ...offset, nfd: true };
+  }
+  return offset;
+}
+
+/** A REPLACE line's indentation in the file's own characters: tabs for spaces or spaces for tabs. */
+function retab(line: string, tabs: NonNullable<Offset['tabs']>): string {
+  const lead = leadingWhitespace(line);
+  const rest = line.slice(lead.length);
+  if (tabs.fileHasTabs) {
+    const spaces = lead.replace(/\t/g, ' '.repeat(tabs.width)).length;
+    return '\t'.repeat(Math.floor(spaces / tabs.width)) + ' '.repeat(spaces % tabs.width) + rest;
+  }
+  return lead.replace(/\t/g, ' '.repeat(tabs.width)) + rest;
+}
+
 function reindent(line: string, offset: Offset): string {
+  if (offset.nfd === true) return reindent(line.normalize('NFD'), { ...offset, nfd: false });
+  if (offset.tabs && !isBlank(line)) return retab(line, offset.tabs);
   if (offset.prefix === '' || isBlank(line)) return line;
   if (offset.sign === 1) return offset.prefix + line;
   if (line.startsWith(offset.prefix)) return line.slice(offset.prefix.length);
@@ -159,6 +223,28 @@ function choose(cands: readonly Candidate[], after: number | null): Pick {
   return { ambiguous: cands.map((c) => c.start + 1) };
 }
 
+// Comparing outcomes costs the span the candidates cover; beyond these it is not worth it.
+const MAX_SAME_OUTCOME_CANDIDATES = 16;
+const MAX_SAME_OUTCOME_SPAN = 4000;
+
+/** True when replacing at any of `cands` leaves the same file (SEARCH repeated back to back). */
+function sameOutcome(view: LineView, cands: readonly Candidate[], search: readonly string[], replace: readonly string[]): boolean {
+  if (cands.length > MAX_SAME_OUTCOME_CANDIDATES) return false;
+  const n = search.length;
+  const lo = Math.min(...cands.map((c) => c.start));
+  const hi = Math.max(...cands.map((c) => c.start + n));
+  if (hi - lo > MAX_SAME_OUTCOME_SPAN) return false;
+  const lines = view.lines;
+  let first: string | undefined;
+  for (const c of cands) {
+    const slice = lines.slice(c.start, c.start + n);
+    const region = [...lines.slice(lo, c.start), ...buildReplacement(slice, search, replace, c.offset), ...lines.slice(c.start + n, hi)].join('\n');
+    if (first === undefined) first = region;
+    else if (region !== first) return false;
+  }
+  return true;
+}
+
 function tryRungs(
   view: LineView,
   search: readonly string[],
@@ -167,8 +253,11 @@ function tryRungs(
   rungs: ReadonlyArray<readonly [RungName, BaseRung]>,
 ): MatchResult | null {
   for (const [name, rung] of rungs) {
-    const picked = choose(findCandidates(view, search, rung), after);
+    const cands = findCandidates(view, search, rung);
+    if (rung.uniqueOnly === true && cands.length !== 1) continue;
+    let picked = choose(cands, after);
     if (picked === null) continue;
+    if ('ambiguous' in picked && sameOutcome(view, cands, search, replace)) picked = { pick: cands[0] as Candidate };
     if ('ambiguous' in picked) return { kind: 'ambiguous', rung: name, candidates: picked.ambiguous };
     const { start, offset } = picked.pick;
     const end = start + search.length;
@@ -227,8 +316,14 @@ export function matchBlock(
     ['unicode', FOLD_TRAILING],
     ['unicode', FOLD_INDENT],
   ]);
-  return folded ?? { kind: 'none' };
+  return folded ?? tryRungs(view, s.search, s.replace, after, LATE) ?? { kind: 'none' };
 }
+
+const LATE: ReadonlyArray<readonly [RungName, BaseRung]> = [
+  ['tabs', TABS],
+  ['normalization', NFC],
+  ['inner_whitespace', INNER],
+];
 
 function splitPieces(lines: readonly string[]): string[][] {
   const pieces: string[][] = [[]];
@@ -307,4 +402,18 @@ function matchPiece(
     };
   }
   return { kind: 'none' };
+}
+
+/**
+ * How many places each late rung finds for SEARCH (after the blank-edge strip the ladder applies), for
+ * the differential test that shows each late rung decides only when everything before it found nothing.
+ */
+export function lateRungCounts(file: readonly string[] | LineView, search: readonly string[]): Record<'tabs' | 'normalization' | 'inner_whitespace', number> {
+  const view = file instanceof LineView ? file : new LineView(file);
+  const s = stripBlankEdges(search, [])?.search ?? search;
+  const counts = { tabs: 0, normalization: 0, inner_whitespace: 0 };
+  for (const [name, rung] of LATE) {
+    if (name === 'tabs' || name === 'normalization' || name === 'inner_whitespace') counts[name] = findCandidates(view, s, rung).length;
+  }
+  return counts;
 }
