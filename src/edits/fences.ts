@@ -39,7 +39,8 @@ export function splitReply(reply: string): ReplyLine[] {
 
 /** The fence opened by this line, or undefined. A bare fence line also counts as an opener. */
 export function parseFenceOpen(line: string): FenceOpen | undefined {
-  const source = line.includes('<') ? SOURCE_OPEN_RE.exec(line) : null;
+  // Anchored, so a line that is not a fence fails at its first characters.
+  const source = SOURCE_OPEN_RE.exec(line);
   if (source) return { fence: SOURCE_FENCE, info: (source[1] ?? '').trim() };
   const m = OPEN_RE.exec(line);
   if (!m) return undefined;

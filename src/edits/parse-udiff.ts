@@ -133,7 +133,10 @@ const MAX_UNPREFIXED_RUN = 3;
 
 function endsHunk(lines: readonly ReplyLine[], i: number): boolean {
   const bare = lines[i]?.bare ?? '';
-  return bare.startsWith('@@') || isFileHeader(lines, i) || bare.startsWith('diff --git ') || parseFenceOpen(bare) !== undefined;
+  const c = bare[0];
+  // Only a fence at the start of the line closes the diff's own fence; " ```" is a context line.
+  if ((c === '`' || c === '~' || c === '<') && parseFenceOpen(bare) !== undefined) return true;
+  return bare.startsWith('@@') || bare.startsWith('diff --git ') || isFileHeader(lines, i);
 }
 
 /** Lines without a prefix at `i` that the hunk continues after: how many, or 0 when it ends here. */
