@@ -39,12 +39,26 @@ export function splitReply(reply: string): ReplyLine[] {
 
 /** The fence opened by this line, or undefined. A bare fence line also counts as an opener. */
 export function parseFenceOpen(line: string): FenceOpen | undefined {
-  // Anchored, so a line that is not a fence fails at its first characters.
+  if (!mayOpenFence(line)) return undefined;
   const source = SOURCE_OPEN_RE.exec(line);
   if (source) return { fence: SOURCE_FENCE, info: (source[1] ?? '').trim() };
   const m = OPEN_RE.exec(line);
   if (!m) return undefined;
   return { fence: m[1] ?? '```', info: (m[2] ?? '').trim() };
+}
+
+/**
+ * Most reply lines are code or prose: their first mark (after at most 3 spaces or tabs) is no fence
+ * character, so the regexes need not run. Other leading characters go to the regexes, as before.
+ */
+function mayOpenFence(line: string): boolean {
+  for (let i = 0; i < 4 && i < line.length; i++) {
+    const c = line.charCodeAt(i);
+    if (c === 32 || c === 9) continue;
+    return c === 96 || c === 126 || c === 60 || c < 32 || c > 127;
+  }
+  // Blank, or indented four or more: never a fence.
+  return false;
 }
 
 /** True when the line is a fence with nothing after it (a closer, or an opener with no language). */
