@@ -30,6 +30,8 @@ export interface EditRoundOptions {
    * such a file still holding that text is tandem's work, not the user's, and is never a "wip" commit.
    */
   readonly uncommittedByTandem?: ReadonlyMap<string, string>;
+  /** Files the user declined in this chat: never asked about again, and a "no" here joins them. */
+  readonly declined?: Set<string>;
 }
 
 export interface EditRoundResult {
@@ -190,9 +192,12 @@ async function refuseUnwritable(files: PlannedFile[], root: string, deps: Deps):
   return { files: files.filter((file) => !reasons.has(file.path)), refused };
 }
 
-/** The text sent back to the model for everything this round could not do; '' when all went well. */
-export function describeEditProblems(result: EditRoundResult, prompts: { parseProblems: string; denied: string }): string {
-  return describeRoundProblems(result, prompts);
+/**
+ * The text sent back to the model for everything this round could not do; '' when all went well.
+ * The user's "no" is not a failure for the model to retry, so denied edits are never in it.
+ */
+export function describeEditProblems(result: EditRoundResult, prompts: { parseProblems: string }, skip: ReadonlySet<string> = new Set()): string {
+  return describeRoundProblems(result, prompts, skip);
 }
 
 interface Approval {
@@ -219,7 +224,9 @@ async function approvePlan(plan: EditPlan, options: EditRoundOptions, deps: Deps
       files.push(file);
       continue;
     }
-    const answer = await deps.asker.confirm(question.text, question.kind);
+    // No means no: a file declined earlier in this chat is not asked about again.
+    const answer = options.declined?.has(file.path) === true ? 'no' : await deps.asker.confirm(question.text, question.kind);
+    if (answer === 'no') options.declined?.add(file.path);
     if (answer === 'yes') {
       files.push(file);
       addedToChat.push(file.path);

@@ -5,7 +5,7 @@ import { loadFormatPrompts, readPrompt } from './prompt-files.js';
 
 export interface ReflectionPrompts {
   readonly parseProblems: string;
-  readonly denied: string;
+  readonly addedFilesRedo: string;
   readonly syntax: string;
   readonly lint: string;
   readonly test: string;
@@ -29,9 +29,9 @@ export async function loadPromptSet(promptsDir: string, format: string, values: 
     read('context/repo-map.md'),
     read('context/ack.md'),
   ]);
-  const [parseProblems, denied, syntax, lint, test, addedFiles, commitMessage] = await Promise.all([
+  const [parseProblems, addedFilesRedo, syntax, lint, test, addedFiles, commitMessage] = await Promise.all([
     read('reflection/parse-problems.md'),
-    read('reflection/denied.md'),
+    read('reflection/added-files-redo.md'),
     read('reflection/syntax.md'),
     read('reflection/lint.md'),
     read('reflection/test.md'),
@@ -41,7 +41,7 @@ export async function loadPromptSet(promptsDir: string, format: string, values: 
   return {
     format: formatPrompts,
     context: { chatFiles, noChatFiles, readOnly, repoMap, ack },
-    reflection: { parseProblems, denied, syntax, lint, test, addedFiles },
+    reflection: { parseProblems, addedFilesRedo, syntax, lint, test, addedFiles },
     commitMessage,
   };
 }

@@ -150,6 +150,30 @@ export function missingFileMessage(edit: Edit, path: string): string {
   ].join('\n');
 }
 
+/** unchanged: SEARCH and REPLACE are the same text, so the block changes nothing. */
+export function unchangedMessage(edit: Edit, path: string): string {
+  return [
+    `${blockLabel(edit)}: its SEARCH and REPLACE sections are identical, so nothing changed in ${path}. If you meant to change these lines, resend the block with the new lines in REPLACE; if not, do not send it again.`,
+    fence(edit.source),
+  ].join('\n');
+}
+
+/** file_exists: a udiff `--- /dev/null` (create) for a file that already has other text. */
+export function fileExistsMessage(edit: Edit, path: string): string {
+  return [
+    `${blockLabel(edit)}: \`--- /dev/null\` creates a new file, but ${path} already exists, so nothing was changed. To change it, send a diff against its current contents with \`--- a/${path}\` and \`+++ b/${path}\`, with context lines copied from the file.`,
+    fence(edit.source),
+  ].join('\n');
+}
+
+/** placeholder_path: the example folder of the instructions (`path/to/`) used as a real path. */
+export function placeholderMessage(edit: Edit, prefix: string): string {
+  return [
+    `${blockLabel(edit)}: \`${prefix}\` is the example folder from the instructions, not a folder of this repository, so nothing was written. Resend the block with the file's real path from the repository root.`,
+    fence(edit.source),
+  ].join('\n');
+}
+
 /** For refusals decided elsewhere (paths, binary, too large, denied): the reason plus the block. */
 export function refusedMessage(edit: Edit, reason: string): string {
   return [`${blockLabel(edit)}: ${reason}`, fence(edit.source)].join('\n');
@@ -177,25 +201,19 @@ export interface RoundProblems {
 }
 
 /**
- * Everything one reply's edits could not do, as one message: malformed blocks, failed blocks, then
- * a single sentence on what did apply (the parse and match sections never each say it), then the
- * edits the user denied, which are not for the model to retry. '' when there is nothing to fix.
+ * The text sent back to the model for everything a round could not do: parse problems, failed edits, and
+ * a single sentence on what did apply (the parse and match sections never each say it). The user's "no"
+ * is not a failure for the model to retry, so denied edits are never in it; nor are edits to `skip`
+ * (files just added to the chat, which the model is asked to redo). '' when there is nothing to fix.
  */
-export function describeRoundProblems(round: RoundProblems, prompts: { parseProblems: string; denied: string }): string {
-  const denied = round.failures.filter((f) => f.reason === 'denied');
-  const failed = round.failures.filter((f) => f.reason !== 'denied');
+export function describeRoundProblems(round: RoundProblems, prompts: { parseProblems: string }, skip: ReadonlySet<string> = new Set()): string {
+  const failed = round.failures.filter((f) => f.reason !== 'denied' && !skip.has(f.edit.path));
   const sections: string[] = [];
   if (round.parseProblems.length > 0) {
     sections.push(prompts.parseProblems.replace('{problems}', () => round.parseProblems.join('\n')).trim());
   }
   if (failed.length > 0) sections.push(failureSection(failed));
-  // A person's "no" is final: denied edits alone send nothing back; beside other problems they are
-  // named so the model does not resend them.
   if (sections.length === 0) return '';
   sections.push(appliedNote(round.appliedCount));
-  if (denied.length > 0) {
-    const paths = [...new Set(denied.map((f) => f.edit.path))].join(', ');
-    sections.push(prompts.denied.replace('{details}', () => paths).trim());
-  }
   return sections.join('\n\n');
 }

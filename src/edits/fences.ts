@@ -17,6 +17,11 @@ export interface FenceOpen {
 
 const OPEN_RE = /^\s{0,3}(`{3,}|~{3,})\s*([^`]*?)\s*$/;
 const CLOSE_RE = /^\s{0,3}(`{3,}|~{3,})\s*$/;
+// Aider's alternative fence, used for files that contain ``` themselves: `<source>` or `<source>python`
+// opens, `</source>` closes. It never nests, so it is read like a long CommonMark fence.
+export const SOURCE_FENCE = '<source>';
+const SOURCE_OPEN_RE = /^\s{0,3}<source>\s*([^<>`]*?)\s*$/i;
+const SOURCE_CLOSE_RE = /^\s{0,3}<\/source>\s*$/i;
 
 /** Splits a reply into lines; CRLF is read as LF so edits always carry '\n' endings. */
 export function splitReply(reply: string): ReplyLine[] {
@@ -34,13 +39,31 @@ export function splitReply(reply: string): ReplyLine[] {
 
 /** The fence opened by this line, or undefined. A bare fence line also counts as an opener. */
 export function parseFenceOpen(line: string): FenceOpen | undefined {
+  if (!mayOpenFence(line)) return undefined;
+  const source = SOURCE_OPEN_RE.exec(line);
+  if (source) return { fence: SOURCE_FENCE, info: (source[1] ?? '').trim() };
   const m = OPEN_RE.exec(line);
   if (!m) return undefined;
   return { fence: m[1] ?? '```', info: (m[2] ?? '').trim() };
 }
 
+/**
+ * Most reply lines are code or prose: their first mark (after at most 3 spaces or tabs) is no fence
+ * character, so the regexes need not run. Other leading characters go to the regexes, as before.
+ */
+function mayOpenFence(line: string): boolean {
+  for (let i = 0; i < 4 && i < line.length; i++) {
+    const c = line.charCodeAt(i);
+    if (c === 32 || c === 9) continue;
+    return c === 96 || c === 126 || c === 60 || c < 32 || c > 127;
+  }
+  // Blank, or indented four or more: never a fence.
+  return false;
+}
+
 /** True when `line` closes a block opened with `open` (same character, at least as long). */
 export function closesFence(line: string, open: FenceOpen): boolean {
+  if (open.fence === SOURCE_FENCE) return SOURCE_CLOSE_RE.test(line);
   const m = CLOSE_RE.exec(line);
   if (!m || m[1] === undefined) return false;
   return m[1][0] === open.fence[0] && m[1].length >= open.fence.length;
@@ -61,7 +84,7 @@ export function fenceLanguage(open: FenceOpen): string {
  * character and at least that length closes it, and shorter fences inside are content.
  */
 export function findFenceClose(lines: readonly ReplyLine[], start: number, open: FenceOpen): number {
-  if (open.fence.length > 3) {
+  if (open.fence.length > 3 || open.fence === SOURCE_FENCE) {
     for (let i = start + 1; i < lines.length; i++) {
       if (closesFence(lines[i]?.bare ?? '', open)) return i;
     }

@@ -76,18 +76,22 @@ export async function readFileSnapshot(
 /**
  * The final-newline rule. A file that had no final newline keeps none: editors and formatters
  * that produced it would fight us otherwise, and no edit format can say "add one" unambiguously.
- * New and empty files, and files that had one, end with exactly their newline.
+ * New and empty files, and files that had one, end with exactly their newline. `finalNewline`, when
+ * given, is what the edit itself said (a udiff's `\ No newline at end of file`) and wins.
  */
-export function finalizeText(after: string, before: FileSnapshot): string {
+export function finalizeText(after: string, before: FileSnapshot, finalNewline?: boolean): string {
   if (after === '') return '';
-  const hadNone = before.text !== null && before.text !== '' && !before.finalNewline;
+  const hadNone = finalNewline === undefined ? before.text !== null && before.text !== '' && !before.finalNewline : !finalNewline;
   if (hadNone) return after.endsWith('\n') ? after.slice(0, -1) : after;
   return after.endsWith('\n') ? after : after + '\n';
 }
 
-/** Planned '\n' text back to the bytes' conventions of `before` (eol, BOM, final newline). */
+/**
+ * Planned '\n' text back to the bytes' conventions of `before` (eol, BOM). The final newline is the
+ * planner's (finalizeText, or a udiff's `\ No newline at end of file`), so it is kept as it is.
+ */
 export function encodeSnapshotText(after: string, before: FileSnapshot): string {
-  const text = finalizeText(after.replace(/\r\n/g, '\n'), before);
+  const text = after.replace(/\r\n/g, '\n');
   const withEol = before.eol === '\r\n' ? text.replace(/\n/g, '\r\n') : text;
   return before.bom ? '\uFEFF' + withEol : withEol;
 }

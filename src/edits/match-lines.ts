@@ -56,7 +56,12 @@ export function isElisionLine(line: string): boolean {
   return /^(\.\.\.|\u2026)[\w\s.\u2026,'()-]*$/.test(inner);
 }
 
-export type KeyKind = 'exact' | 'trimEnd' | 'trim' | 'foldTrimEnd' | 'foldTrim';
+export type KeyKind = 'exact' | 'trimEnd' | 'trim' | 'foldTrimEnd' | 'foldTrim' | 'nfcTrim' | 'collapsed';
+
+/** Look-alikes folded and accents composed (NFC), so NFD text from macOS tools equals what models write. */
+export function normalizeLine(line: string): string {
+  return NON_ASCII.test(line) ? foldLine(line).normalize('NFC') : line;
+}
 
 export function lineKey(kind: KeyKind, line: string): string {
   switch (kind) {
@@ -70,6 +75,11 @@ export function lineKey(kind: KeyKind, line: string): string {
       return foldLine(line).trimEnd();
     case 'foldTrim':
       return foldLine(line).trim();
+    case 'nfcTrim':
+      return normalizeLine(line).trim();
+    case 'collapsed':
+      // Runs of spaces and tabs inside the line count as one space (alignment the model did not keep).
+      return normalizeLine(line).trim().replace(/[ \t]+/g, ' ');
   }
 }
 

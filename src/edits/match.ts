@@ -1,13 +1,17 @@
 // The matching ladder: small pure matchers tried in order, each only if the previous found nothing.
-// Every rung demands a unique place; a wrong-place edit is worse than a failed one.
+// Every rung demands a unique place; a wrong-place edit is worse than a failed one. Several places
+// count as one when every one of them gives the same file (a line repeated back to back).
+// Order: exact, trailing whitespace, indentation, blank edges, `...` elision, look-alike characters,
+// then the late rungs, each only after all before it found nothing: tabs for spaces (a uniform
+// mapping), Unicode normalization (NFC vs NFD), and inner whitespace (unique matches only).
 import {
   LineView,
   isBlank,
   isElisionLine,
-  leadingWhitespace,
   lineKey,
   type KeyKind,
 } from './match-lines.js';
+import { type Offset, buildReplacement, consistentOffset, tabMapping, withForm } from './match-offsets.js';
 
 export type RungName =
   | 'exact'
@@ -15,7 +19,10 @@ export type RungName =
   | 'indentation'
   | 'blank_edges'
   | 'elision'
-  | 'unicode';
+  | 'unicode'
+  | 'tabs'
+  | 'normalization'
+  | 'inner_whitespace';
 
 export type MatchResult =
   | {
@@ -30,15 +37,11 @@ export type MatchResult =
   | { readonly kind: 'ambiguous'; readonly rung: RungName; readonly candidates: number[] }
   | { readonly kind: 'none'; readonly hint?: string };
 
-/** How one candidate relates to SEARCH: the indentation to add (+) or remove (-). */
-interface Offset {
-  readonly sign: 1 | -1;
-  readonly prefix: string;
-}
-
 interface BaseRung {
   readonly key: KeyKind;
-  readonly indent: boolean;
+  readonly indent: boolean | 'tabs';
+  /** Only a single candidate counts; several are not a match at all (no in-order pick). */
+  readonly uniqueOnly?: boolean;
 }
 
 const EXACT: BaseRung = { key: 'exact', indent: false };
@@ -46,34 +49,13 @@ const TRAILING: BaseRung = { key: 'trimEnd', indent: false };
 const INDENT: BaseRung = { key: 'trim', indent: true };
 const FOLD_TRAILING: BaseRung = { key: 'foldTrimEnd', indent: false };
 const FOLD_INDENT: BaseRung = { key: 'foldTrim', indent: true };
+const TABS: BaseRung = { key: 'trim', indent: 'tabs' };
+const NFC: BaseRung = { key: 'nfcTrim', indent: true };
+const INNER: BaseRung = { key: 'collapsed', indent: true, uniqueOnly: true };
 
 interface Candidate {
   readonly start: number;
   readonly offset: Offset;
-}
-
-/** The one indentation offset that turns every non-blank SEARCH line into the file line, if any. */
-function consistentOffset(
-  file: readonly string[],
-  at: number,
-  search: readonly string[],
-): Offset | null {
-  let found: Offset | null = null;
-  for (let k = 0; k < search.length; k++) {
-    const s = search[k] ?? '';
-    if (isBlank(s)) continue;
-    const fi = leadingWhitespace(file[at + k] ?? '');
-    const si = leadingWhitespace(s);
-    let here: Offset;
-    if (fi.endsWith(si)) here = { sign: 1, prefix: fi.slice(0, fi.length - si.length) };
-    else if (si.endsWith(fi)) here = { sign: -1, prefix: si.slice(0, si.length - fi.length) };
-    else return null;
-    if (found === null) found = here;
-    else if (found.prefix !== here.prefix || (found.sign !== here.sign && here.prefix !== '')) {
-      return null;
-    }
-  }
-  return found ?? { sign: 1, prefix: '' };
 }
 
 /**
@@ -97,8 +79,9 @@ function findCandidates(view: LineView, search: readonly string[], rung: BaseRun
       }
     }
     if (!ok) continue;
-    const offset = rung.indent ? consistentOffset(view.lines, i, search) : { sign: 1 as const, prefix: '' };
-    if (offset) out.push({ start: i, offset });
+    const offset =
+      rung.indent === 'tabs' ? tabMapping(view.lines, i, search) : rung.indent ? consistentOffset(view.lines, i, search) : { sign: 1 as const, prefix: '' };
+    if (offset) out.push({ start: i, offset: rung.key === 'nfcTrim' ? withForm(view.lines, i, n, offset) : offset });
   }
   return out;
 }
@@ -117,35 +100,6 @@ function rarestKey(view: LineView, kind: KeyKind, skeys: readonly string[]): num
   return best;
 }
 
-function reindent(line: string, offset: Offset): string {
-  if (offset.prefix === '' || isBlank(line)) return line;
-  if (offset.sign === 1) return offset.prefix + line;
-  if (line.startsWith(offset.prefix)) return line.slice(offset.prefix.length);
-  const lead = leadingWhitespace(line);
-  return line.slice(Math.min(lead.length, offset.prefix.length));
-}
-
-/**
- * REPLACE lines become file lines. A REPLACE line identical to a SEARCH line is an unchanged
- * line: it takes the file's own text, so trailing spaces and smart quotes the model lost survive.
- */
-function buildReplacement(
-  fileSlice: readonly string[],
-  search: readonly string[],
-  replace: readonly string[],
-  offset: Offset,
-): string[] {
-  const firstIndex = new Map<string, number>();
-  search.forEach((s, j) => {
-    if (!firstIndex.has(s)) firstIndex.set(s, j);
-  });
-  return replace.map((r) => {
-    const j = firstIndex.get(r);
-    if (j !== undefined && !isBlank(r)) return fileSlice[j] ?? r;
-    return reindent(r, offset);
-  });
-}
-
 type Pick = { pick: Candidate } | { ambiguous: number[] } | null;
 
 /** Unique, or the first one at/after the previous block's end in the same file. */
@@ -159,6 +113,28 @@ function choose(cands: readonly Candidate[], after: number | null): Pick {
   return { ambiguous: cands.map((c) => c.start + 1) };
 }
 
+// Comparing outcomes costs the span the candidates cover; beyond these it is not worth it.
+const MAX_SAME_OUTCOME_CANDIDATES = 16;
+const MAX_SAME_OUTCOME_SPAN = 4000;
+
+/** True when replacing at any of `cands` leaves the same file (SEARCH repeated back to back). */
+function sameOutcome(view: LineView, cands: readonly Candidate[], search: readonly string[], replace: readonly string[]): boolean {
+  if (cands.length > MAX_SAME_OUTCOME_CANDIDATES) return false;
+  const n = search.length;
+  const lo = Math.min(...cands.map((c) => c.start));
+  const hi = Math.max(...cands.map((c) => c.start + n));
+  if (hi - lo > MAX_SAME_OUTCOME_SPAN) return false;
+  const lines = view.lines;
+  let first: string | undefined;
+  for (const c of cands) {
+    const slice = lines.slice(c.start, c.start + n);
+    const region = [...lines.slice(lo, c.start), ...buildReplacement(slice, search, replace, c.offset), ...lines.slice(c.start + n, hi)].join('\n');
+    if (first === undefined) first = region;
+    else if (region !== first) return false;
+  }
+  return true;
+}
+
 function tryRungs(
   view: LineView,
   search: readonly string[],
@@ -167,8 +143,11 @@ function tryRungs(
   rungs: ReadonlyArray<readonly [RungName, BaseRung]>,
 ): MatchResult | null {
   for (const [name, rung] of rungs) {
-    const picked = choose(findCandidates(view, search, rung), after);
+    const cands = findCandidates(view, search, rung);
+    if (rung.uniqueOnly === true && cands.length !== 1) continue;
+    let picked = choose(cands, after);
     if (picked === null) continue;
+    if ('ambiguous' in picked && sameOutcome(view, cands, search, replace)) picked = { pick: cands[0] as Candidate };
     if ('ambiguous' in picked) return { kind: 'ambiguous', rung: name, candidates: picked.ambiguous };
     const { start, offset } = picked.pick;
     const end = start + search.length;
@@ -227,8 +206,14 @@ export function matchBlock(
     ['unicode', FOLD_TRAILING],
     ['unicode', FOLD_INDENT],
   ]);
-  return folded ?? { kind: 'none' };
+  return folded ?? tryRungs(view, s.search, s.replace, after, LATE) ?? { kind: 'none' };
 }
+
+const LATE: ReadonlyArray<readonly [RungName, BaseRung]> = [
+  ['tabs', TABS],
+  ['normalization', NFC],
+  ['inner_whitespace', INNER],
+];
 
 function splitPieces(lines: readonly string[]): string[][] {
   const pieces: string[][] = [[]];
@@ -307,4 +292,18 @@ function matchPiece(
     };
   }
   return { kind: 'none' };
+}
+
+/**
+ * How many places each late rung finds for SEARCH (after the blank-edge strip the ladder applies), for
+ * the differential test that shows each late rung decides only when everything before it found nothing.
+ */
+export function lateRungCounts(file: readonly string[] | LineView, search: readonly string[]): Record<'tabs' | 'normalization' | 'inner_whitespace', number> {
+  const view = file instanceof LineView ? file : new LineView(file);
+  const s = stripBlankEdges(search, [])?.search ?? search;
+  const counts = { tabs: 0, normalization: 0, inner_whitespace: 0 };
+  for (const [name, rung] of LATE) {
+    if (name === 'tabs' || name === 'normalization' || name === 'inner_whitespace') counts[name] = findCandidates(view, s, rung).length;
+  }
+  return counts;
 }

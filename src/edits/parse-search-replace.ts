@@ -3,7 +3,8 @@
 //
 // Rules, in the order they are applied:
 // - A block runs from a `<<<<<<< SEARCH` line to the next `>>>>>>> REPLACE` line; the divider is
-//   the one `=======` line between them (with several, the one written with exactly seven `=`).
+//   the one `=======` line between them (with several, the one written with exactly seven `=`); a
+//   divider right before the REPLACE line, with another divider above it, only ends REPLACE.
 //   Fences are not used to delimit blocks, because the edited text may itself contain fences.
 // - The file name is the nearest of: the non-blank line just before the SEARCH line, a file name
 //   on the fence line, the non-blank line just before the fence, a "... `path`:" sentence there.
@@ -139,7 +140,7 @@ function readBlock(state: ParseState, head: number): number {
     kind: 'replace',
     path,
     search: joinLines(lines, head + 1, divider),
-    replace: joinLines(lines, divider + 1, end.last),
+    replace: joinLines(lines, divider + 1, replaceEnd(lines, divider, end.last)),
     index: state.edits.length,
     source: joinLines(lines, found.start, end.last + 1),
   });
@@ -155,17 +156,26 @@ function chooseDivider(state: ParseState, head: number, tail: number, where: str
     if (isDivider(bare)) candidates.push(j);
     else if (/^\s*={2,}\s*$/.test(bare)) nearMisses.push(j);
   }
+  // A divider with nothing after it ends REPLACE (a habit of some models on every block): it is not a
+  // second divider, so drop it when another one remains.
+  const written = [...candidates];
+  if (candidates.length > 1 && candidates[candidates.length - 1] === tail - 1) candidates.pop();
   if (candidates.length === 1) return candidates[0];
   const exact = candidates.filter((j) => isExactDivider(state.lines[j]?.bare ?? ''));
   if (exact.length === 1) return exact[0];
   if (candidates.length > 1) {
-    const at = candidates.map((j) => j + 1).join(', ');
+    const at = written.map((j) => j + 1).join(', ');
     problem(state, head, `${where} has several "${DIVIDER}" lines (lines ${at}), so it is unclear where SEARCH ends. Keep exactly one "${DIVIDER}" line between the SEARCH and REPLACE parts (choose SEARCH lines that contain no such line) and resend this block.`);
     return undefined;
   }
   const hint = nearMisses[0] === undefined ? '' : ` (line ${nearMisses[0] + 1} ${quoteLine(state.lines[nearMisses[0]]?.bare ?? '')} should be exactly "${DIVIDER}")`;
   problem(state, head, `${where} has no "${DIVIDER}" line between the SEARCH and REPLACE parts${hint}. Resend this block with the divider on its own line.`);
   return undefined;
+}
+
+/** Where REPLACE ends: before a stray divider right above the tail (see chooseDivider). */
+function replaceEnd(lines: readonly ReplyLine[], divider: number, tail: number): number {
+  return tail - 1 > divider && isDivider(lines[tail - 1]?.bare ?? '') ? tail - 1 : tail;
 }
 
 interface FoundPath {

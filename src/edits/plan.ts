@@ -3,13 +3,17 @@
 import { finalizeText, missingSnapshot } from './file-text.js';
 import {
   ambiguousMessage,
+  fileExistsMessage,
   missingFileMessage,
   noMatchMessage,
+  placeholderMessage,
   refusedMessage,
+  unchangedMessage,
 } from './failure-message.js';
 import { matchBlock, type MatchResult } from './match.js';
 import { LineView, fromLines, toLines } from './match-lines.js';
 import { PathRefusedError, normalizeRepoPath } from './paths.js';
+import { type Redirect, redirectPath } from './redirect.js';
 import type {
   Edit,
   EditFailure,
@@ -43,7 +47,12 @@ interface FileState {
   lastEnd: number | null;
   readonly editIndexes: number[];
   readonly notes: string[];
+  /** What the last edit said about the final newline (a udiff's `\ No newline`), if it said anything. */
+  finalNewline?: boolean;
 }
+
+// A model that echoes the file's BOM in SEARCH/REPLACE would otherwise give the file a second one.
+const stripBom = (text: string): string => (text.startsWith('\uFEFF') ? text.slice(1) : text);
 
 function setLines(st: FileState, lines: readonly string[]): void {
   st.view = new LineView(lines);
@@ -78,18 +87,32 @@ class Planner {
   }
 
   plan(edit: Edit): void {
-    const path = normalizeRepoPath(edit.path, this.options.root);
-    if (path instanceof PathRefusedError) {
-      this.fail(edit, 'outside_repo', refusedMessage(edit, path.message));
+    const written = normalizeRepoPath(edit.path, this.options.root);
+    if (written instanceof PathRefusedError) {
+      this.fail(edit, 'outside_repo', refusedMessage(edit, written.message));
       return;
     }
+    const redirect = redirectPath(written, { chatFiles: this.options.chatFiles, exists: (p) => this.exists(p) });
+    if (redirect?.kind === 'placeholder') {
+      this.fail(edit, 'placeholder_path', placeholderMessage(edit, redirect.prefix));
+      return;
+    }
+    const path = redirect?.kind === 'moved' ? redirect.to : written;
     const refused = this.options.refused?.get(path);
     if (refused) {
       this.fail(edit, refused.reason, refusedMessage(edit, refused.message));
       return;
     }
-    const outcome = edit.kind === 'whole' ? this.whole(path, edit.content, edit.index) : this.replace(path, edit);
+    const outcome = edit.kind === 'whole' ? this.whole(path, stripBom(edit.content), edit.index) : this.replace(path, edit);
     if (!outcome.ok) this.fail(edit, outcome.reason, outcome.message);
+    else if (redirect?.kind === 'moved') this.state(path).notes.push(redirectNote(edit.index, written, redirect));
+  }
+
+  /** True when the file exists now: on disk (and not deleted by this plan) or created earlier in it. */
+  private exists(path: string): boolean {
+    const st = this.states.get(path);
+    if (st) return st.view !== null;
+    return (this.files.get(path)?.text ?? null) !== null;
   }
 
   private fail(edit: Edit, reason: EditFailureReason, message: string): void {
@@ -105,13 +128,20 @@ class Planner {
   }
 
   private replace(path: string, edit: ReplaceEdit): Outcome {
-    const search = toLines(edit.search);
-    const replace = toLines(edit.replace);
+    const search = toLines(stripBom(edit.search));
+    const replace = toLines(stripBom(edit.replace));
+    if (edit.createsFile === true) return this.create(path, edit, replace);
     if (search.every((l) => l.trim() === '')) return this.createOrAppend(path, replace, edit.index);
+    if (search.length === replace.length && search.every((l, i) => l === replace[i])) {
+      return { ok: false, reason: 'unchanged', message: unchangedMessage(edit, path) };
+    }
     const st = this.state(path);
     const result: MatchResult = st.view === null ? { kind: 'none' } : matchBlock(st.view, search, replace, st.lastEnd);
     if (result.kind === 'found') {
       this.splice(path, st, result, edit.index);
+      // `\ No newline at end of file` speaks of the file's last line: honoured when the hunk ends there.
+      const atEnd = result.start + result.replacement.length === (st.view?.lines.length ?? 0);
+      if (edit.finalNewline !== undefined && atEnd) st.finalNewline = edit.finalNewline;
       return { ok: true };
     }
     if (result.kind === 'ambiguous') {
@@ -134,6 +164,17 @@ class Planner {
     if (found.rung !== 'exact') {
       st.notes.push(`Edit ${index + 1}: matched ${path} after allowing for ${rungLabel(found.rung)}.`);
     }
+  }
+
+  /** A udiff `--- /dev/null`: creates the file; an existing file with other text is the model's mistake. */
+  private create(path: string, edit: ReplaceEdit, replace: string[]): Outcome {
+    const st = this.state(path);
+    const current = st.view?.lines ?? [];
+    if (current.some((l) => l.trim() !== '') && fromLines(current) !== fromLines(replace)) {
+      return { ok: false, reason: 'file_exists', message: fileExistsMessage(edit, path) };
+    }
+    if (edit.finalNewline !== undefined) st.finalNewline = edit.finalNewline;
+    return this.createOrAppend(path, replace, edit.index);
   }
 
   /**
@@ -192,7 +233,7 @@ class Planner {
       files.push({
         path,
         before: st.before,
-        after: finalizeText(fromLines(st.view.lines), st.before),
+        after: finalizeText(fromLines(st.view.lines), st.before, st.finalNewline),
         editIndexes: st.editIndexes,
         notes: st.notes,
         created: st.before.text === null,
@@ -202,6 +243,11 @@ class Planner {
   }
 }
 
+function redirectNote(index: number, written: string, redirect: Extract<Redirect, { kind: 'moved' }>): string {
+  const why = redirect.why === 'placeholder' ? 'the example folder of the instructions' : 'a near-miss name';
+  return `Edit ${index + 1}: the block named ${written} (${why}); applied to ${redirect.to}, the chat file it means.`;
+}
+
 function rungLabel(rung: string): string {
   const labels: Record<string, string> = {
     trailing_whitespace: 'trailing whitespace',
@@ -209,6 +255,9 @@ function rungLabel(rung: string): string {
     blank_edges: 'blank lines at the edges of SEARCH',
     elision: '`...` elision',
     unicode: 'look-alike characters (quotes, dashes, spaces)',
+    tabs: 'tabs written as spaces (or spaces as tabs)',
+    normalization: 'a different Unicode normalization (composed vs decomposed accents)',
+    inner_whitespace: 'different spacing inside lines',
   };
   return labels[rung] ?? rung;
 }

@@ -13,6 +13,10 @@ export interface ReplaceEdit {
   readonly index: number;
   /** The block as the model wrote it, quoted back to the model on failure. */
   readonly source: string;
+  /** A udiff `--- /dev/null`: the edit creates the file, so it must not exist with other text. */
+  readonly createsFile?: boolean;
+  /** A udiff's `\ No newline at end of file` said whether the new text ends the file with a newline. */
+  readonly finalNewline?: boolean;
 }
 
 /** The complete new contents of `path`. */
@@ -63,6 +67,9 @@ export type EditFailureReason =
   | 'binary'
   | 'too_large'
   | 'missing_file'
+  | 'file_exists'
+  | 'unchanged'
+  | 'placeholder_path'
   | 'denied'
   /** The file cannot be written where the reply put it (a path through a file, a name too long, git would ignore it). */
   | 'unwritable';

@@ -1,4 +1,5 @@
 // Offers to add repository files a request or a reply names, so the model sees what it talks about.
+// No means no: a file the user declined is not offered again in this chat.
 import type { Coder } from '../coders/base-coder.js';
 import type { Asker, RepoFilesPort } from '../coders/ports.js';
 import { mentionedFiles } from './mentions.js';
@@ -11,6 +12,8 @@ export interface FileOfferDeps {
   readonly readOnly?: readonly string[];
   /** Adds a file to the chat; false when it was already there. */
   readonly add: (path: string) => boolean;
+  /** Files the user declined in this chat; a "no" here joins them. */
+  readonly declined: Set<string>;
 }
 
 /** Offers every repository file `text` names that is not in the chat; returns those added. */
@@ -20,21 +23,32 @@ export async function offerMentionedFiles(text: string, deps: FileOfferDeps): Pr
 }
 
 /**
- * A reply that names files it has not seen, and makes no edits or edits those very files, needs them:
- * offer them; the caller redoes the request (without applying the reply) when any were added.
+ * A reply that names files it has not seen and makes no edits needs them: offer them; the caller
+ * redoes the request when any were added. A reply with edits is applied instead (its edits to files
+ * outside the chat are approved one by one), and only the edits that did not apply to a file the
+ * model has not seen lead to an offer (offerUnseenFiles).
  */
 export async function offerFilesTheReplyNeeds(reply: string, coder: Coder, deps: FileOfferDeps): Promise<string[]> {
   if (!deps.files) return [];
   const mentioned = mentionedFiles(reply, await deps.files.list(), deps.chatFiles);
   if (mentioned.length === 0) return [];
-  const edited = coder.parse(reply, { chatFiles: deps.chatFiles }).edits.map((e) => e.path);
-  return offer(edited.length === 0 ? mentioned : mentioned.filter((file) => edited.includes(file)), deps);
+  if (coder.parse(reply, { chatFiles: deps.chatFiles }).edits.length > 0) return [];
+  return offer(mentioned, deps);
+}
+
+/** Offers the repository files (not in the chat) that edits failed on; returns those added. */
+export async function offerUnseenFiles(paths: readonly string[], deps: FileOfferDeps): Promise<string[]> {
+  if (!deps.files || paths.length === 0) return [];
+  const repo = new Set(await deps.files.list());
+  return offer([...new Set(paths)].filter((p) => repo.has(p) && !deps.chatFiles.includes(p)), deps);
 }
 
 async function offer(files: readonly string[], deps: FileOfferDeps): Promise<string[]> {
   const added: string[] = [];
   for (const file of files.filter((f) => !(deps.readOnly ?? []).includes(f))) {
+    if (deps.declined.has(file)) continue;
     const answer = await deps.asker.confirm(`Add ${file} to the chat?`, 'add-file');
+    if (answer === 'no') deps.declined.add(file);
     if (answer === 'yes' && deps.add(file)) added.push(file);
   }
   return added;

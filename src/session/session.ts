@@ -18,7 +18,7 @@ import type { ChatMessage, ChatResult } from '../model/types.js';
 import { readConfinedText } from '../platform/text-files.js';
 import { checkContextWindow } from './context-window.js';
 import { ModelProfiles, type ModelRole } from './model-profiles.js';
-import { offerFilesTheReplyNeeds, offerMentionedFiles, type FileOfferDeps } from './file-offers.js';
+import { offerFilesTheReplyNeeds, offerMentionedFiles, offerUnseenFiles, type FileOfferDeps } from './file-offers.js';
 import type { EmitEvent, ResultStatus, Totals } from './events.js';
 import type { SessionRecorder } from './session-log.js';
 import { summarizeHistory } from './summarize.js';
@@ -117,6 +117,8 @@ export class Session {
   lastRequestStartHash: string | null = null;
   /** Text tandem wrote but could not commit, by path (see EditRoundOptions.uncommittedByTandem). */
   private readonly uncommittedByTandem = new Map<string, string>();
+  /** Files the user said no to (adding, editing) in this chat: not offered again. */
+  private readonly declinedFiles = new Set<string>();
 
   constructor(
     readonly options: SessionOptions,
@@ -275,6 +277,8 @@ export class Session {
 
       const round = await this.applyReply(reply.text, profile.loaded, signal);
       if (round.stop) return round.stop;
+      // No means no: a declined edit or file is not a failure to retry; the request ends here.
+      if (round.declined) return { status: 'completed' };
       const decision = decideReflection(round.failures, used, this.options.maxReflections);
       if (decision.action === 'done') return { status: 'completed' };
       if (decision.action === 'limit') {
@@ -342,7 +346,7 @@ export class Session {
   }
 
   private get fileOffers(): FileOfferDeps {
-    return { files: this.ports.files, asker: this.ports.asker, chatFiles: this.chatFiles, readOnly: this.readOnlyNames(), add: (path) => this.addChatFile(path) };
+    return { files: this.ports.files, asker: this.ports.asker, chatFiles: this.chatFiles, readOnly: this.readOnlyNames(), add: (path) => this.addChatFile(path), declined: this.declinedFiles };
   }
 
   /** Instruction files and --read files: never edited, never offered as chat files. */
@@ -366,13 +370,28 @@ export class Session {
     this.emit({ type: 'info', message: `Summarized ${summary.replaced} older messages to keep the history within its budget.` });
   }
 
-  private async applyReply(reply: string, loaded: LoadedCoder, signal?: AbortSignal): Promise<{ failures: { sections: string[]; kinds: FailureKind[] }; stop?: RequestOutcome }> {
+  private async applyReply(
+    reply: string,
+    loaded: LoadedCoder,
+    signal?: AbortSignal,
+  ): Promise<{ failures: { sections: string[]; kinds: FailureKind[] }; stop?: RequestOutcome; declined?: boolean }> {
     const commit = this.ports.git && this.options.autoCommits ? (paths: string[], diff: string) => this.commitChange(paths, diff, loaded.prompts.commitMessage) : null;
+    const declinedBefore = this.declinedFiles.size;
+    const seen = [...this.chatFiles];
     let edits;
     try {
       edits = await runEditRound(
         reply,
-        { root: this.options.root, chatFiles: this.chatFiles, dryRun: this.options.dryRun, dirtyCommits: this.options.dirtyCommits, readOnly: this.readOnlyNames(), hooksDir: this.options.hooksDir, uncommittedByTandem: this.uncommittedByTandem },
+        {
+          root: this.options.root,
+          chatFiles: this.chatFiles,
+          dryRun: this.options.dryRun,
+          dirtyCommits: this.options.dirtyCommits,
+          readOnly: this.readOnlyNames(),
+          hooksDir: this.options.hooksDir,
+          uncommittedByTandem: this.uncommittedByTandem,
+          declined: this.declinedFiles,
+        },
         { coder: loaded.coder, asker: this.ports.asker, git: this.ports.git, emit: this.emit, lock: this.ports.lock ?? null, commit, journal: this.ports.applyJournal ?? null },
       );
     } catch (error) {
@@ -380,19 +399,22 @@ export class Session {
     }
     this.trackUncommitted(edits.written, edits.uncommitted);
     for (const path of edits.addedToChat) this.addChatFile(path);
+    // Edits that did not apply to a file the model has not seen: offer it, and ask for those edits again.
+    const unseen = edits.failures.filter((f) => f.reason !== 'denied' && !seen.includes(f.edit.path)).map((f) => f.edit.path);
+    const added = await offerUnseenFiles(unseen, this.fileOffers);
+    const declined = this.declinedFiles.size > declinedBefore || edits.failures.some((f) => f.reason === 'denied');
     this.totals.editsApplied += edits.appliedCount;
     this.totals.editsFailed += edits.failures.length;
     await offerShellCommands(edits.shellCommands, { shell: this.ports.shell, asker: this.ports.asker, emit: this.emit });
 
     const sections: string[] = [];
     const kinds: FailureKind[] = [];
-    const editText = describeEditProblems(edits, loaded.prompts.reflection);
-    if (editText) {
-      sections.push(editText);
-      kinds.push('edit');
-    }
+    if (added.length > 0) sections.push(loaded.prompts.reflection.addedFilesRedo.replace('{files}', () => added.join(', ')));
+    const editText = describeEditProblems(edits, loaded.prompts.reflection, new Set(added));
+    if (editText) sections.push(editText);
+    if (added.length > 0 || editText) kinds.push('edit');
     if (edits.approvalRequired) {
-      return { failures: { sections, kinds }, stop: { status: 'approval_required', message: 'An edit needed approval that nobody could give.' } };
+      return { failures: { sections, kinds }, stop: { status: 'approval_required', message: 'An edit needed approval that nobody could give.' }, declined };
     }
     const checks = await runCheckRound(
       edits.written,
@@ -402,7 +424,7 @@ export class Session {
     if (signal?.aborted) return { failures: { sections, kinds }, stop: { status: 'interrupted', message: 'Interrupted while checking the change.' } };
     sections.push(...checks.failures);
     kinds.push(...checks.kinds);
-    return { failures: { sections, kinds } };
+    return { failures: { sections, kinds }, declined };
   }
 
   /**

@@ -49,21 +49,22 @@ describe('failure messages', () => {
 
   it('counts the applied blocks and tells the model not to resend them', () => {
     const p = plan([edit('nothing like this\n', 'x\n'), edit('import os\n', 'import sys\n', 1)]);
-    const prompts = { parseProblems: '{problems}', denied: '{details}' };
+    const prompts = { parseProblems: '{problems}' };
     const text = describeRoundProblems({ parseProblems: [], failures: p.failures, appliedCount: 1 }, prompts);
     expect(text).toMatch(/^1 edit block failed to apply/);
     expect(text).toMatch(/The other 1 block applied successfully. Do not send it again/);
     expect(describeRoundProblems({ parseProblems: [], failures: p.failures, appliedCount: 0 }, prompts)).toMatch(/No other blocks were applied/);
   });
 
-  it('says once what applied when a reply has both malformed and failed blocks, and keeps denials apart', () => {
+  it('says once what applied when a reply has both malformed and failed blocks, and never sends a denial back', () => {
     const p = plan([edit('nothing like this\n', 'x\n'), edit('import os\n', 'import sys\n', 1)]);
-    const prompts = { parseProblems: 'Unreadable:\n{problems}\nResend those.', denied: 'Not allowed: {details}' };
+    const prompts = { parseProblems: 'Unreadable:\n{problems}\nResend those.' };
     const denied = { ...p.failures[0]!, reason: 'denied' as const, edit: { ...p.failures[0]!.edit, path: 'secret.py' } };
     const text = describeRoundProblems({ parseProblems: ['line 9 of your reply: no REPLACE'], failures: [...p.failures, denied], appliedCount: 2 }, prompts);
     expect(text.match(/applied successfully|were applied/g)).toEqual(['applied successfully']);
     expect(text).toMatch(/^Unreadable:\nline 9 of your reply: no REPLACE\nResend those\.\n\n1 edit block failed to apply:/);
-    expect(text).toMatch(/The other 2 blocks applied successfully\. Do not send them again; fix only the blocks above\.\n\nNot allowed: secret\.py$/);
+    expect(text).toMatch(/The other 2 blocks applied successfully\. Do not send them again; fix only the blocks above\.$/);
+    expect(text).not.toContain('secret.py');
     expect(describeRoundProblems({ parseProblems: [], failures: [denied], appliedCount: 0 }, prompts)).toBe('');
     expect(describeRoundProblems({ parseProblems: [], failures: [], appliedCount: 3 }, prompts)).toBe('');
   });

@@ -15,8 +15,7 @@ const ROOT = '/repo';
 
 function seedReplies(): string[] {
   const out: string[] = [];
-  for (const group of ['apply', 'parse']) {
-    const dir = path.join(here, 'golden', group);
+  for (const dir of [path.join(here, 'golden', 'apply'), path.join(here, 'golden', 'parse'), path.join(here, 'replies')]) {
     if (!fs.existsSync(dir)) continue;
     for (const name of fs.readdirSync(dir)) {
       const reply = path.join(dir, name, 'reply.md');
@@ -34,15 +33,19 @@ const repoText: Record<string, string> = {
   'src/b.py': 'def beta():\n    pass\n',
   'win.txt': 'alpha\nbeta\ngamma\n',
   'notes.md': 'It\u2019s \u201cfine\u201d\n',
+  // For the late rungs: tab indentation, aligned columns, decomposed accents; and a near-miss name.
+  'main.go': 'func main() {\n\tfor {\n\t\tx  :=  1\n\t}\n}\n',
+  'menu.txt': 'Cafe\u0301\nCafe\u0301\n',
+  'postcss.config.js': 'module.exports = {};\n',
 };
 const files = new Map<string, FileSnapshot>(
   Object.entries(repoText).map(([p, text]) => [p, { path: p, text, eol: '\n', bom: false, finalNewline: true }]),
 );
-const chatFiles = ['cart.py', 'src/a.py', 'src/b.py'];
+const chatFiles = ['cart.py', 'src/a.py', 'src/b.py', 'main.go', 'menu.txt', 'postcss.config.js'];
 
 const hostilePaths = ['../x', '/etc/passwd', '..\\..\\win.ini', '.git/config', 'a/../../b', '/repo/../etc/x', 'C:/x', '~/x', ''];
 const markers = ['<<<<<<< SEARCH', '=======', '>>>>>>> REPLACE', '```', '--- a/x', '+++ b/x', '@@ -1 +1 @@'];
-const weird = ['\u2019', '\u201C', '\u2014', '\u00A0', '\u200B', '\uFEFF', '\r', '\t', '\0', '\u{1F600}', '...'];
+const weird = ['\u2019', '\u201C', '\u2014', '\u00A0', '\u200B', '\uFEFF', '\r', '\t', '\0', '\u{1F600}', '...', '    ', 'e\u0301', 'path/to/', '<source>', '</source>', '=======', 'postcss.config.cjs'];
 
 type Mutation = (lines: string[], pick: number, extra: string) => string[];
 const mutations: Mutation[] = [

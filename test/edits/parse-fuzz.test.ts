@@ -9,13 +9,19 @@ import type { EditFormat, ParseResult } from '../../src/edits/types.js';
 
 const formats: EditFormat[] = ['diff', 'diff-fenced', 'whole', 'udiff'];
 const goldenRoot = path.join(path.dirname(fileURLToPath(import.meta.url)), 'golden', 'parse');
-const seeds = readdirSync(goldenRoot).map((d) => readFileSync(path.join(goldenRoot, d, 'reply.md'), 'utf8'));
+const repliesRoot = path.join(path.dirname(fileURLToPath(import.meta.url)), 'replies');
+// The golden parse cases and the real-model reply shapes (<source> fences, stray dividers, udiff variants).
+const seeds = [
+  ...readdirSync(goldenRoot).map((d) => readFileSync(path.join(goldenRoot, d, 'reply.md'), 'utf8')),
+  ...readdirSync(repliesRoot).map((d) => readFileSync(path.join(repliesRoot, d, 'reply.md'), 'utf8')),
+];
 
 const pieces = [
   '<<<<<<< SEARCH', '<<<<<<<SEARCH', '<<<< SEARCH', '=======', '====', '>>>>>>> REPLACE', '>>>>>>>REPLACE',
   '```', '```python', '````', '~~~', '```bash', '```python a.py', 'a.py', '`src/b.py`:', '**x.md**', '',
   '--- a/a.py', '+++ b/a.py', '+++ /dev/null', '--- /dev/null', '@@ -1,2 +1,2 @@', '@@ @@', ' ctx', '-old', '+new',
   '$ echo hi', '# comment', 'x = 1', '\\ No newline at end of file', '    indented', 'cat <<EOF', 'EOF', '\r',
+  '<source>', '<source>python', '</source>', '   ```', 'path/to/file.ext', 'ctx without prefix', '\uFEFFx = 1',
 ];
 
 const lineArb = fc.oneof(fc.constantFrom(...pieces), fc.string({ maxLength: 12 }));

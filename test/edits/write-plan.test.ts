@@ -49,7 +49,7 @@ describe('an edit round with writes the model got wrong', () => {
       ['app.py/child.py', 'unwritable'],
     ]);
     expect(events.filter((e) => e.status === 'failed').map((e) => e.path)).toEqual(['Makefile/helpers.py', 'app.py/child.py']);
-    const text = describeEditProblems(result, { parseProblems: '{problems}', denied: '{details}' });
+    const text = describeEditProblems(result, { parseProblems: '{problems}' });
     expect(text).toContain('Cannot write app.py/child.py: app.py is a file, not a folder.');
     expect(text).toContain('The other 2 blocks applied successfully.');
   });

@@ -1,0 +1,6 @@
+import os
+import sys
+
+
+def cwd():
+    return os.path.abspath(os.getcwd())

@@ -1,0 +1,7 @@
+import os
+import os
+import sys
+
+
+def cwd():
+    return os.getcwd()

@@ -1,0 +1,10 @@
+﻿using System.IO;
+using System;
+
+namespace Demo
+{
+    class Program
+    {
+        static void Main() => Console.WriteLine("hi");
+    }
+}

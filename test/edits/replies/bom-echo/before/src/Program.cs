@@ -1,0 +1,9 @@
+﻿using System;
+
+namespace Demo
+{
+    class Program
+    {
+        static void Main() => Console.WriteLine("hi");
+    }
+}

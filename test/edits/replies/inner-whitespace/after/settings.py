@@ -1,0 +1,4 @@
+HOST        = "0.0.0.0"
+PORT        = 8080
+MAX_RETRIES = 5
+TIMEOUT_S   = 60

@@ -1,0 +1,4 @@
+module.exports = {
+  content: ['./src/**/*.{js,jsx}'],
+  plugins: [],
+};

@@ -1,0 +1,5 @@
+from src.util import slugify
+
+
+def title(text: str) -> str:
+    return slugify(text)

@@ -1,0 +1,5 @@
+from helpers import greet
+
+
+def main():
+    print(greet())

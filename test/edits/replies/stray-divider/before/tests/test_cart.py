@@ -1,0 +1,5 @@
+from src.cart import Cart
+
+
+def test_empty():
+    assert Cart().total() == 0

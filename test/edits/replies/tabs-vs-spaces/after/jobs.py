@@ -1,0 +1,5 @@
+def run(jobs):
+    for job in jobs:
+        if job.ready:
+            job.start()
+    return len(jobs)

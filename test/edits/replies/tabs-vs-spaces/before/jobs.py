@@ -1,0 +1,4 @@
+def run(jobs):
+    for job in jobs:
+        job.start()
+    return len(jobs)

@@ -1,0 +1,4 @@
+import logging
+from src.config import LOG_LEVEL
+
+logging.basicConfig()

@@ -1,0 +1,2 @@
+DEBUG = False
+DATABASE_URL = "sqlite:///app.db"

@@ -1,0 +1,3 @@
+from src.b import helper
+
+print(helper())

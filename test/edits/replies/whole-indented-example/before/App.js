@@ -1,0 +1,5 @@
+import express from 'express';
+
+const app = express();
+app.get('/', (req, res) => res.send('hi'));
+app.listen(3000);
