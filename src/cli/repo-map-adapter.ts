@@ -31,15 +31,17 @@ export interface RepoMapAdapterOptions {
   readonly progress?: ProgressCallback;
   /** The model's context window, which bounds how far the map may grow with no files in the chat. */
   readonly contextWindow?: number;
+  /** --map-multiplier-no-files: the map's budget with no files in the chat, as a multiple of --map-tokens. */
+  readonly noFilesMultiplier?: number;
 }
 
 /** Fewer files than this parse in a second or two: no bar. */
 export const PROGRESS_MIN_FILES = 300;
 
 /**
- * With no files in the chat the map is all the model sees of the code, so its budget grows by
- * DEFAULT_NO_CHAT_MULTIPLIER (8x --map-tokens), hard-capped at an eighth of the context window,
- * and at NO_CHAT_MAX_TOKENS when the window is unknown. The cap never shrinks --map-tokens itself.
+ * With no files in the chat the map is all the model sees of the code, so its budget grows to
+ * --map-multiplier-no-files x --map-tokens (default DEFAULT_NO_CHAT_MULTIPLIER), hard-capped at an
+ * eighth of the context window, and at NO_CHAT_MAX_TOKENS when the window is unknown.
  */
 export const NO_CHAT_MAX_TOKENS = 8192;
 export const NO_CHAT_WINDOW_SHARE = 1 / 8;
@@ -75,7 +77,7 @@ export function createRepoMapPort(options: RepoMapAdapterOptions): RepoMapHandle
     countTokens: (text) => options.tokens.count(text),
     now: () => performance.now(),
     refreshMode: options.refreshMode,
-    budgetGrowth: { noChatMultiplier: DEFAULT_NO_CHAT_MULTIPLIER, maxBudget: noChatMaxBudget(options.contextWindow) },
+    budgetGrowth: { noChatMultiplier: options.noFilesMultiplier ?? DEFAULT_NO_CHAT_MULTIPLIER, maxBudget: noChatMaxBudget(options.contextWindow) },
   });
   return {
     async get(request) {

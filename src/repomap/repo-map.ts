@@ -173,12 +173,37 @@ export interface Mentions {
 
 const IDENT = /[A-Za-z_$][A-Za-z0-9_$]*/g;
 
+/** Words this long are specific enough to boost even without `_` or an inner capital. */
+export const IDENT_MIN_PLAIN_LENGTH = 8;
+
 /**
- * Identifiers (3+ characters) and repository files named in a request. A bare file name counts
- * only when it looks like one (has a dot, dash or underscore), so "map" does not select map.ts.
+ * Whether a word of a request looks like an identifier rather than English: it contains `_`, or a
+ * capital after its first character next to a lowercase letter (camelCase, HTTPServer), or it is at
+ * least IDENT_MIN_PLAIN_LENGTH characters. "add" or "map" in a request must not boost every `add`.
+ */
+export function looksLikeIdentifier(word: string): boolean {
+  if (word.includes('_')) return /[A-Za-z0-9]/.test(word);
+  if (/.[A-Z]/.test(word) && /[a-z]/.test(word)) return true;
+  return word.length >= IDENT_MIN_PLAIN_LENGTH;
+}
+
+function stemOf(path: string): string {
+  const base = path.slice(path.lastIndexOf('/') + 1);
+  const dot = base.indexOf('.');
+  return (dot > 0 ? base.slice(0, dot) : base).toLowerCase();
+}
+
+/**
+ * Identifiers and repository files named in a request. A word counts as an identifier when it looks
+ * like one (looksLikeIdentifier) or is the name of a repository file without its extension ("fix the
+ * parser" with parser.py). A bare file name counts only when it looks like one (has a dot, dash or
+ * underscore), so "map" does not select map.ts.
  */
 export function findMentions(text: string, files: readonly string[]): Mentions {
-  const idents = [...new Set(text.match(IDENT) ?? [])].filter((word) => word.length >= 3);
+  const stems = new Set(files.map(stemOf));
+  const idents = [...new Set(text.match(IDENT) ?? [])].filter(
+    (word) => word.length >= 3 && (looksLikeIdentifier(word) || stems.has(word.toLowerCase())),
+  );
   const words = new Set(
     text
       .split(/[\s'"`,;:()[\]{}<>]+/)

@@ -138,8 +138,15 @@ describe('findMentions', () => {
     const found = findMentions('In `total-area.ts` make totalArea skip nulls, see src/app.ts. Also the map and README.md.', files);
     expect(found.files).toEqual(['README.md', 'src/app.ts', 'src/geometry/total-area.ts']);
     expect(found.idents).toContain('totalArea');
-    expect(found.idents).toContain('nulls');
+    expect(found.idents).not.toContain('nulls');
     expect(found.idents).not.toContain('In');
+  });
+
+  it('boosts only words that look like identifiers or name a file', () => {
+    const repo = ['flask/app.py', 'flask/blueprints.py', 'examples/tutorial/flaskr/db.py'];
+    const found = findMentions('add a module docstring to the app, use get_db and sendFile, see HTTPServer and blueprints; API', repo);
+    expect(found.idents.sort()).toEqual(['HTTPServer', 'app', 'blueprints', 'docstring', 'get_db', 'sendFile']);
+    expect(findMentions('add the map and fix it', repo).idents).toEqual([]);
   });
 
   it('matches a bare name with an extension in every folder', () => {
