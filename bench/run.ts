@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { runCacheBench } from './cache.js';
 import { runEditsBench } from './edits.js';
 import { runMapSection } from './map-section.js';
 import type { SectionContext, SectionResult } from './measure.js';
@@ -19,6 +20,7 @@ export const SECTIONS: Readonly<Record<string, (ctx: SectionContext) => Promise<
   repomap: runMapSection,
   edits: runEditsBench,
   prompts: runPromptsBench,
+  cache: runCacheBench,
   memory: runMemoryBench,
 };
 

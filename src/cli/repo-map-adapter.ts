@@ -9,6 +9,7 @@ import { createMapSource } from '../repomap/map-source.js';
 import { createRepoMap, findMentions, type MapRefreshMode } from '../repomap/repo-map.js';
 import { createTagsPool, defaultTagThreads, type ProgressCallback } from '../repomap/tags-pool.js';
 import { definitionKinds, type PackedTags } from '../repomap/packed-tags.js';
+import { mentionedDefinitions } from '../repomap/mentioned.js';
 import type { EmitEvent } from '../session/events.js';
 
 export interface RepoMapHandle extends RepoMapPort {
@@ -52,6 +53,13 @@ export function noChatMaxBudget(contextWindow: number | undefined): number {
 
 export function createRepoMapPort(options: RepoMapAdapterOptions): RepoMapHandle {
   const { root } = options;
+  const readFile = (path: string): string | undefined => {
+    try {
+      return readFileSync(join(root, path), 'utf8');
+    } catch {
+      return undefined;
+    }
+  };
   const pool = createTagsPool({ queriesDir: join(options.packageRoot, 'queries'), threads: defaultTagThreads(availableParallelism()) });
   const onProgress = options.progress ? onlyWhenMany(options.progress) : undefined;
   // One source per port: the tag cache is loaded on the first request and kept for the next ones.
@@ -67,13 +75,7 @@ export function createRepoMapPort(options: RepoMapAdapterOptions): RepoMapHandle
       lastTags = await source.collectTags(paths);
       return lastTags;
     },
-    readFile: (path) => {
-      try {
-        return readFileSync(join(root, path), 'utf8');
-      } catch {
-        return undefined;
-      }
-    },
+    readFile,
     countTokens: (text) => options.tokens.count(text),
     now: () => performance.now(),
     refreshMode: options.refreshMode,
@@ -82,17 +84,20 @@ export function createRepoMapPort(options: RepoMapAdapterOptions): RepoMapHandle
   return {
     async get(request) {
       files = await source.listFiles();
-      const mentions = findMentions(request.requestText, files);
       const refresh = refreshNext;
       refreshNext = false;
-      return map.get({
-        chatFiles: request.chatFiles,
-        readOnlyFiles: request.readOnlyFiles,
-        mentionedFiles: mentions.files,
-        mentionedIdents: mentions.idents,
-        budget: request.budget,
-        refresh,
-      });
+      // The request's words do not shape the shared map (it must stay put for prompt caches):
+      // the names it mentions go into that request's message through mentionedDefinitions().
+      return map.get({ chatFiles: request.chatFiles, readOnlyFiles: request.readOnlyFiles, budget: request.budget, refresh });
+    },
+    async mentionedDefinitions(request) {
+      const { idents } = findMentions(request.requestText, files);
+      const lines = new Map<string, string[] | undefined>();
+      const lineOf = (path: string, line: number): string | undefined => {
+        if (!lines.has(path)) lines.set(path, readFile(path)?.split(/\r?\n/));
+        return lines.get(path)?.[line];
+      };
+      return mentionedDefinitions(lastTags, idents, { exclude: new Set(request.chatFiles), lineOf });
     },
     refresh() {
       refreshNext = true;

@@ -8,7 +8,9 @@ import { effectiveBudget, fitToBudget, type BudgetGrowth, type FitResult } from 
 import type { RankedItem } from './rank.js';
 
 /**
- * auto: reuse a cached map only when the last build was slow and nothing it depends on changed;
+ * auto: reuse a cached map when nothing outside the chat files changed since it was built (edits to
+ * the chat files do not move the map, so consecutive prompts keep the same prefix), and when the
+ * last build was slow and the file list is the same;
  * always: rebuild every time; files: rebuild when the repository's file list changed;
  * manual: keep the last map until a request asks for a refresh.
  */
@@ -62,6 +64,17 @@ interface CachedMap {
   readonly text: string;
   readonly fileList: string;
   readonly stats: RepoMapStats;
+  /** The tags it was built from: unchanged files keep the very same objects (the tag cache's). */
+  readonly tagsByFile: ReadonlyMap<string, FileTags>;
+}
+
+/** Whether every file outside `hidden` has the same tags object in both maps (so the same text). */
+function sameOutside(before: ReadonlyMap<string, FileTags>, after: ReadonlyMap<string, FileTags>, hidden: ReadonlySet<string>): boolean {
+  if (before.size !== after.size) return false;
+  for (const [path, tags] of after) {
+    if (!hidden.has(path) && before.get(path) !== tags) return false;
+  }
+  return true;
 }
 
 function sorted(list: readonly string[] | undefined): string[] {
@@ -111,8 +124,7 @@ export function createRepoMap(deps: RepoMapDeps): RepoMap {
     return entry.text;
   };
 
-  const build = async (request: RepoMapRequest, files: readonly string[], started: number): Promise<CachedMap> => {
-    const tagsByFile = await deps.collectTags(files);
+  const build = async (request: RepoMapRequest, files: readonly string[], tagsByFile: ReadonlyMap<string, FileTags>, started: number): Promise<CachedMap> => {
     const hidden = [...request.chatFiles, ...(request.readOnlyFiles ?? [])];
     const ranked = rankDefinitions(tagsByFile, {
       chatFiles: hidden,
@@ -138,7 +150,7 @@ export function createRepoMap(deps: RepoMapDeps): RepoMap {
       tokens: fit.tokens,
       buildMs: deps.now() - started,
     };
-    return { text: fit.text, fileList: files.join('\0'), stats: entryStats };
+    return { text: fit.text, fileList: files.join('\0'), stats: entryStats, tagsByFile };
   };
 
   return {
@@ -157,7 +169,15 @@ export function createRepoMap(deps: RepoMapDeps): RepoMap {
         if (mode === 'files' || mode === 'manual') return reuse(cached);
         if (mode === 'auto' && cached.stats.buildMs >= fastBuildMs) return reuse(cached);
       }
-      const entry = await build(request, files, started);
+      const tagsByFile = await deps.collectTags(files);
+      if (cached !== undefined && !request.refresh && sameFiles && mode === 'auto') {
+        const hidden = new Set([...request.chatFiles, ...(request.readOnlyFiles ?? [])]);
+        if (sameOutside(cached.tagsByFile, tagsByFile, hidden)) {
+          remember(key, { ...cached, tagsByFile });
+          return reuse(cached);
+        }
+      }
+      const entry = await build(request, files, tagsByFile, started);
       remember(key, entry);
       stats = entry.stats;
       return entry.text;

@@ -15,6 +15,7 @@ import { offerShellCommands } from '../coders/shell-offer.js';
 import type { ChatMessage, ChatResult } from '../model/types.js';
 import { readTextFile } from '../platform/text-files.js';
 import { checkContextWindow } from './context-window.js';
+import { PromptLayout } from './prompt-layout.js';
 import { offerFilesTheReplyNeeds, offerMentionedFiles, type FileOfferDeps } from './file-offers.js';
 import type { EmitEvent, ResultStatus, Totals } from './events.js';
 import type { SessionRecorder } from './session-log.js';
@@ -101,6 +102,8 @@ export class Session {
   readonly models: Record<ModelRole, string>;
   /** HEAD when the last request started, for /diff. */
   lastRequestStartHash: string | null = null;
+  /** One append-only prompt layout per conversation (a replaced history array starts a new one). */
+  private readonly layouts = new WeakMap<readonly ChatMessage[], PromptLayout>();
 
   constructor(
     readonly options: SessionOptions,
@@ -181,21 +184,24 @@ export class Session {
     return this.runLoop(text, signal, { loaded, model: this.models.main, history: this.history, main: true });
   }
 
-  /** The messages the next request would carry, with their named parts. */
-  async buildRequest(request: string, loaded?: LoadedCoder, history: readonly ChatMessage[] = this.history): Promise<BuiltMessages> {
+  /** The messages the next request would carry, with their named parts. `sending`: this request goes out. */
+  async buildRequest(request: string, loaded?: LoadedCoder, history: readonly ChatMessage[] = this.history, sending = false): Promise<BuiltMessages> {
     const coder = loaded ?? (await this.deps.loadCoder(this.coderKindFor(this.mode)));
     const [chatFiles, readOnlyFiles] = await Promise.all([this.readChatFiles(), this.readReadOnlyFiles()]);
-    const repoMap = await this.repoMap(request);
-    return buildMessages({
+    const { map, mentioned } = await this.repoMap(request);
+    const layout = this.layoutOf(history);
+    const turn = layout.next(history, chatFiles);
+    const built = buildMessages({
       format: coder.prompts.format,
       context: coder.prompts.context,
       readOnlyFiles: [...this.instructions.map((i) => ({ path: i.name, text: i.text })), ...readOnlyFiles],
-      repoMap,
-      history,
-      chatFiles,
-      request,
+      repoMap: map,
+      conversation: turn.conversation,
+      turn: { text: request, fullFiles: turn.fullFiles, changes: turn.changes, mentioned, noChatFiles: chatFiles.length === 0 },
       reminderPlacement: this.options.reminderPlacement,
     });
+    if (sending) layout.sent(history, turn, built.messages[built.messages.length - 1]!);
+    return built;
   }
 
   resultTotals(): Totals {
@@ -208,7 +214,7 @@ export class Session {
   }
 
   private async runArchitect(text: string, signal: AbortSignal | undefined, planner: LoadedCoder): Promise<RequestOutcome> {
-    const built = await this.buildRequest(text, planner);
+    const built = await this.buildRequest(text, planner, this.history, true);
     const plan = await this.send(built, this.models.main, signal);
     if (!plan.ok) return this.failedReply(text, plan, this.history, true);
     this.remember(this.history, text, plan.text, true);
@@ -220,7 +226,7 @@ export class Session {
   private async runLoop(text: string, signal: AbortSignal | undefined, profile: Profile): Promise<RequestOutcome> {
     let message = text;
     for (let used = 0; ; used++) {
-      const built = await this.buildRequest(message, profile.loaded, profile.history);
+      const built = await this.buildRequest(message, profile.loaded, profile.history, true);
       const room = checkContextWindow(built, this.options.contextWindow, this.ports.tokens);
       if (room) {
         const answer = await this.ports.asker.confirm(room, 'oversized-request');
@@ -292,6 +298,7 @@ export class Session {
 
   private remember(history: ChatMessage[], user: string, assistant: string, main: boolean): void {
     history.push({ role: 'user', content: user }, { role: 'assistant', content: assistant });
+    this.layoutOf(history).replied(history, assistant);
     if (!main) return;
     this.deps.recorder?.record({ type: 'message', role: 'user', content: user });
     this.deps.recorder?.record({ type: 'message', role: 'assistant', content: assistant });
@@ -373,13 +380,21 @@ export class Session {
     return files.filter((f): f is FileText => f.text !== null);
   }
 
-  private async repoMap(request: string): Promise<string> {
-    if (!this.ports.repoMap || this.options.mapTokens <= 0) return '';
-    return this.ports.repoMap.get({
+  private layoutOf(history: readonly ChatMessage[]): PromptLayout {
+    let layout = this.layouts.get(history);
+    if (!layout) this.layouts.set(history, (layout = new PromptLayout()));
+    return layout;
+  }
+
+  private async repoMap(request: string): Promise<{ map: string; mentioned: string }> {
+    if (!this.ports.repoMap || this.options.mapTokens <= 0) return { map: '', mentioned: '' };
+    const map = await this.ports.repoMap.get({
       chatFiles: this.chatFiles,
       readOnlyFiles: this.readOnlyFiles.map((f) => f.name),
       requestText: request,
       budget: this.options.mapTokens,
     });
+    const mentioned = (await this.ports.repoMap.mentionedDefinitions?.({ chatFiles: this.chatFiles, requestText: request })) ?? '';
+    return { map, mentioned };
   }
 }
