@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { runCacheBench } from './cache.js';
+import { runChatOverheadBench } from './chat-overhead.js';
 import { runEditsBench } from './edits.js';
 import { runMapSection } from './map-section.js';
 import type { SectionContext, SectionResult } from './measure.js';
@@ -21,6 +22,7 @@ export const SECTIONS: Readonly<Record<string, (ctx: SectionContext) => Promise<
   edits: runEditsBench,
   prompts: runPromptsBench,
   cache: runCacheBench,
+  chat: runChatOverheadBench,
   memory: runMemoryBench,
 };
 

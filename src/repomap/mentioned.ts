@@ -23,9 +23,20 @@ interface Found {
 export function mentionedDefinitions(tagsByFile: ReadonlyMap<string, FileTags>, names: readonly string[], options: MentionedOptions): string {
   if (names.length === 0) return '';
   const wanted = new Map(names.map((name): [string, Found[]] => [name, []]));
+  // Files from the tag cache share one name table: find the wanted names' ids once per table and
+  // compare integers, instead of a string lookup for each of a big repository's definitions.
+  const idsByTable = new Map<readonly string[], Map<number, string>>();
+  const idsIn = (table: readonly string[]): Map<number, string> => {
+    let ids = idsByTable.get(table);
+    if (ids) return ids;
+    ids = new Map();
+    for (let id = 0; id < table.length; id++) if (wanted.has(table[id] ?? '')) ids.set(id, table[id]!);
+    idsByTable.set(table, ids);
+    return ids;
+  };
   for (const [path, tags] of tagsByFile) {
     if (options.exclude.has(path)) continue;
-    for (const def of definitionsNamed(tags, wanted)) wanted.get(def.name)?.push({ path, line: def.line });
+    for (const def of definitionsNamed(tags, wanted, idsIn)) wanted.get(def.name)?.push({ path, line: def.line });
   }
   const perName = options.perName ?? 3;
   const lines: string[] = [];
@@ -39,18 +50,24 @@ export function mentionedDefinitions(tagsByFile: ReadonlyMap<string, FileTags>, 
   return lines.slice(0, options.total ?? 12).join('\n');
 }
 
-function* definitionsNamed(tags: FileTags, wanted: ReadonlyMap<string, unknown>): Generator<{ name: string; line: number }> {
-  if (!isPacked(tags)) {
-    for (const tag of tags) if (tag.role === 'def' && wanted.has(tag.name)) yield tag;
-    return;
-  }
-  const isDef = definitionKinds(tags);
-  const { data, names } = tags;
+function definitionsNamed(
+  tags: FileTags,
+  wanted: ReadonlyMap<string, unknown>,
+  idsIn: (table: readonly string[]) => ReadonlyMap<number, string>,
+): Array<{ name: string; line: number }> {
+  if (!isPacked(tags)) return tags.filter((tag) => tag.role === 'def' && wanted.has(tag.name));
+  const ids = idsIn(tags.names);
+  if (ids.size === 0) return [];
+  const found: Array<{ name: string; line: number }> = [];
+  const { data } = tags;
+  let isDef: boolean[] | undefined;
   for (let i = 0; i < data.length; i += 4) {
-    if (isDef[data[i + 1] ?? 0] !== true) continue;
-    const name = names[data[i] ?? 0] ?? '';
-    if (wanted.has(name)) yield { name, line: data[i + 2] ?? 0 };
+    const name = ids.get(data[i] ?? -1);
+    if (name === undefined) continue;
+    isDef ??= definitionKinds(tags);
+    if (isDef[data[i + 1] ?? 0] === true) found.push({ name, line: data[i + 2] ?? 0 });
   }
+  return found;
 }
 
 function cut(text: string, max: number): string {

@@ -1,6 +1,6 @@
-// Packing a file's tags for the trip between threads (and the cache) loses nothing.
+// Packing a file's tags for the trip between threads (and the cache): definitions as they are, references counted per name and kind.
 import { describe, expect, it } from 'vitest';
-import { definitionsOf, isWellFormed, packTags, tagCount, toPacked, unpackTags } from '../../src/repomap/packed-tags.js';
+import { definitionsOf, isWellFormed, packTags, referenceCount, tagCount, toPacked, unpackTags } from '../../src/repomap/packed-tags.js';
 import type { Tag } from '../../src/repomap/tag.js';
 
 describe('packed tags', () => {
@@ -43,5 +43,17 @@ describe('packed tags', () => {
     expect(isWellFormed({ ...packed, data: Int32Array.from([0, 0, 0]) })).toBe(false);
     expect(isWellFormed({ ...packed, kinds: ['fn:function'] })).toBe(false);
     expect(isWellFormed({ ...packed, kinds: ['def:'] })).toBe(false);
+  });
+});
+
+describe('packed references', () => {
+  it('keeps one tuple per referenced name and kind, with the count, and ranks by the count', () => {
+    const ref = (name: string, line: number, kind = 'call'): Tag => ({ path: 'a.py', name, role: 'ref', kind, line, endLine: line });
+    const tags: Tag[] = [{ path: 'a.py', name: 'f', role: 'def', kind: 'function', line: 0, endLine: 3 }, ref('g', 1), ref('g', 2), ref('g', 5, 'type'), ref('h', 2), ref('g', 7)];
+    const packed = packTags(tags);
+    expect(tagCount(packed)).toBe(4);
+    expect(unpackTags('a.py', packed)).toEqual([tags[0], ref('g', 1), ref('g', 5, 'type'), ref('h', 2)]);
+    expect(referenceCount(packed.data, 4)).toBe(3);
+    expect(isWellFormed(packed)).toBe(true);
   });
 });
