@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { definitionsOf, isWellFormed, packTags, referenceCount, tagCount, toPacked, unpackTags } from '../../src/repomap/packed-tags.js';
 import type { Tag } from '../../src/repomap/tag.js';
+import { fromWire, toWire } from '../../src/repomap/wire-outcome.js';
 
 describe('packed tags', () => {
   it('round-trips tags, sharing repeated names and kinds', () => {
@@ -55,5 +56,19 @@ describe('packed references', () => {
     expect(unpackTags('a.py', packed)).toEqual([tags[0], ref('g', 1), ref('g', 5, 'type'), ref('h', 2)]);
     expect(referenceCount(packed.data, 4)).toBe(3);
     expect(isWellFormed(packed)).toBe(true);
+  });
+});
+
+describe('outcomes between threads', () => {
+  it('carry the names as one string and come back equal', () => {
+    const packed = packTags([{ path: 'a.py', name: 'f', role: 'def', kind: 'function', line: 0, endLine: 3 }, { path: 'a.py', name: 'g', role: 'ref', kind: 'call', line: 1, endLine: 1 }]);
+    const ok = { path: 'a.py', ok: true as const, hash: 'h', packed };
+    const wire = toWire(ok);
+    expect(wire).toMatchObject({ names: 'f\ng' });
+    expect(fromWire(wire)).toEqual(ok);
+    const empty = { path: 'e.py', ok: true as const, hash: 'h', packed: packTags([]) };
+    expect(fromWire(toWire(empty))).toEqual(empty);
+    const failed = { path: 'x.py', ok: false as const, error: 'boom' };
+    expect(fromWire(toWire(failed))).toEqual(failed);
   });
 });
