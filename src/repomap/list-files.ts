@@ -25,6 +25,10 @@ export interface ListMapFilesOptions {
   onCandidates?: (relPaths: readonly string[]) => void;
   /** Called for each file that is not `known` and was judged a readable source, as the listing goes. */
   onNewSource?: (relPath: string) => void;
+  /** True when this exact version of the file was already judged not a source (generated, binary). */
+  knownSkipped?: (relPath: string, size: number, mtimeMs: number) => boolean;
+  /** Called for each file whose head was read and judged not a source. */
+  onSkipped?: (relPath: string, size: number, mtimeMs: number) => void;
 }
 
 /** A listed file and the stat it was judged by (reused as the tag cache's key). */
@@ -76,8 +80,12 @@ export async function listMapFileStats(root: string, options: ListMapFilesOption
       files.push(file);
       continue;
     }
+    if (options.knownSkipped?.(rel, info.size, info.mtimeMs) === true) continue;
     const head = readHeadSync(absPath);
-    if (head === null || !looksHandWritten(head)) continue;
+    if (head === null || !looksHandWritten(head)) {
+      if (head !== null) options.onSkipped?.(rel, info.size, info.mtimeMs);
+      continue;
+    }
     files.push(file);
     options.onNewSource?.(rel);
   }

@@ -31,6 +31,10 @@ export function createMapSource(root: string, options: MapSourceOptions): MapSou
   let cache: Promise<TagCache> | undefined;
   let stamps = new Map<string, Stamp>();
   let saving: Promise<void> = Promise.resolve();
+  // Files judged generated or binary in this process, by stat: later listings need not read them again.
+  const skipped = new Map<string, string>();
+  const knownSkipped = (relPath: string, size: number, mtimeMs: number): boolean => skipped.get(relPath) === `${size}:${mtimeMs}`;
+  const onSkipped = (relPath: string, size: number, mtimeMs: number): void => void skipped.set(relPath, `${size}:${mtimeMs}`);
   const cacheOnce = (): Promise<TagCache> => (cache ??= loadTagCache(root));
 
   return {
@@ -60,7 +64,7 @@ export function createMapSource(root: string, options: MapSourceOptions): MapSou
       const onNewSource = (): void => {
         if (++fresh === WARM_UP_MIN_FILES) options.pool.warmUp?.(languagesOf(uncached), uncached.length);
       };
-      const files = await listMapFileStats(root, { ...options.listOptions, known, onCandidates, onNewSource });
+      const files = await listMapFileStats(root, { ...options.listOptions, known, onCandidates, onNewSource, knownSkipped, onSkipped });
       stamps = new Map(files.map((file) => [file.path, { size: file.size, mtimeMs: file.mtimeMs }]));
       return files.map((file) => file.path);
     },
