@@ -34,6 +34,7 @@ export interface TreeResult {
   readonly tree: string;
   /** real: fetched code; generated: the synthetic large tree. */
   readonly origin: 'real' | 'generated';
+  readonly role?: 'large' | 'small';
   readonly files: number;
   readonly megabytes: number;
   readonly tags: number;
@@ -112,7 +113,7 @@ async function buildMap(tree: string, queriesDir: string, threads: number, count
   return { files, text, stats: map.lastStats(), flush: () => source.flush() };
 }
 
-async function benchTree({ label, path: tree }: RealTree, origin: TreeResult['origin'], options: Required<Pick<RepoMapBenchOptions, 'threads'>>, queriesDir: string, countTokens: (t: string) => number): Promise<TreeResult> {
+async function benchTree({ label, path: tree, role: treeRole }: RealTree, origin: TreeResult['origin'], options: Required<Pick<RepoMapBenchOptions, 'threads'>>, queriesDir: string, countTokens: (t: string) => number): Promise<TreeResult> {
   await ensureGitRepo(tree);
   await rm(tagCachePath(tree), { force: true });
   // Each build writes its tag cache after its map is done; the next build (a new process) needs it.
@@ -138,6 +139,7 @@ async function benchTree({ label, path: tree }: RealTree, origin: TreeResult['or
   return {
     tree: label,
     origin,
+    role: treeRole,
     files: cold.value.files.length,
     megabytes,
     tags: cold.value.stats?.tags ?? 0,
