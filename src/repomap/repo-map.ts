@@ -126,12 +126,15 @@ export function createRepoMap(deps: RepoMapDeps): RepoMap {
 
   const build = async (request: RepoMapRequest, files: readonly string[], tagsByFile: ReadonlyMap<string, FileTags>, started: number): Promise<CachedMap> => {
     const hidden = [...request.chatFiles, ...(request.readOnlyFiles ?? [])];
+    const budget = effectiveBudget(request.budget, request.chatFiles.length, deps.budgetGrowth);
     const ranked = rankDefinitions(tagsByFile, {
       chatFiles: hidden,
       mentionedFiles: request.mentionedFiles ?? [],
       mentionedIdents: request.mentionedIdents ?? [],
+      // Each shown definition costs at least a token or shares a line already shown: twice the
+      // budget, plus the fitting's look-ahead, is more than any map of that budget can hold.
+      limit: budget * 2 + 256,
     });
-    const budget = effectiveBudget(request.budget, request.chatFiles.length, deps.budgetGrowth);
     const texts = new Map<string, string | undefined>();
     const readOnce = (path: string): string | undefined => {
       if (!texts.has(path)) texts.set(path, deps.readFile(path));
