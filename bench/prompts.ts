@@ -28,9 +28,8 @@ export async function measureFormat(promptsDir: string, format: string, tokens: 
     context: prompts.context,
     readOnlyFiles: [],
     repoMap: '',
-    history: [],
-    chatFiles: [],
-    request: '',
+    conversation: [],
+    turn: { text: '', fullFiles: [], changes: [], mentioned: '', noChatFiles: false },
   });
   const counts = new Map(countParts(built, tokens).map((part) => [part.name, part.tokens]));
   const system = counts.get('system prompt') ?? 0;

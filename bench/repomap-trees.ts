@@ -3,7 +3,7 @@
 
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 
@@ -28,6 +28,41 @@ export async function fetchNpmTree(cacheDir: string, spec: string): Promise<stri
 export async function ensureGitRepo(tree: string): Promise<void> {
   if (existsSync(path.join(tree, '.git'))) return;
   await run('git', ['init', '-q'], { cwd: tree });
+}
+
+/** A real tree for the map bench: where it lives and what to call it in the table. */
+export interface RealTree {
+  readonly label: string;
+  readonly path: string;
+  /** Which of the issue's targets applies: the large real tree's ratios or the small repository's time. */
+  readonly role?: 'large' | 'small';
+}
+
+export const PYODIDE = 'pyodide@0.29.0';
+export const PYRIGHT = 'pyright@1.1.414';
+export const THREE = 'three@0.180.0';
+
+/**
+ * ~19 MB of real Python in 5,600 files (26 MB with the data files beside them): the standard library shipped inside pyodide (its
+ * python_stdlib.zip, unpacked with `unzip`) next to the typeshed stubs shipped inside pyright.
+ */
+export async function realPythonTree(cacheDir: string): Promise<RealTree> {
+  const tree = path.join(cacheDir, 'real-python-v1');
+  const label = `python stdlib (${PYODIDE}) + typeshed (${PYRIGHT})`;
+  if (existsSync(path.join(tree, '.complete'))) return { label, path: tree, role: 'large' };
+  const [pyodide, pyright] = [await fetchNpmTree(cacheDir, PYODIDE), await fetchNpmTree(cacheDir, PYRIGHT)];
+  await rm(tree, { recursive: true, force: true });
+  await mkdir(path.join(tree, 'stdlib'), { recursive: true });
+  await run('unzip', ['-q', '-o', path.join(pyodide, 'python_stdlib.zip'), '-d', path.join(tree, 'stdlib')], { maxBuffer: 64 * 1024 * 1024 });
+  await cp(path.join(pyright, 'dist', 'typeshed-fallback'), path.join(tree, 'typeshed'), { recursive: true });
+  await writeFile(path.join(tree, '.complete'), '');
+  return { label, path: tree, role: 'large' };
+}
+
+/** three.js's renderers (258 files, 2.4 MB of JavaScript): a repository of the size where fixed costs show. */
+export async function threeRenderersTree(cacheDir: string): Promise<RealTree> {
+  const tree = path.join(await fetchNpmTree(cacheDir, THREE), 'src', 'renderers');
+  return { label: `${THREE} src/renderers`, path: tree, role: 'small' };
 }
 
 export interface GeneratedTreeOptions {

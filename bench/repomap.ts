@@ -14,14 +14,15 @@ import { createMapSource } from '../src/repomap/map-source.js';
 import { tagCachePath } from '../src/repomap/tag-cache.js';
 import { createTagsPool, defaultTagThreads } from '../src/repomap/tags-pool.js';
 import { createRepoMap } from '../src/repomap/repo-map.js';
-import { ensureGitRepo, fetchNpmTree, generateTree } from './repomap-trees.js';
+import { ensureGitRepo, generateTree, realPythonTree, threeRenderersTree, type RealTree } from './repomap-trees.js';
 
 const run = promisify(execFile);
 
 export interface RepoMapBenchOptions {
   /** The tandem package folder: holds queries/ and the ignored .bench-cache/. */
   readonly packageRoot: string;
-  readonly npmPackages?: readonly string[];
+  /** Fetch and measure the real trees (npm registry); off in --quick. */
+  readonly realTrees?: boolean;
   readonly generatedFiles?: number;
   readonly generatedMegabytes?: number;
   readonly budget?: number;
@@ -31,6 +32,9 @@ export interface RepoMapBenchOptions {
 
 export interface TreeResult {
   readonly tree: string;
+  /** real: fetched code; generated: the synthetic large tree. */
+  readonly origin: 'real' | 'generated';
+  readonly role?: 'large' | 'small';
   readonly files: number;
   readonly megabytes: number;
   readonly tags: number;
@@ -109,7 +113,7 @@ async function buildMap(tree: string, queriesDir: string, threads: number, count
   return { files, text, stats: map.lastStats(), flush: () => source.flush() };
 }
 
-async function benchTree(tree: string, options: Required<Pick<RepoMapBenchOptions, 'threads'>>, queriesDir: string, countTokens: (t: string) => number): Promise<TreeResult> {
+async function benchTree({ label, path: tree, role: treeRole }: RealTree, origin: TreeResult['origin'], options: Required<Pick<RepoMapBenchOptions, 'threads'>>, queriesDir: string, countTokens: (t: string) => number): Promise<TreeResult> {
   await ensureGitRepo(tree);
   await rm(tagCachePath(tree), { force: true });
   // Each build writes its tag cache after its map is done; the next build (a new process) needs it.
@@ -133,7 +137,9 @@ async function benchTree(tree: string, options: Required<Pick<RepoMapBenchOption
 
   const megabytes = (await totalBytes(tree, cold.value.files)) / (1024 * 1024);
   return {
-    tree: path.basename(tree) === 'package' ? path.basename(path.dirname(tree)) : path.basename(tree),
+    tree: label,
+    origin,
+    role: treeRole,
     files: cold.value.files.length,
     megabytes,
     tags: cold.value.stats?.tags ?? 0,
@@ -180,21 +186,23 @@ export async function runRepoMapBench(options: RepoMapBenchOptions): Promise<Rep
   await ensureCtags(log);
   const threads = options.threads ?? defaultTagThreads(os.availableParallelism());
   const queriesDir = path.join(options.packageRoot, 'queries');
-  const trees: string[] = [];
-  for (const spec of options.npmPackages ?? ['rxjs@7.8.2']) {
-    log(`fetching ${spec}`);
-    trees.push(await fetchNpmTree(cacheDir, spec));
+  const trees: Array<{ tree: RealTree; origin: TreeResult['origin'] }> = [];
+  if (options.realTrees ?? true) {
+    log('fetching real code from the npm registry');
+    trees.push({ tree: await threeRenderersTree(cacheDir), origin: 'real' });
+    trees.push({ tree: await realPythonTree(cacheDir), origin: 'real' });
   }
   log('generating the large repository');
-  trees.push(await generateTree(cacheDir, { files: options.generatedFiles ?? 1600, megabytes: options.generatedMegabytes ?? 30 }));
+  const generated = await generateTree(cacheDir, { files: options.generatedFiles ?? 1600, megabytes: options.generatedMegabytes ?? 30 });
+  trees.push({ tree: { label: path.basename(generated).replace(/^generated-v\d+-(\d+)-.*$/, 'generated'), path: generated }, origin: 'generated' });
 
   const encoder = get_encoding('o200k_base');
   const results: TreeResult[] = [];
   try {
     const countTokens = (text: string): number => encoder.encode_ordinary(text).length;
-    for (const tree of trees) {
-      log(`measuring ${tree}`);
-      results.push(await benchTree(tree, { threads }, queriesDir, countTokens));
+    for (const { tree, origin } of trees) {
+      log(`measuring ${tree.label}`);
+      results.push(await benchTree(tree, origin, { threads }, queriesDir, countTokens));
     }
   } finally {
     encoder.free();

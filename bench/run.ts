@@ -4,6 +4,8 @@ import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { runCacheBench } from './cache.js';
+import { runChatOverheadBench } from './chat-overhead.js';
 import { runEditsBench } from './edits.js';
 import { runExitTimeBench } from './exit-time.js';
 import { runMapSection } from './map-section.js';
@@ -20,6 +22,8 @@ export const SECTIONS: Readonly<Record<string, (ctx: SectionContext) => Promise<
   repomap: runMapSection,
   edits: runEditsBench,
   prompts: runPromptsBench,
+  cache: runCacheBench,
+  chat: runChatOverheadBench,
   memory: runMemoryBench,
   exit: runExitTimeBench,
 };

@@ -114,6 +114,7 @@ function createMap(input: BuildInput, root: string, tokens: TokenCounter, contex
     refreshMode: settings['map-refresh'],
     emit: input.emit,
     contextWindow,
+    noFilesMultiplier: settings['map-multiplier-no-files'],
     progress: showProgress ? createProgressBar({ write: (t) => void environment.stderr.write(t), columns: environment.columns }) : undefined,
   });
 }

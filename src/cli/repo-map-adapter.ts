@@ -9,6 +9,7 @@ import { createMapSource } from '../repomap/map-source.js';
 import { createRepoMap, findMentions, type MapRefreshMode } from '../repomap/repo-map.js';
 import { createTagsPool, defaultTagThreads, type ProgressCallback } from '../repomap/tags-pool.js';
 import { definitionKinds, type PackedTags } from '../repomap/packed-tags.js';
+import { mentionedDefinitions } from '../repomap/mentioned.js';
 import type { EmitEvent } from '../session/events.js';
 
 export interface RepoMapHandle extends RepoMapPort {
@@ -33,15 +34,17 @@ export interface RepoMapAdapterOptions {
   readonly progress?: ProgressCallback;
   /** The model's context window, which bounds how far the map may grow with no files in the chat. */
   readonly contextWindow?: number;
+  /** --map-multiplier-no-files: the map's budget with no files in the chat, as a multiple of --map-tokens. */
+  readonly noFilesMultiplier?: number;
 }
 
 /** Fewer files than this parse in a second or two: no bar. */
 export const PROGRESS_MIN_FILES = 300;
 
 /**
- * With no files in the chat the map is all the model sees of the code, so its budget grows by
- * DEFAULT_NO_CHAT_MULTIPLIER (8x --map-tokens), hard-capped at an eighth of the context window,
- * and at NO_CHAT_MAX_TOKENS when the window is unknown. The cap never shrinks --map-tokens itself.
+ * With no files in the chat the map is all the model sees of the code, so its budget grows to
+ * --map-multiplier-no-files x --map-tokens (default DEFAULT_NO_CHAT_MULTIPLIER), hard-capped at an
+ * eighth of the context window, and at NO_CHAT_MAX_TOKENS when the window is unknown.
  */
 export const NO_CHAT_MAX_TOKENS = 8192;
 export const NO_CHAT_WINDOW_SHARE = 1 / 8;
@@ -52,6 +55,13 @@ export function noChatMaxBudget(contextWindow: number | undefined): number {
 
 export function createRepoMapPort(options: RepoMapAdapterOptions): RepoMapHandle {
   const { root } = options;
+  const readFile = (path: string): string | undefined => {
+    try {
+      return readFileSync(join(root, path), 'utf8');
+    } catch {
+      return undefined;
+    }
+  };
   const pool = createTagsPool({ queriesDir: join(options.packageRoot, 'queries'), threads: defaultTagThreads(availableParallelism()) });
   const onProgress = options.progress ? onlyWhenMany(options.progress) : undefined;
   // One source per port: the tag cache is loaded on the first request and kept for the next ones.
@@ -67,32 +77,29 @@ export function createRepoMapPort(options: RepoMapAdapterOptions): RepoMapHandle
       lastTags = await source.collectTags(paths);
       return lastTags;
     },
-    readFile: (path) => {
-      try {
-        return readFileSync(join(root, path), 'utf8');
-      } catch {
-        return undefined;
-      }
-    },
+    readFile,
     countTokens: (text) => options.tokens.count(text),
     now: () => performance.now(),
     refreshMode: options.refreshMode,
-    budgetGrowth: { noChatMultiplier: DEFAULT_NO_CHAT_MULTIPLIER, maxBudget: noChatMaxBudget(options.contextWindow) },
+    budgetGrowth: { noChatMultiplier: options.noFilesMultiplier ?? DEFAULT_NO_CHAT_MULTIPLIER, maxBudget: noChatMaxBudget(options.contextWindow) },
   });
   return {
     async get(request) {
       files = await source.listFiles();
-      const mentions = findMentions(request.requestText, files);
       const refresh = refreshNext;
       refreshNext = false;
-      return map.get({
-        chatFiles: request.chatFiles,
-        readOnlyFiles: request.readOnlyFiles,
-        mentionedFiles: mentions.files,
-        mentionedIdents: mentions.idents,
-        budget: request.budget,
-        refresh,
-      });
+      // The request's words do not shape the shared map (it must stay put for prompt caches):
+      // the names it mentions go into that request's message through mentionedDefinitions().
+      return map.get({ chatFiles: request.chatFiles, readOnlyFiles: request.readOnlyFiles, budget: request.budget, refresh });
+    },
+    async mentionedDefinitions(request) {
+      const { idents } = findMentions(request.requestText, files);
+      const lines = new Map<string, string[] | undefined>();
+      const lineOf = (path: string, line: number): string | undefined => {
+        if (!lines.has(path)) lines.set(path, readFile(path)?.split(/\r?\n/));
+        return lines.get(path)?.[line];
+      };
+      return mentionedDefinitions(lastTags, idents, { exclude: new Set(request.chatFiles), lineOf });
     },
     refresh() {
       refreshNext = true;

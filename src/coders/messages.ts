@@ -1,6 +1,7 @@
-// Assembles one request's messages from parts with known token counts, fixed parts first so that
-// servers with prompt caching can reuse the prefix: system, examples, read-only files, repo map,
-// history, then the changing parts (chat files, the request).
+// Assembles one request's messages. Stable parts first (system prompt, examples, read-only files,
+// repo map), then the conversation exactly as sent before, then this turn's one user message: the
+// chat files the model has no copy of, the changes to the ones it has, the definitions the request
+// mentions, and the request. Each request thus starts with the previous one (prompt caches reuse it).
 import type { ChatMessage } from '../model/types.js';
 import type { FormatPrompts } from './prompt-files.js';
 import { fillPlaceholders } from './prompt-files.js';
@@ -11,12 +12,34 @@ export interface FileText {
   readonly text: string;
 }
 
+export interface FileChange {
+  readonly path: string;
+  /** Unified diff from the copy the model has to the file as it is now. */
+  readonly diff: string;
+}
+
 export interface ContextPrompts {
   readonly chatFiles: string;
   readonly noChatFiles: string;
   readonly readOnly: string;
   readonly repoMap: string;
   readonly ack: string;
+  /** With `{changes}`: chat files changed since the model's copy. */
+  readonly fileChanges: string;
+  /** With `{definitions}`: where the names the request mentions are defined. */
+  readonly mentioned: string;
+}
+
+/** This turn's user message, before rendering. */
+export interface RequestTurn {
+  readonly text: string;
+  /** Chat files sent whole in this message (the model has no copy yet). */
+  readonly fullFiles: readonly FileText[];
+  readonly changes: readonly FileChange[];
+  /** Rendered definition lines for the names the request mentions; '' for none. */
+  readonly mentioned: string;
+  /** No file is in the chat at all. */
+  readonly noChatFiles: boolean;
 }
 
 export interface MessageInput {
@@ -24,9 +47,9 @@ export interface MessageInput {
   readonly context: ContextPrompts;
   readonly readOnlyFiles: readonly FileText[];
   readonly repoMap: string;
-  readonly history: readonly ChatMessage[];
-  readonly chatFiles: readonly FileText[];
-  readonly request: string;
+  /** Earlier turns exactly as they were sent (see session/prompt-layout). */
+  readonly conversation: readonly ChatMessage[];
+  readonly turn: RequestTurn;
   /** Where the format's reminder goes: the end of the system prompt, or the end of the request. */
   readonly reminderPlacement?: 'system' | 'user';
 }
@@ -69,6 +92,30 @@ export function renderFiles(files: readonly FileText[]): string {
     .join('\n\n');
 }
 
+/** Each change as a fenced diff under its path. */
+export function renderChanges(changes: readonly FileChange[]): string {
+  return changes
+    .map((change) => {
+      const fence = fenceFor(change.diff);
+      const body = change.diff.endsWith('\n') ? change.diff : `${change.diff}\n`;
+      return `${change.path}\n${fence}diff\n${body}${fence}`;
+    })
+    .join('\n\n');
+}
+
+/** The turn's message as named sections, in order; their texts joined by blank lines are the message. */
+function turnSections(input: MessageInput): Array<{ name: string; text: string }> {
+  const { turn, context } = input;
+  const sections: Array<{ name: string; text: string }> = [];
+  if (turn.fullFiles.length > 0) sections.push({ name: 'chat files', text: fillPlaceholders(context.chatFiles, { files: renderFiles(turn.fullFiles) }) });
+  if (turn.changes.length > 0) sections.push({ name: 'file changes', text: fillPlaceholders(context.fileChanges, { changes: renderChanges(turn.changes) }) });
+  if (turn.noChatFiles) sections.push({ name: 'chat files', text: context.noChatFiles });
+  if (turn.mentioned.trim() !== '') sections.push({ name: 'mentioned definitions', text: fillPlaceholders(context.mentioned, { definitions: turn.mentioned.trimEnd() }) });
+  const reminder = input.format.reminder && input.reminderPlacement !== 'system' ? `\n\n${input.format.reminder}` : '';
+  sections.push({ name: 'request', text: `${turn.text}${reminder}` });
+  return sections;
+}
+
 export function buildMessages(input: MessageInput): BuiltMessages {
   const messages: ChatMessage[] = [];
   const parts: MessagePart[] = [];
@@ -82,9 +129,8 @@ export function buildMessages(input: MessageInput): BuiltMessages {
     { role: 'assistant', content: input.context.ack },
   ];
 
-  const reminder = input.format.reminder ? `\n\n${input.format.reminder}` : '';
-  const inSystem = input.reminderPlacement === 'system';
-  add('system prompt', [{ role: 'system', content: `${input.format.system}${inSystem ? reminder : ''}` }]);
+  const inSystem = input.reminderPlacement === 'system' && input.format.reminder;
+  add('system prompt', [{ role: 'system', content: `${input.format.system}${inSystem ? `\n\n${input.format.reminder}` : ''}` }]);
   add('examples', input.format.examples);
   if (input.readOnlyFiles.length > 0) {
     add('read-only files', pair(fillPlaceholders(input.context.readOnly, { files: renderFiles(input.readOnlyFiles) })));
@@ -92,12 +138,10 @@ export function buildMessages(input: MessageInput): BuiltMessages {
   if (input.repoMap.trim() !== '') {
     add('repo map', pair(fillPlaceholders(input.context.repoMap, { map: input.repoMap })));
   }
-  add('history', [...input.history]);
-  const filesText =
-    input.chatFiles.length > 0
-      ? fillPlaceholders(input.context.chatFiles, { files: renderFiles(input.chatFiles) })
-      : input.context.noChatFiles;
-  add('chat files', pair(filesText));
-  add('request', [{ role: 'user', content: `${input.request}${inSystem ? '' : reminder}` }]);
+  add('history', [...input.conversation]);
+  // One user message for the whole turn (roles keep alternating); its sections are counted as parts.
+  const sections = turnSections(input);
+  messages.push({ role: 'user', content: sections.map((section) => section.text).join('\n\n') });
+  for (const section of sections) parts.push({ name: section.name, messages: [{ role: 'user', content: section.text }] });
   return { messages, parts };
 }

@@ -52,12 +52,15 @@ export interface Asker {
 }
 
 export interface RepoMapPort {
+  /** The shared map: shaped by the chat and read-only files, not by the request's words, so it stays put. */
   get(request: {
     chatFiles: readonly string[];
     readOnlyFiles: readonly string[];
     requestText: string;
     budget: number;
   }): Promise<string>;
+  /** Definition lines (outside the chat files) for the names `requestText` mentions; '' for none. */
+  mentionedDefinitions?(request: { chatFiles: readonly string[]; requestText: string }): Promise<string>;
 }
 
 export interface ShellPort {

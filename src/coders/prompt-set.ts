@@ -21,13 +21,15 @@ export interface PromptSet {
 
 export async function loadPromptSet(promptsDir: string, format: string, values: PromptValues): Promise<PromptSet> {
   const read = (id: string): Promise<string> => readPrompt(promptsDir, id).then((t) => t.trim());
-  const [formatPrompts, chatFiles, noChatFiles, readOnly, repoMap, ack] = await Promise.all([
+  const [formatPrompts, chatFiles, noChatFiles, readOnly, repoMap, ack, fileChanges, mentioned] = await Promise.all([
     loadFormatPrompts(promptsDir, format, values),
     read('context/chat-files.md'),
     read('context/no-chat-files.md'),
     read('context/read-only.md'),
     read('context/repo-map.md'),
     read('context/ack.md'),
+    read('context/file-changes.md'),
+    read('context/mentioned.md'),
   ]);
   const [parseProblems, addedFilesRedo, syntax, lint, test, addedFiles, commitMessage] = await Promise.all([
     read('reflection/parse-problems.md'),
@@ -40,7 +42,7 @@ export async function loadPromptSet(promptsDir: string, format: string, values: 
   ]);
   return {
     format: formatPrompts,
-    context: { chatFiles, noChatFiles, readOnly, repoMap, ack },
+    context: { chatFiles, noChatFiles, readOnly, repoMap, ack, fileChanges, mentioned },
     reflection: { parseProblems, addedFilesRedo, syntax, lint, test, addedFiles },
     commitMessage,
   };

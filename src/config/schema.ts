@@ -152,7 +152,11 @@ export const OPTIONS = {
   // repository map
   'map-tokens': {
     type: 'int', min: 0, default: 1024, group: 'repomap', metavar: 'N',
-    help: 'repo map budget in tokens; 0 turns the map off',
+    help: 'repo map budget in tokens while files are in the chat; 0 turns the map off',
+  },
+  'map-multiplier-no-files': {
+    type: 'int', min: 1, default: 2, group: 'repomap', metavar: 'N',
+    help: 'with no files in the chat the map may grow to N x --map-tokens (at most 1/8 of the context window)',
   },
   'map-refresh': {
     type: 'enum', values: ['auto', 'always', 'files', 'manual'], default: 'auto', group: 'repomap', metavar: 'WHEN',

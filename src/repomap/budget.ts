@@ -24,21 +24,24 @@ export interface FitResult {
 export interface BudgetGrowth {
   /**
    * With no files in the chat the map is all the model sees of the code, so the budget grows by
-   * this factor (default 8), still capped by maxBudget.
+   * this factor (--map-multiplier-no-files, default 2), capped by maxBudget.
    */
   readonly noChatMultiplier?: number;
-  /** Hard ceiling for the grown budget (e.g. a share of the model's context window). */
+  /** Hard ceiling for the map with no chat files (an eighth of the model's context window). */
   readonly maxBudget?: number;
 }
 
-export const DEFAULT_NO_CHAT_MULTIPLIER = 8;
+export const DEFAULT_NO_CHAT_MULTIPLIER = 2;
 
-/** The budget actually used: grown when the chat is empty, never above maxBudget. */
+/**
+ * The budget actually used. With files in the chat: --map-tokens. Without: multiplier x
+ * --map-tokens, and never above maxBudget, even when --map-tokens alone is larger.
+ */
 export function effectiveBudget(budget: number, chatFileCount: number, growth: BudgetGrowth = {}): number {
   if (budget <= 0) return 0;
   if (chatFileCount > 0) return budget;
-  const grown = budget * (growth.noChatMultiplier ?? DEFAULT_NO_CHAT_MULTIPLIER);
-  return Math.max(budget, Math.min(grown, growth.maxBudget ?? grown));
+  const grown = Math.floor(budget * Math.max(1, growth.noChatMultiplier ?? DEFAULT_NO_CHAT_MULTIPLIER));
+  return Math.min(grown, growth.maxBudget ?? grown);
 }
 
 /**

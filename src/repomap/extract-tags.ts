@@ -165,9 +165,13 @@ function tagsOfTree(filePath: string, tree: Tree, query: TagQuery | null): Tag[]
   }
   const hasRefs = [...found.values()].some((f) => f.tag.role === 'ref');
   if (!hasRefs) addIdentifierRefs(filePath, tree.rootNode, found);
+  // Line, then column, then definitions before references, compared as numbers (localeCompare on
+  // every tie-free comparison showed in worker profiles).
+  const order = (f: Found): number => (f.tag.line * 2 ** 22 + f.column) * 2 + (f.tag.role === 'ref' ? 1 : 0);
   return [...found.values()]
-    .sort((a, b) => a.tag.line - b.tag.line || a.column - b.column || a.tag.role.localeCompare(b.tag.role))
-    .map((f) => f.tag);
+    .map((f) => ({ f, key: order(f) }))
+    .sort((a, b) => a.key - b.key)
+    .map(({ f }) => f.tag);
 }
 
 function runQuery(filePath: string, tree: Tree, { query, meanings }: TagQuery): FoundTags {

@@ -1,7 +1,8 @@
 // The files the repo map reads: git-tracked plus untracked-not-ignored files (a folder walk
 // without git), minus .tandem/, .tandemignore matches, binaries, generated/minified files,
 // lock files, big files and files no code grammar covers.
-import { lstat, open, readdir, readFile, stat } from 'node:fs/promises';
+import { closeSync, lstatSync, openSync, readSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import ignore from 'ignore';
 import { listRepoFiles } from '../git/ls-files.js';
@@ -22,6 +23,12 @@ export interface ListMapFilesOptions {
    * the caller start work (e.g. parser threads) while the rest of the listing runs.
    */
   onCandidates?: (relPaths: readonly string[]) => void;
+  /** Called for each file that is not `known` and was judged a readable source, as the listing goes. */
+  onNewSource?: (relPath: string) => void;
+  /** True when this exact version of the file was already judged not a source (generated, binary). */
+  knownSkipped?: (relPath: string, size: number, mtimeMs: number) => boolean;
+  /** Called for each file whose head was read and judged not a source. */
+  onSkipped?: (relPath: string, size: number, mtimeMs: number) => void;
 }
 
 /** A listed file and the stat it was judged by (reused as the tag cache's key). */
@@ -40,7 +47,6 @@ const LOCK_FILES = new Set(['package-lock.json', 'yarn.lock', 'pnpm-lock.yaml', 
   'poetry.lock', 'gemfile.lock', 'composer.lock', 'go.sum', 'bun.lockb', 'uv.lock']);
 const MINIFIED_NAME = /[.-]min\.[a-z]+$|\.bundle\.js$/i;
 const WALK_SKIP = new Set(['node_modules', '.git']);
-const STAT_CONCURRENCY = 64;
 
 function defaultAccept(relPath: string): boolean {
   const lang = languageForPath(relPath);
@@ -62,17 +68,29 @@ export async function listMapFileStats(root: string, options: ListMapFilesOption
   const byName = candidates.filter((rel) =>
     !rel.startsWith('.tandem/') && !ignored(rel) && accept(rel) && !isSkippedByName(rel)).sort();
   options.onCandidates?.(byName);
-  const judged = await mapLimit(byName, STAT_CONCURRENCY, async (rel): Promise<MapFile | null> => {
+  // Synchronous on purpose: thousands of stats and head reads through fs/promises took 5-6 times
+  // as long (each a round trip through the thread pool), and the caller waits for the list anyway.
+  const files: MapFile[] = [];
+  for (const rel of byName) {
     const absPath = path.join(root, rel);
     // lstat: a symlink (maybe to a file outside the repository) is never mapped; its target is, when inside
-    const info = await lstat(absPath).catch(() => null);
-    if (!info?.isFile() || info.size > maxBytes) return null;
+    const info = lstatSync(absPath, { throwIfNoEntry: false });
+    if (!info?.isFile() || info.size > maxBytes) continue;
     const file = { path: rel, size: info.size, mtimeMs: info.mtimeMs };
-    if (known(rel, info.size, info.mtimeMs)) return file;
-    const head = await readHead(absPath);
-    return head !== null && looksHandWritten(head) ? file : null;
-  });
-  return judged.filter((file): file is MapFile => file !== null);
+    if (known(rel, info.size, info.mtimeMs)) {
+      files.push(file);
+      continue;
+    }
+    if (options.knownSkipped?.(rel, info.size, info.mtimeMs) === true) continue;
+    const head = readHeadSync(absPath);
+    if (head === null || !looksHandWritten(head)) {
+      if (head !== null) options.onSkipped?.(rel, info.size, info.mtimeMs);
+      continue;
+    }
+    files.push(file);
+    options.onNewSource?.(rel);
+  }
+  return files;
 }
 
 /** Lock files and minified bundles, judged by name alone. */
@@ -92,15 +110,22 @@ export function looksHandWritten(head: Buffer): boolean {
   return !GENERATED_MARKERS.test(lines.slice(0, GENERATED_HEAD_LINES).join('\n'));
 }
 
-async function readHead(absPath: string): Promise<Buffer | null> {
-  const handle = await open(absPath, 'r').catch(() => null);
-  if (!handle) return null;
+const headBuffer = Buffer.alloc(HEAD_BYTES);
+
+/** The file's first bytes (a view of a shared buffer: use it before the next read). */
+function readHeadSync(absPath: string): Buffer | null {
+  let fd: number;
   try {
-    const buffer = Buffer.alloc(HEAD_BYTES);
-    const { bytesRead } = await handle.read(buffer, 0, HEAD_BYTES, 0);
-    return buffer.subarray(0, bytesRead);
+    fd = openSync(absPath, 'r');
+  } catch {
+    return null;
+  }
+  try {
+    return headBuffer.subarray(0, readSync(fd, headBuffer, 0, HEAD_BYTES, 0));
+  } catch {
+    return null;
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
 }
 
@@ -129,17 +154,4 @@ async function tandemIgnore(root: string): Promise<(rel: string) => boolean> {
   if (rules === null) return () => false;
   const matcher = ignore().add(rules);
   return (rel) => matcher.ignores(rel);
-}
-
-async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await fn(items[index] as T);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
 }

@@ -13,8 +13,8 @@ export interface MapSourceOptions {
 }
 
 /**
- * When at least this many listed files have no cache entry at all, the parser threads start
- * while the listing goes on. Fewer new files parse in a fraction of a second anyway, and some
+ * When at least this many listed files need a parse (no cache entry, head judged a readable
+ * source), the parser threads start while the listing goes on. Fewer new files parse in a fraction of a second anyway, and some
  * may yet be dropped by the listing (binary, generated), which would leave a thread started for nothing.
  */
 export const WARM_UP_MIN_FILES = 16;
@@ -31,6 +31,10 @@ export function createMapSource(root: string, options: MapSourceOptions): MapSou
   let cache: Promise<TagCache> | undefined;
   let stamps = new Map<string, Stamp>();
   let saving: Promise<void> = Promise.resolve();
+  // Files judged generated or binary in this process, by stat: later listings need not read them again.
+  const skipped = new Map<string, string>();
+  const knownSkipped = (relPath: string, size: number, mtimeMs: number): boolean => skipped.get(relPath) === `${size}:${mtimeMs}`;
+  const onSkipped = (relPath: string, size: number, mtimeMs: number): void => void skipped.set(relPath, `${size}:${mtimeMs}`);
   const cacheOnce = (): Promise<TagCache> => (cache ??= loadTagCache(root));
 
   return {
@@ -49,11 +53,18 @@ export function createMapSource(root: string, options: MapSourceOptions): MapSou
         }
         return fresh;
       };
+      // Parser threads start once enough files are known to need a parse, while the listing goes
+      // on. Counting files that passed the head check (not raw candidates) keeps a warm run of a
+      // tree with generated files (never cached, never parsed) from booting threads for nothing.
+      let uncached: readonly string[] = [];
+      let fresh = 0;
       const onCandidates = (paths: readonly string[]): void => {
-        const uncached = paths.filter((relPath) => tags.get(relPath) === undefined);
-        if (uncached.length >= WARM_UP_MIN_FILES) options.pool.warmUp?.(languagesOf(uncached), uncached.length);
+        uncached = paths.filter((relPath) => tags.get(relPath) === undefined);
       };
-      const files = await listMapFileStats(root, { ...options.listOptions, known, onCandidates });
+      const onNewSource = (): void => {
+        if (++fresh === WARM_UP_MIN_FILES) options.pool.warmUp?.(languagesOf(uncached), uncached.length);
+      };
+      const files = await listMapFileStats(root, { ...options.listOptions, known, onCandidates, onNewSource, knownSkipped, onSkipped });
       stamps = new Map(files.map((file) => [file.path, { size: file.size, mtimeMs: file.mtimeMs }]));
       return files.map((file) => file.path);
     },

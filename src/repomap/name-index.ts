@@ -1,7 +1,7 @@
 // The ranking's index of a repository's tags: files and names as small integers over one shared
 // table of names, with each name's defining files and each file's referenced names and counts.
 import { NameTable, sharesOneTable } from './name-table.js';
-import { definitionKinds, toPacked, type FileTags, type PackedTags } from './packed-tags.js';
+import { definitionKinds, referenceCount, toPacked, type FileTags, type PackedTags } from './packed-tags.js';
 import type { Tag } from './tag.js';
 
 /**
@@ -131,7 +131,7 @@ function countReferences(index: NameIndex, scan: FileScan, counts: Int32Array): 
     const nameId = data[i] ?? 0;
     const count = counts[nameId] ?? 0;
     if (count === 0) order.push(nameId);
-    counts[nameId] = count + 1;
+    counts[nameId] = count + referenceCount(data, i);
   }
   const refNames: number[] = [];
   const refCounts: number[] = [];

@@ -6,7 +6,12 @@ export interface PackedTags {
   readonly names: readonly string[];
   /** Distinct `role:kind` pairs of the file. */
   readonly kinds: readonly string[];
-  /** Four numbers per tag: name index, kind index, line, endLine. */
+  /**
+   * Four numbers per tag: name index, kind index, line, and for a definition its endLine, for a
+   * reference the number of references of that name and kind in the file (line is the first's).
+   * The ranking only counts references, so one tuple per referenced name is all it needs: on real
+   * code (type annotations, calls) that is 2-3x fewer tuples to pack, move, cache and index.
+   */
   readonly data: Int32Array;
 }
 
@@ -16,7 +21,10 @@ export function packTags(tags: readonly Tag[]): PackedTags {
   const nameIndex = new Map<string, number>();
   const kindIndex = new Map<string, number>();
   const data = new Int32Array(tags.length * 4);
-  tags.forEach((tag, i) => {
+  // Slot of the tuple already holding a (name, ref kind) pair, keyed by name * kinds + kind.
+  const refSlots = new Map<number, number>();
+  let length = 0;
+  for (const tag of tags) {
     let name = nameIndex.get(tag.name);
     if (name === undefined) {
       name = names.push(tag.name) - 1;
@@ -28,14 +36,30 @@ export function packTags(tags: readonly Tag[]): PackedTags {
       kind = kinds.push(kindKey) - 1;
       kindIndex.set(kindKey, kind);
     }
-    data[i * 4] = name;
-    data[i * 4 + 1] = kind;
-    data[i * 4 + 2] = tag.line;
-    data[i * 4 + 3] = tag.endLine;
-  });
-  return { names, kinds, data };
+    if (tag.role === 'ref') {
+      const key = name * 4096 + kind;
+      const slot = refSlots.get(key);
+      if (slot !== undefined) {
+        data[slot + 3] = (data[slot + 3] ?? 0) + 1;
+        continue;
+      }
+      refSlots.set(key, length);
+    }
+    data[length] = name;
+    data[length + 1] = kind;
+    data[length + 2] = tag.line;
+    data[length + 3] = tag.role === 'ref' ? 1 : tag.endLine;
+    length += 4;
+  }
+  return { names, kinds, data: length === data.length ? data : data.slice(0, length) };
 }
 
+/** How many references one packed reference tuple stands for. */
+export function referenceCount(data: Int32Array, offset: number): number {
+  return Math.max(1, data[offset + 3] ?? 1);
+}
+
+/** The tags back as objects: definitions as packed, each reference once (its first line). */
 export function unpackTags(path: string, packed: PackedTags): Tag[] {
   const kinds = packed.kinds.map((key) => {
     const colon = key.indexOf(':');
@@ -45,7 +69,8 @@ export function unpackTags(path: string, packed: PackedTags): Tag[] {
   const { data, names } = packed;
   for (let i = 0; i < data.length; i += 4) {
     const kind = kinds[data[i + 1] ?? 0] ?? { role: 'ref', kind: 'identifier' };
-    tags.push({ path, name: names[data[i] ?? 0] ?? '', role: kind.role, kind: kind.kind, line: data[i + 2] ?? 0, endLine: data[i + 3] ?? 0 });
+    const line = data[i + 2] ?? 0;
+    tags.push({ path, name: names[data[i] ?? 0] ?? '', role: kind.role, kind: kind.kind, line, endLine: kind.role === 'ref' ? line : (data[i + 3] ?? 0) });
   }
   return tags;
 }

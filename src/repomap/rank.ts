@@ -14,6 +14,12 @@ export interface RankOptions {
   readonly mentionedFiles?: readonly string[];
   /** Identifiers named in the request: their edges weigh more, matching file stems are personalized. */
   readonly mentionedIdents?: readonly string[];
+  /**
+   * Only the best this many definitions are needed (a map's budget holds a small fraction of a big
+   * repository's): they are selected before sorting, so a sort of every definition is skipped.
+   * The items are the same as the first `limit` of an unlimited ranking.
+   */
+  readonly limit?: number;
 }
 
 export type RankedItem =
@@ -228,6 +234,18 @@ function definitionRank(index: NameIndex, defRanks: Float64Array, nameId: number
   return 0;
 }
 
+/**
+ * The first `limit` definitions in compareDefs order. Every definition ranked at least the
+ * limit-th best rank is kept (ties at the cut are then ordered by the full comparison), so the
+ * result is exactly the sorted list's prefix.
+ */
+function topDefinitions(defs: Candidate[], limit: number | undefined): Candidate[] {
+  if (limit === undefined || defs.length <= limit * 2) return defs.sort(compareDefs).slice(0, limit ?? defs.length);
+  const ranks = Float64Array.from(defs, (d) => d.rank).sort();
+  const cut = ranks[ranks.length - limit] ?? -Infinity;
+  return defs.filter((d) => d.rank >= cut).sort(compareDefs).slice(0, limit);
+}
+
 /** Rank every definition outside the chat files. Deterministic for the same inputs. */
 export function rankDefinitions(tagsByFile: ReadonlyMap<string, FileTags>, options: RankOptions): RankResult {
   const index = indexTags(tagsByFile);
@@ -248,9 +266,9 @@ export function rankDefinitions(tagsByFile: ReadonlyMap<string, FileTags>, optio
     if (tags.length === 0) bare.push({ path: file, rank: fileRank });
     for (const { tag, nameId } of tags) defs.push({ tag, rank: definitionRank(index, defRanks, nameId, fileId), fileRank });
   });
-  defs.sort(compareDefs);
+  const best = topDefinitions(defs, options.limit);
   bare.sort((a, b) => b.rank - a.rank || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  const items: RankedItem[] = defs.map((d): RankedItem => ({ kind: 'def', tag: d.tag, rank: d.rank }));
+  const items: RankedItem[] = best.map((d): RankedItem => ({ kind: 'def', tag: d.tag, rank: d.rank }));
   for (const b of bare) items.push({ kind: 'file', path: b.path, rank: b.rank });
   const fileRanks = new Map(index.files.map((file, i) => [file, ranks[i] ?? 0]));
   return { items, fileRanks, files: index.files, adjacency };

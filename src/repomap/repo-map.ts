@@ -8,7 +8,9 @@ import { effectiveBudget, fitToBudget, type BudgetGrowth, type FitResult } from 
 import type { RankedItem } from './rank.js';
 
 /**
- * auto: reuse a cached map only when the last build was slow and nothing it depends on changed;
+ * auto: reuse a cached map when nothing outside the chat files changed since it was built (edits to
+ * the chat files do not move the map, so consecutive prompts keep the same prefix), and when the
+ * last build was slow and the file list is the same;
  * always: rebuild every time; files: rebuild when the repository's file list changed;
  * manual: keep the last map until a request asks for a refresh.
  */
@@ -62,6 +64,17 @@ interface CachedMap {
   readonly text: string;
   readonly fileList: string;
   readonly stats: RepoMapStats;
+  /** The tags it was built from: unchanged files keep the very same objects (the tag cache's). */
+  readonly tagsByFile: ReadonlyMap<string, FileTags>;
+}
+
+/** Whether every file outside `hidden` has the same tags object in both maps (so the same text). */
+function sameOutside(before: ReadonlyMap<string, FileTags>, after: ReadonlyMap<string, FileTags>, hidden: ReadonlySet<string>): boolean {
+  if (before.size !== after.size) return false;
+  for (const [path, tags] of after) {
+    if (!hidden.has(path) && before.get(path) !== tags) return false;
+  }
+  return true;
 }
 
 function sorted(list: readonly string[] | undefined): string[] {
@@ -111,15 +124,17 @@ export function createRepoMap(deps: RepoMapDeps): RepoMap {
     return entry.text;
   };
 
-  const build = async (request: RepoMapRequest, files: readonly string[], started: number): Promise<CachedMap> => {
-    const tagsByFile = await deps.collectTags(files);
+  const build = async (request: RepoMapRequest, files: readonly string[], tagsByFile: ReadonlyMap<string, FileTags>, started: number): Promise<CachedMap> => {
     const hidden = [...request.chatFiles, ...(request.readOnlyFiles ?? [])];
+    const budget = effectiveBudget(request.budget, request.chatFiles.length, deps.budgetGrowth);
     const ranked = rankDefinitions(tagsByFile, {
       chatFiles: hidden,
       mentionedFiles: request.mentionedFiles ?? [],
       mentionedIdents: request.mentionedIdents ?? [],
+      // Each shown definition costs at least a token or shares a line already shown: twice the
+      // budget, plus the fitting's look-ahead, is more than any map of that budget can hold.
+      limit: budget * 2 + 256,
     });
-    const budget = effectiveBudget(request.budget, request.chatFiles.length, deps.budgetGrowth);
     const texts = new Map<string, string | undefined>();
     const readOnce = (path: string): string | undefined => {
       if (!texts.has(path)) texts.set(path, deps.readFile(path));
@@ -138,7 +153,7 @@ export function createRepoMap(deps: RepoMapDeps): RepoMap {
       tokens: fit.tokens,
       buildMs: deps.now() - started,
     };
-    return { text: fit.text, fileList: files.join('\0'), stats: entryStats };
+    return { text: fit.text, fileList: files.join('\0'), stats: entryStats, tagsByFile };
   };
 
   return {
@@ -157,7 +172,15 @@ export function createRepoMap(deps: RepoMapDeps): RepoMap {
         if (mode === 'files' || mode === 'manual') return reuse(cached);
         if (mode === 'auto' && cached.stats.buildMs >= fastBuildMs) return reuse(cached);
       }
-      const entry = await build(request, files, started);
+      const tagsByFile = await deps.collectTags(files);
+      if (cached !== undefined && !request.refresh && sameFiles && mode === 'auto') {
+        const hidden = new Set([...request.chatFiles, ...(request.readOnlyFiles ?? [])]);
+        if (sameOutside(cached.tagsByFile, tagsByFile, hidden)) {
+          remember(key, { ...cached, tagsByFile });
+          return reuse(cached);
+        }
+      }
+      const entry = await build(request, files, tagsByFile, started);
       remember(key, entry);
       stats = entry.stats;
       return entry.text;
@@ -173,12 +196,37 @@ export interface Mentions {
 
 const IDENT = /[A-Za-z_$][A-Za-z0-9_$]*/g;
 
+/** Words this long are specific enough to boost even without `_` or an inner capital. */
+export const IDENT_MIN_PLAIN_LENGTH = 8;
+
 /**
- * Identifiers (3+ characters) and repository files named in a request. A bare file name counts
- * only when it looks like one (has a dot, dash or underscore), so "map" does not select map.ts.
+ * Whether a word of a request looks like an identifier rather than English: it contains `_`, or a
+ * capital after its first character next to a lowercase letter (camelCase, HTTPServer), or it is at
+ * least IDENT_MIN_PLAIN_LENGTH characters. "add" or "map" in a request must not boost every `add`.
+ */
+export function looksLikeIdentifier(word: string): boolean {
+  if (word.includes('_')) return /[A-Za-z0-9]/.test(word);
+  if (/.[A-Z]/.test(word) && /[a-z]/.test(word)) return true;
+  return word.length >= IDENT_MIN_PLAIN_LENGTH;
+}
+
+function stemOf(path: string): string {
+  const base = path.slice(path.lastIndexOf('/') + 1);
+  const dot = base.indexOf('.');
+  return (dot > 0 ? base.slice(0, dot) : base).toLowerCase();
+}
+
+/**
+ * Identifiers and repository files named in a request. A word counts as an identifier when it looks
+ * like one (looksLikeIdentifier) or is the name of a repository file without its extension ("fix the
+ * parser" with parser.py). A bare file name counts only when it looks like one (has a dot, dash or
+ * underscore), so "map" does not select map.ts.
  */
 export function findMentions(text: string, files: readonly string[]): Mentions {
-  const idents = [...new Set(text.match(IDENT) ?? [])].filter((word) => word.length >= 3);
+  const stems = new Set(files.map(stemOf));
+  const idents = [...new Set(text.match(IDENT) ?? [])].filter(
+    (word) => word.length >= 3 && (looksLikeIdentifier(word) || stems.has(word.toLowerCase())),
+  );
   const words = new Set(
     text
       .split(/[\s'"`,;:()[\]{}<>]+/)

@@ -25,7 +25,7 @@ import { isWellFormed, type PackedTags } from './packed-tags.js';
  * half the entries the file is rewritten whole, atomically (temp file + rename), with a table of
  * only the names still used.
  */
-export const TAG_CACHE_VERSION = 4;
+export const TAG_CACHE_VERSION = 5;
 const FORMAT = 'tandem-tags';
 const ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1 ? 'le' : 'be';
 const HEADER = JSON.stringify({ format: FORMAT, version: TAG_CACHE_VERSION, endian: ENDIAN });

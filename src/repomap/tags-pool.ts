@@ -10,6 +10,7 @@ import type { TagExtractor } from './extract-tags.js';
 import { parseFile } from './parse-file.js';
 import type { ParseJob, ParseOutcome } from './parse-file.js';
 import type { TagsWorkerData, TagsWorkerReply, TagsWorkerRequest } from './tags-worker.js';
+import { fromWire } from './wire-outcome.js';
 
 export type ProgressCallback = (done: number, total: number) => void;
 
@@ -168,9 +169,11 @@ async function runWorkers(jobs: readonly ParseJob[], workers: readonly PoolWorke
     if (handle.dead) return finish();
     worker.ref();
     worker.on('message', (reply: TagsWorkerReply) => {
-      if (reply.type === 'idle') return sendNext();
-      outcomes.set(reply.outcome.path, reply.outcome);
-      progress();
+      for (const outcome of reply.outcomes) {
+        outcomes.set(outcome.path, fromWire(outcome));
+        progress();
+      }
+      sendNext();
     });
     worker.on('error', finish);
     worker.on('exit', finish);

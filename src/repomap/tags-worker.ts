@@ -6,7 +6,8 @@ import { createGrammarLoader } from '../platform/tree-sitter.js';
 import type { LanguageId } from '../platform/tree-sitter.js';
 import { createTagExtractor } from './extract-tags.js';
 import { parseFile } from './parse-file.js';
-import type { ParseJob, ParseOutcome } from './parse-file.js';
+import type { ParseJob } from './parse-file.js';
+import { toWire, type WireOutcome } from './wire-outcome.js';
 
 export interface TagsWorkerData {
   readonly queriesDir: string;
@@ -16,12 +17,13 @@ export interface TagsWorkerData {
 }
 
 /**
- * Parent -> worker: a batch to parse. Worker -> parent: each outcome, then `idle` after the batch.
+ * Parent -> worker: a batch to parse. Worker -> parent: the batch's outcomes in one message.
  * Tags travel packed: cloning hundreds of thousands of small objects between threads costs both
- * threads more than the parse of many files.
+ * threads more than the parse of many files; one message per batch rather than per file.
  */
 export type TagsWorkerRequest = { readonly type: 'batch'; readonly jobs: readonly ParseJob[] };
-export type TagsWorkerReply = { readonly type: 'outcome'; readonly outcome: ParseOutcome } | { readonly type: 'idle' };
+export type TagsWorkerReply = { readonly type: 'outcomes'; readonly outcomes: readonly WireOutcome[] };
+
 
 export function serveTags(port: MessagePort, data: TagsWorkerData): void {
   const loader = createGrammarLoader(data.grammarDir ? { grammarDir: data.grammarDir } : {});
@@ -31,12 +33,10 @@ export function serveTags(port: MessagePort, data: TagsWorkerData): void {
   const ready = extractor.prepare(data.preload ?? []);
   port.on('message', async (request: TagsWorkerRequest) => {
     await ready;
-    for (const job of request.jobs) {
-      const outcome = await parseFile(extractor, job);
-      const reply: TagsWorkerReply = { type: 'outcome', outcome };
-      port.postMessage(reply, outcome.ok ? [outcome.packed.data.buffer as ArrayBuffer] : []);
-    }
-    port.postMessage({ type: 'idle' } satisfies TagsWorkerReply);
+    const outcomes: WireOutcome[] = [];
+    for (const job of request.jobs) outcomes.push(toWire(await parseFile(extractor, job)));
+    const buffers = outcomes.flatMap((outcome) => (outcome.ok ? [outcome.data.buffer as ArrayBuffer] : []));
+    port.postMessage({ type: 'outcomes', outcomes } satisfies TagsWorkerReply, buffers);
   });
 }
 

@@ -19,6 +19,7 @@ import { readConfinedText } from '../platform/text-files.js';
 import { checkContextWindow } from './context-window.js';
 import { ModelProfiles, type ModelRole } from './model-profiles.js';
 import { offerFilesTheReplyNeeds, offerMentionedFiles, offerUnseenFiles, type FileOfferDeps } from './file-offers.js';
+import { PromptLayout } from './prompt-layout.js';
 import type { EmitEvent, ResultStatus, Totals } from './events.js';
 import type { SessionRecorder } from './session-log.js';
 import { summarizeHistory } from './summarize.js';
@@ -119,6 +120,8 @@ export class Session {
   private readonly uncommittedByTandem = new Map<string, string>();
   /** Files the user said no to (adding, editing) in this chat: not offered again. */
   private readonly declinedFiles = new Set<string>();
+  /** One append-only prompt layout per conversation (a replaced history array starts a new one). */
+  private readonly layouts = new WeakMap<readonly ChatMessage[], PromptLayout>();
 
   constructor(
     readonly options: SessionOptions,
@@ -214,21 +217,24 @@ export class Session {
     }
   }
 
-  /** The messages the next request would carry, with their named parts. */
-  async buildRequest(request: string, loaded?: LoadedCoder, history: readonly ChatMessage[] = this.history): Promise<BuiltMessages> {
+  /** The messages the next request would carry, with their named parts. `sending`: this request goes out. */
+  async buildRequest(request: string, loaded?: LoadedCoder, history: readonly ChatMessage[] = this.history, sending = false): Promise<BuiltMessages> {
     const coder = loaded ?? (await this.deps.loadCoder(this.coderKindFor(this.mode)));
     const [chatFiles, readOnlyFiles] = await Promise.all([this.readChatFiles(), this.readReadOnlyFiles()]);
-    const repoMap = await this.repoMap(request);
-    return buildMessages({
+    const { map, mentioned } = await this.repoMap(request);
+    const layout = this.layoutOf(history);
+    const turn = layout.next(history, chatFiles);
+    const built = buildMessages({
       format: coder.prompts.format,
       context: coder.prompts.context,
       readOnlyFiles: [...this.instructions.map((i) => ({ path: i.name, text: i.text })), ...readOnlyFiles],
-      repoMap,
-      history,
-      chatFiles,
-      request,
+      repoMap: map,
+      conversation: turn.conversation,
+      turn: { text: request, fullFiles: turn.fullFiles, changes: turn.changes, mentioned, noChatFiles: chatFiles.length === 0 },
       reminderPlacement: this.profiles.get('main').reminder,
     });
+    if (sending) layout.sent(history, turn, built.messages[built.messages.length - 1]!);
+    return built;
   }
 
   resultTotals(): Totals {
@@ -241,7 +247,7 @@ export class Session {
   }
 
   private async runArchitect(text: string, signal: AbortSignal | undefined, planner: LoadedCoder): Promise<RequestOutcome> {
-    const built = await this.buildRequest(text, planner);
+    const built = await this.buildRequest(text, planner, this.history, true);
     this.logUserMessage(text, true);
     const plan = await this.send(built, this.models.main, signal);
     if (!plan.ok) return this.failedReply(text, plan, this.history, true);
@@ -254,7 +260,7 @@ export class Session {
   private async runLoop(text: string, signal: AbortSignal | undefined, profile: Profile): Promise<RequestOutcome> {
     let message = text;
     for (let used = 0; ; used++) {
-      const built = await this.buildRequest(message, profile.loaded, profile.history);
+      const built = await this.buildRequest(message, profile.loaded, profile.history, true);
       const model = this.profiles.get(profile.role);
       const room = checkContextWindow(built, model.contextWindow, model.tokens);
       if (room) {
@@ -342,6 +348,7 @@ export class Session {
   /** The exchange joins the history; the reply (the request was logged already) joins the log. */
   private remember(history: ChatMessage[], user: string, assistant: string, main: boolean): void {
     history.push({ role: 'user', content: user }, { role: 'assistant', content: assistant });
+    this.layoutOf(history).replied(history, assistant);
     if (main) this.deps.recorder?.record({ type: 'message', role: 'assistant', content: assistant });
   }
 
@@ -492,14 +499,22 @@ export class Session {
     return out;
   }
 
-  private async repoMap(request: string): Promise<string> {
-    if (!this.ports.repoMap || this.options.mapTokens <= 0) return '';
-    return this.ports.repoMap.get({
+  private layoutOf(history: readonly ChatMessage[]): PromptLayout {
+    let layout = this.layouts.get(history);
+    if (!layout) this.layouts.set(history, (layout = new PromptLayout()));
+    return layout;
+  }
+
+  private async repoMap(request: string): Promise<{ map: string; mentioned: string }> {
+    if (!this.ports.repoMap || this.options.mapTokens <= 0) return { map: '', mentioned: '' };
+    const map = await this.ports.repoMap.get({
       chatFiles: this.chatFiles,
       readOnlyFiles: this.readOnlyFiles.map((f) => f.name),
       requestText: request,
       budget: this.options.mapTokens,
     });
+    const mentioned = (await this.ports.repoMap.mentionedDefinitions?.({ chatFiles: this.chatFiles, requestText: request })) ?? '';
+    return { map, mentioned };
   }
 }
 

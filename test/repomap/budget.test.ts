@@ -59,11 +59,24 @@ describe('fitToBudget', () => {
 });
 
 describe('effectiveBudget', () => {
-  it('grows only when the chat is empty, up to the hard cap', () => {
+  it('grows only when the chat is empty, by the multiplier (default 2), up to the hard cap', () => {
     expect(effectiveBudget(1024, 2)).toBe(1024);
-    expect(effectiveBudget(1024, 0)).toBe(8192);
-    expect(effectiveBudget(1024, 0, { maxBudget: 4000 })).toBe(4000);
-    expect(effectiveBudget(1024, 0, { noChatMultiplier: 2, maxBudget: 100 })).toBe(1024);
+    expect(effectiveBudget(1024, 0)).toBe(2048);
+    expect(effectiveBudget(1024, 0, { noChatMultiplier: 8 })).toBe(8192);
+    expect(effectiveBudget(1024, 0, { noChatMultiplier: 8, maxBudget: 4000 })).toBe(4000);
     expect(effectiveBudget(0, 0)).toBe(0);
+  });
+
+  it('never exceeds multiplier x budget nor the cap, for any combination', () => {
+    for (const budget of [1, 100, 1024, 5000, 40_000]) {
+      for (const multiplier of [1, 2, 3, 8]) {
+        for (const maxBudget of [50, 1000, 16_000]) {
+          const used = effectiveBudget(budget, 0, { noChatMultiplier: multiplier, maxBudget });
+          expect(used).toBeLessThanOrEqual(budget * multiplier);
+          expect(used).toBeLessThanOrEqual(maxBudget);
+          expect(used).toBe(Math.min(budget * multiplier, maxBudget));
+        }
+      }
+    }
   });
 });

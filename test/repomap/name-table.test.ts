@@ -5,7 +5,7 @@ import { packTags, unpackTags } from '../../src/repomap/packed-tags.js';
 import type { Tag } from '../../src/repomap/tag.js';
 
 function tagsOf(path: string, names: string[]): Tag[] {
-  return names.map((name, line) => ({ path, name, role: line % 2 ? 'ref' : 'def', kind: 'function', line, endLine: line + 1 }));
+  return names.map((name, line) => ({ path, name, role: line % 2 ? 'ref' : 'def', kind: 'function', line, endLine: line % 2 ? line : line + 1 }));
 }
 
 describe('name table', () => {

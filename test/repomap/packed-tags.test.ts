@@ -1,7 +1,8 @@
-// Packing a file's tags for the trip between threads (and the cache) loses nothing.
+// Packing a file's tags for the trip between threads (and the cache): definitions as they are, references counted per name and kind.
 import { describe, expect, it } from 'vitest';
-import { definitionsOf, isWellFormed, packTags, tagCount, toPacked, unpackTags } from '../../src/repomap/packed-tags.js';
+import { definitionsOf, isWellFormed, packTags, referenceCount, tagCount, toPacked, unpackTags } from '../../src/repomap/packed-tags.js';
 import type { Tag } from '../../src/repomap/tag.js';
+import { fromWire, toWire } from '../../src/repomap/wire-outcome.js';
 
 describe('packed tags', () => {
   it('round-trips tags, sharing repeated names and kinds', () => {
@@ -43,5 +44,31 @@ describe('packed tags', () => {
     expect(isWellFormed({ ...packed, data: Int32Array.from([0, 0, 0]) })).toBe(false);
     expect(isWellFormed({ ...packed, kinds: ['fn:function'] })).toBe(false);
     expect(isWellFormed({ ...packed, kinds: ['def:'] })).toBe(false);
+  });
+});
+
+describe('packed references', () => {
+  it('keeps one tuple per referenced name and kind, with the count, and ranks by the count', () => {
+    const ref = (name: string, line: number, kind = 'call'): Tag => ({ path: 'a.py', name, role: 'ref', kind, line, endLine: line });
+    const tags: Tag[] = [{ path: 'a.py', name: 'f', role: 'def', kind: 'function', line: 0, endLine: 3 }, ref('g', 1), ref('g', 2), ref('g', 5, 'type'), ref('h', 2), ref('g', 7)];
+    const packed = packTags(tags);
+    expect(tagCount(packed)).toBe(4);
+    expect(unpackTags('a.py', packed)).toEqual([tags[0], ref('g', 1), ref('g', 5, 'type'), ref('h', 2)]);
+    expect(referenceCount(packed.data, 4)).toBe(3);
+    expect(isWellFormed(packed)).toBe(true);
+  });
+});
+
+describe('outcomes between threads', () => {
+  it('carry the names as one string and come back equal', () => {
+    const packed = packTags([{ path: 'a.py', name: 'f', role: 'def', kind: 'function', line: 0, endLine: 3 }, { path: 'a.py', name: 'g', role: 'ref', kind: 'call', line: 1, endLine: 1 }]);
+    const ok = { path: 'a.py', ok: true as const, hash: 'h', packed };
+    const wire = toWire(ok);
+    expect(wire).toMatchObject({ names: 'f\ng' });
+    expect(fromWire(wire)).toEqual(ok);
+    const empty = { path: 'e.py', ok: true as const, hash: 'h', packed: packTags([]) };
+    expect(fromWire(toWire(empty))).toEqual(empty);
+    const failed = { path: 'x.py', ok: false as const, error: 'boom' };
+    expect(fromWire(toWire(failed))).toEqual(failed);
   });
 });

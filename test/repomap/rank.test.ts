@@ -150,3 +150,16 @@ describe('rankDefinitions', () => {
     expect(leaf[0]?.weight).toBeCloseTo(RANK_WEIGHTS.descriptiveName * Math.sqrt(2));
   });
 });
+
+describe('ranking with a limit', () => {
+  it('gives exactly the first items of the unlimited ranking', async () => {
+    const { generatedRepo, tagsFor } = await import('./map-fixture.js');
+    const tags = tagsFor(generatedRepo(60));
+    const all = rankDefinitions(tags, { chatFiles: ['pkg/main.ts'] }).items.filter((item) => item.kind === 'def');
+    for (const limit of [1, 7, 50, 200]) {
+      const some = rankDefinitions(tags, { chatFiles: ['pkg/main.ts'], limit }).items.filter((item) => item.kind === 'def');
+      expect(some).toEqual(all.slice(0, limit));
+    }
+    expect(all.length).toBeGreaterThan(400);
+  });
+});

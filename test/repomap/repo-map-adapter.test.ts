@@ -20,7 +20,7 @@ function moduleFiles(count: number): Record<string, string> {
   return files;
 }
 
-function port(root: string, extra: { progress?: (done: number, total: number) => void; contextWindow?: number } = {}) {
+function port(root: string, extra: { progress?: (done: number, total: number) => void; contextWindow?: number; noFilesMultiplier?: number } = {}) {
   return createRepoMapPort({ root, packageRoot, tokens, refreshMode: 'always', emit: () => {}, ...extra });
 }
 
@@ -46,19 +46,26 @@ describe('repo map adapter', () => {
     expect(calls).toEqual([]);
   });
 
-  it('grows the budget with no chat files, up to the hard cap', async () => {
+  it('grows the budget with no chat files by --map-multiplier-no-files, up to the hard cap', async () => {
     const repo = gitRepo(moduleFiles(120));
     const request = { readOnlyFiles: [], requestText: '', budget: 200 };
 
     const withChat = await port(repo).get({ ...request, chatFiles: ['pkg/module_000.py'] });
     const grown = await port(repo).get({ ...request, chatFiles: [] });
-    const capped = await port(repo, { contextWindow: 4000 }).get({ ...request, chatFiles: [] });
+    const grownMore = await port(repo, { noFilesMultiplier: 8 }).get({ ...request, chatFiles: [] });
+    const capped = await port(repo, { noFilesMultiplier: 8, contextWindow: 4000 }).get({ ...request, chatFiles: [] });
+    const smallWindow = await port(repo, { contextWindow: 800 }).get({ ...request, budget: 1000, chatFiles: [] });
 
     expect(tokens.count(withChat)).toBeLessThanOrEqual(200);
-    expect(tokens.count(grown)).toBeGreaterThan(1000);
-    expect(tokens.count(grown)).toBeLessThanOrEqual(1600);
+    expect(tokens.count(grown)).toBeGreaterThan(300);
+    expect(tokens.count(grown)).toBeLessThanOrEqual(400);
+    expect(tokens.count(grownMore)).toBeGreaterThan(1000);
+    expect(tokens.count(grownMore)).toBeLessThanOrEqual(1600);
     expect(tokens.count(capped)).toBeGreaterThan(400);
     expect(tokens.count(capped)).toBeLessThanOrEqual(500);
+    // An eighth of the window bounds the no-files map even below --map-tokens itself.
+    expect(tokens.count(smallWindow)).toBeGreaterThan(0);
+    expect(tokens.count(smallWindow)).toBeLessThanOrEqual(100);
   });
 
   it('caps at an eighth of the context window, or a fixed ceiling when unknown', () => {

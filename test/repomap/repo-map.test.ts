@@ -14,6 +14,8 @@ interface Harness {
   setFiles: (files: string[]) => void;
   /** Milliseconds each clock reading advances: large makes every build look slow. */
   setTick: (ms: number) => void;
+  /** The file's tags come back as a new object, as after an edit. */
+  touch: (path: string) => void;
 }
 
 async function harness(files: Record<string, string>, refreshMode: MapRefreshMode = 'auto'): Promise<Harness> {
@@ -34,7 +36,8 @@ async function harness(files: Record<string, string>, refreshMode: MapRefreshMod
     now: () => (clock += tick),
     refreshMode,
   };
-  return { deps, collected: () => collections, setFiles: (f) => (listed = f), setTick: (ms) => (tick = ms) };
+  const touch = (path: string): void => void tags.set(path, [...(tags.get(path) ?? [])]);
+  return { deps, collected: () => collections, setFiles: (f) => (listed = f), setTick: (ms) => (tick = ms), touch };
 }
 
 const ask = { chatFiles: ['src/app.ts'], budget: 1024 };
@@ -57,23 +60,37 @@ describe('createRepoMap', () => {
     expect(first).not.toContain('logger.ts');
   });
 
-  it('auto: rebuilds after a fast build, reuses after a slow one, rebuilds when inputs change', async () => {
+  it('auto: keeps the map while only chat files change, rebuilds when anything else does', async () => {
     const h = await harness(SMALL_REPO, 'auto');
     const map = createRepoMap(h.deps);
-    await map.get(ask);
-    await map.get(ask);
+    const first = await map.get(ask);
+    h.touch('src/app.ts');
+    expect(await map.get(ask)).toBe(first);
+    expect(map.lastStats()?.fromCache).toBe(true);
     expect(h.collected()).toBe(2);
+    h.touch('src/geometry/total-area.ts');
+    await map.get(ask);
+    expect(map.lastStats()?.fromCache).toBe(false);
+    await map.get({ ...ask, chatFiles: ['src/geometry/total-area.ts'] });
+    expect(map.lastStats()?.fromCache).toBe(false);
+    h.setFiles(Object.keys(SMALL_REPO).filter((f) => f !== 'README.md'));
+    await map.get(ask);
+    expect(map.lastStats()?.fromCache).toBe(false);
+    expect(h.collected()).toBe(5);
+  });
+
+  it('auto: after a slow build, reuses the map without collecting tags while the file list stays', async () => {
+    const h = await harness(SMALL_REPO, 'auto');
+    const map = createRepoMap(h.deps);
     h.setTick(2000);
     await map.get(ask);
     const cached = await map.get(ask);
-    expect(h.collected()).toBe(3);
+    expect(h.collected()).toBe(1);
     expect(map.lastStats()?.fromCache).toBe(true);
     expect(cached).toContain('totalArea');
-    await map.get({ ...ask, mentionedIdents: ['calculateInvoiceTotal'] });
-    expect(h.collected()).toBe(4);
     h.setFiles(Object.keys(SMALL_REPO).filter((f) => f !== 'README.md'));
     await map.get(ask);
-    expect(h.collected()).toBe(5);
+    expect(h.collected()).toBe(2);
   });
 
   it('always rebuilds; files rebuilds only when the file list changes', async () => {
@@ -138,8 +155,15 @@ describe('findMentions', () => {
     const found = findMentions('In `total-area.ts` make totalArea skip nulls, see src/app.ts. Also the map and README.md.', files);
     expect(found.files).toEqual(['README.md', 'src/app.ts', 'src/geometry/total-area.ts']);
     expect(found.idents).toContain('totalArea');
-    expect(found.idents).toContain('nulls');
+    expect(found.idents).not.toContain('nulls');
     expect(found.idents).not.toContain('In');
+  });
+
+  it('boosts only words that look like identifiers or name a file', () => {
+    const repo = ['flask/app.py', 'flask/blueprints.py', 'examples/tutorial/flaskr/db.py'];
+    const found = findMentions('add a module docstring to the app, use get_db and sendFile, see HTTPServer and blueprints; API', repo);
+    expect(found.idents.sort()).toEqual(['HTTPServer', 'app', 'blueprints', 'docstring', 'get_db', 'sendFile']);
+    expect(findMentions('add the map and fix it', repo).idents).toEqual([]);
   });
 
   it('matches a bare name with an extension in every folder', () => {

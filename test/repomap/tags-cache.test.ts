@@ -195,7 +195,7 @@ describe('tag cache', () => {
 
   it('round-trips 100k tags quickly', () => {
     const tags: Tag[] = Array.from({ length: 100_000 }, (_, i) => ({
-      path: `f${i % 1000}.ts`, name: `name${i}`, role: i % 3 ? 'ref' : 'def', kind: i % 2 ? 'call' : 'function', line: i, endLine: i + 2,
+      path: `f${i % 1000}.ts`, name: `name${i}`, role: i % 3 ? 'ref' : 'def', kind: i % 2 ? 'call' : 'function', line: i, endLine: i % 3 ? i : i + 2,
     }));
     const byFile = new Map<string, Tag[]>();
     for (const tag of tags) byFile.set(tag.path, [...(byFile.get(tag.path) ?? []), tag]);

@@ -102,6 +102,18 @@ describe('listMapFileStats', () => {
   });
 });
 
+describe('listMapFileStats, remembering skipped files', () => {
+  it('reports files judged generated and leaves out those already judged, by stat', async () => {
+    const root = await makeTree(COMMON);
+    const skipped = new Map<string, string>();
+    const first = await listMapFileStats(root, { onSkipped: (rel, size, mtime) => void skipped.set(rel, `${size}:${mtime}`) });
+    expect([...skipped.keys()].sort()).toEqual(['bin/blob.c', 'gen/api.go', 'gen/model.py', 'web/bundle.js'].filter((p) => !first.some((f) => f.path === p)).sort());
+    // A file judged skipped at this stat is not read again: even a source then stays out.
+    const again = await listMapFileStats(root, { knownSkipped: (rel, size, mtime) => rel === 'src/app.py' || skipped.get(rel) === `${size}:${mtime}` });
+    expect(again.map((f) => f.path)).toEqual(first.map((f) => f.path).filter((p) => p !== 'src/app.py'));
+  });
+});
+
 describe('looksHandWritten', () => {
   it('judges the head of a file', () => {
     expect(looksHandWritten(Buffer.from('int main() {}\n'))).toBe(true);
