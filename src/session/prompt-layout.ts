@@ -82,6 +82,17 @@ export class PromptLayout {
     };
   }
 
+  /** tandem amended the last reply in `history` after the fact (a note that its edits did not land). */
+  amendLastReply(history: readonly ChatMessage[], assistant: string): void {
+    const state = this.state;
+    if (!state || state.history !== history) return;
+    if (state.conversation.at(-1)?.role !== 'assistant') {
+      this.state = null;
+      return;
+    }
+    this.state = { ...state, conversation: [...state.conversation.slice(0, -1), { role: 'assistant', content: assistant }] };
+  }
+
   private plan(history: readonly ChatMessage[], files: readonly FileText[]): { turn: LayoutTurn; known: Map<string, KnownFile> } {
     const extended = this.extendable(history, files);
     if (!extended) return this.rebuild(history, files);

@@ -444,7 +444,11 @@ export class Session {
     this.logDetail(message, (error as { detail?: unknown }).detail);
     this.emit({ type: 'error', message });
     const last = this.history.at(-1);
-    if (modelNote && last?.role === 'assistant') this.history[this.history.length - 1] = { ...last, content: `${last.content}\n\n[tandem: ${modelNote}: ${message}]` };
+    if (modelNote && last?.role === 'assistant') {
+      const content = `${last.content}\n\n[tandem: ${modelNote}: ${message}]`;
+      this.history[this.history.length - 1] = { ...last, content };
+      this.layoutOf(this.history).amendLastReply(this.history, content);
+    }
     return { status: 'error', message };
   }
 

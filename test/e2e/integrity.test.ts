@@ -91,22 +91,31 @@ describe('errors end the request, not the chat', () => {
   });
 
   it('a session log that cannot be written is one warning; the request still lands', async () => {
+    // Real faults that leave .tandem a plain folder (a symlink there would switch it off whole):
+    // an immutable sessions folder and an immutable transcript, which even root cannot write.
     const repo = gitRepo({ 'app.py': 'x = 1\n' });
-    mkdirSync(join(repo, '.tandem'));
-    writeFileSync(join(repo, '.tandem', 'sessions'), 'not a folder');
-    symlinkSync('/dev/full', join(repo, '.tandem', 'chat.history.md'));
-    server = await startFakeOpenAI({ replies: { m: [textReply(searchReplace('app.py', 'x = 1\n', 'x = 2\n'))], w: [textReply('change x')] } });
+    const sessions = join(repo, '.tandem', 'sessions');
+    const transcript = join(repo, '.tandem', 'chat.history.md');
+    mkdirSync(sessions, { recursive: true });
+    writeFileSync(transcript, '');
+    execFileSync('chattr', ['+i', sessions, transcript]);
+    try {
+      server = await startFakeOpenAI({ replies: { m: [textReply(searchReplace('app.py', 'x = 1\n', 'x = 2\n'))], w: [textReply('change x')] } });
 
-    const run = await runCli(['-m', 'go', '--json', ...args(server.url), 'app.py'], { cwd: repo });
+      const run = await runCli(['-m', 'go', '--json', ...args(server.url), 'app.py'], { cwd: repo });
 
-    expect(run.code, run.stderr).toBe(0);
-    const warnings = run.events().filter((e) => e.type === 'warning').map((e) => e.message as string);
-    expect(warnings.filter((w) => w.includes('session log'))).toHaveLength(1);
-    expect(warnings.filter((w) => w.includes('transcript'))).toHaveLength(1);
-    expect(warnings.find((w) => w.includes('transcript'))).toMatch(/no space left on device/);
-    expect(read(repo, 'app.py')).toBe('x = 2\n');
-    expect(statusShort(repo)).toBe('');
+      expect(run.code, run.stderr).toBe(0);
+      const warnings = run.events().filter((e) => e.type === 'warning').map((e) => e.message as string);
+      expect(warnings.filter((w) => w.includes('session log'))).toHaveLength(1);
+      expect(warnings.filter((w) => w.includes('transcript'))).toHaveLength(1);
+      expect(warnings.find((w) => w.includes('transcript'))).toMatch(/operation not permitted/);
+      expect(read(repo, 'app.py')).toBe('x = 2\n');
+      expect(statusShort(repo)).toBe('');
+    } finally {
+      execFileSync('chattr', ['-i', sessions, transcript]);
+    }
   });
+
 });
 
 describe('sessions lose nothing', () => {

@@ -237,7 +237,7 @@ describe('a request through the session loop', () => {
       options: { mode: 'architect' },
     });
     expect((await t.session.runRequest('zero please')).status).toBe('completed');
-    expect(t.model.lastUserMessage(1)).toMatch(/^Do this plan:\nPlan: make total return 0\./);
+    expect(t.model.lastUserMessage(1)).toMatch(/Do this plan:\nPlan: make total return 0\./);
     expect(t.read('app.py')).toBe('def total(xs):\n    return 0\n');
     expect(t.session.history.map((m) => m.content)).toEqual(['zero please', 'Plan: make total return 0.']);
   });
