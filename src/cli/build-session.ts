@@ -173,7 +173,8 @@ export async function buildSession(input: BuildInput): Promise<BuiltSession> {
     checks: createChecksPort({ root, runner, env: definedEnv(environment.env), lintCommands: settings['lint-cmd'], testCommand: settings['test-cmd'], timeoutMs: commandTimeoutMs }),
     asker: createAsker({
       yesAlways: settings['yes-always'],
-      prompt: input.interactive ? (question) => input.lines.read(question) : null,
+      prompt: input.interactive ? (question, choices, fallback) => input.lines.ask(question, choices, fallback) : null,
+      promptCount: () => input.lines.inputCount(),
       emit: recordingEmitter,
     }),
     repoMap,

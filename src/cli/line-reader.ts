@@ -2,10 +2,14 @@
 // multi-line input on a terminal, or plain lines from a non-terminal stdin. Created lazily so one-shot
 // runs never touch stdin. Multi-line input: a line holding just `{` starts a block ended by a line
 // holding just `}`; text pasted on a terminal with bracketed paste is kept whole until Enter.
+// The reader owns the keyboard: readline sees keys only while its prompt is shown; while the model works
+// a typed line is queued (and announced), and a question takes one key press, so type-ahead is never
+// an answer.
 import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { createInterface, type Interface } from 'node:readline';
 import type { CliEnvironment } from './cli-environment.js';
+import { answerKey, answerWord, choicesHint, typeAhead, type Choice, type Key } from './keys.js';
 
 export type Completer = (line: string, callback: (error: Error | null, result: [string[], string]) => void) => void;
 
@@ -18,6 +22,8 @@ export interface LineReaderSetup {
   /** `<repo root>/.tandem/input.history`: loaded now, appended to on every line typed. */
   readonly historyFile?: string | null;
   readonly completer?: Completer | null;
+  /** Ends whatever the renderer has half-drawn (a partial line, the spinner) before the reader writes. */
+  readonly settle?: () => void;
 }
 
 export interface LineReader {
@@ -29,6 +35,17 @@ export interface LineReader {
   history(): string[];
   /** Adds what is only known once the repository is: the history file and the completer. */
   configure(setup: LineReaderSetup): void;
+  /**
+   * A question answered with one key (Enter is `fallback`); lines typed before it stay queued as
+   * requests. Without a terminal, the next line is read as the answer word.
+   */
+  ask(question: string, choices: readonly Choice[], fallback: Choice): Promise<Choice>;
+  /** How many inputs have been read so far. */
+  inputCount(): number;
+  /** Forgets the queued lines; returns how many there were. */
+  clearQueue(): number;
+  /** Shows the prompt again on a fresh line, with an empty input (after a note printed at the prompt). */
+  redraw(): void;
   close(): void;
 }
 
@@ -48,10 +65,27 @@ export function createLineReader(environment: CliEnvironment, interactive: boole
   let lastSaved = '';
   let pasting = false;
   let pasted: string[] = [];
+  let closing = false;
+  let inputs = 0;
+  let settle: () => void = () => {};
+  /** The line typed so far while no prompt is shown; handed to readline when the prompt comes back. */
+  let typing = '';
+  let asking: { readonly choices: readonly Choice[]; readonly fallback: Choice; readonly resolve: (choice: Choice) => void } | null = null;
+  let readlineKeys: Array<(...args: unknown[]) => void> = [];
+
+  const interrupt = (): void => {
+    pasted = [];
+    for (const handler of interruptHandlers) handler();
+  };
 
   const deliver = (line: string): void => {
     if (!waiting) {
       queued.push(line);
+      if (interactive) {
+        settle();
+        const [first = '', ...more] = line.split('\n');
+        environment.stdout.write(`queued: ${first}${more.length > 0 ? ' \u2026' : ''}\n`);
+      }
       return;
     }
     const resolve = waiting;
@@ -82,6 +116,34 @@ export function createLineReader(environment: CliEnvironment, interactive: boole
     deliver(whole);
   };
 
+  const onKey = (text: string | undefined, key: Key | undefined): void => {
+    if (key?.name === 'paste-start') pasting = true;
+    if (key?.name === 'paste-end') pasting = false;
+    if (asking) return onAnswerKey(text, key);
+    if (waiting) {
+      for (const listener of readlineKeys) listener(text, key);
+      return;
+    }
+    const typed = typeAhead(typing, text, key, pasting);
+    typing = typed.kind === 'line' ? '' : typed.text;
+    if (typed.kind === 'interrupt') interrupt();
+    if (typed.kind !== 'line' || typed.text.trim() === '') return;
+    save(typed.text);
+    deliver(typed.text);
+  };
+
+  const onAnswerKey = (text: string | undefined, key: Key | undefined): void => {
+    if (!asking) return;
+    const answer = answerKey(text, key, asking.choices, asking.fallback);
+    if (answer.kind === 'ignore') return;
+    const { resolve } = asking;
+    asking = null;
+    const choice = answer.kind === 'choice' ? answer.choice : 'no';
+    environment.stdout.write(`${choice}\n`);
+    resolve(choice);
+    if (answer.kind === 'interrupt') interrupt();
+  };
+
   const open = (): Interface => {
     if (rl) return rl;
     rl = createInterface({
@@ -93,21 +155,21 @@ export function createLineReader(environment: CliEnvironment, interactive: boole
       completer: interactive ? (line: string, callback: Parameters<Completer>[1]) => (completer ? completer(line, callback) : callback(null, [[], line])) : undefined,
     });
     if (interactive) {
-      // Registered after readline's own listener, so a pasted newline has already become a line.
-      environment.stdin.on('keypress', (_text: unknown, key: { name?: string } | undefined) => {
-        if (key?.name === 'paste-start') pasting = true;
-        if (key?.name === 'paste-end') pasting = false;
-      });
+      // readline's own key listener only hears keys while its prompt is up; see onKey.
+      readlineKeys = environment.stdin.listeners('keypress') as Array<(...args: unknown[]) => void>;
+      for (const listener of readlineKeys) environment.stdin.off('keypress', listener);
+      environment.stdin.on('keypress', onKey);
       environment.stdout.write(PASTE_ON);
       if (historyFile) loadHistoryInto(rl, historyFile);
     }
-    rl.on('SIGINT', () => {
-      pasted = [];
-      for (const handler of interruptHandlers) handler();
-    });
+    rl.on('SIGINT', interrupt);
     rl.on('close', () => {
       ended = true;
+      // Ctrl-D at the prompt: end the prompt's line so the shell's prompt starts on its own.
+      if (interactive && !closing) environment.stdout.write('\n');
       if (interactive) environment.stdout.write(PASTE_OFF);
+      asking?.resolve('no');
+      asking = null;
       waiting?.(null);
       waiting = null;
     });
@@ -117,14 +179,21 @@ export function createLineReader(environment: CliEnvironment, interactive: boole
 
   const readRaw = (prompt: string): Promise<string | null> => {
     const reader = open();
+    inputs++;
     const next = queued.shift();
-    if (next !== undefined) return Promise.resolve(next);
+    if (next !== undefined) {
+      // A queued line runs as if typed now, so the screen reads like the conversation it is.
+      if (interactive) environment.stdout.write(`${prompt}${next}\n`);
+      return Promise.resolve(next);
+    }
     if (ended) return Promise.resolve(null);
     return new Promise((resolve) => {
       waiting = resolve;
       if (!interactive) return;
       reader.setPrompt(prompt);
       reader.prompt();
+      if (typing !== '') reader.write(typing);
+      typing = '';
     });
   };
 
@@ -142,16 +211,44 @@ export function createLineReader(environment: CliEnvironment, interactive: boole
     onInterrupt(handler) {
       interruptHandlers.push(handler);
     },
+    async ask(question, choices, fallback) {
+      if (!interactive) return answerWord(await readRaw(question), choices, fallback);
+      open();
+      if (ended) return 'no';
+      settle();
+      environment.stdout.write(`${question} ${choicesHint(choices, fallback)}`);
+      return new Promise<Choice>((resolve) => {
+        asking = { choices, fallback, resolve };
+      });
+    },
+    inputCount() {
+      return inputs;
+    },
+    clearQueue() {
+      const count = queued.length + (typing === '' ? 0 : 1);
+      queued.splice(0);
+      typing = '';
+      return count;
+    },
+    redraw() {
+      if (!rl || !waiting || !interactive) return;
+      const state = rl as unknown as { line: string; cursor: number };
+      state.line = '';
+      state.cursor = 0;
+      rl.prompt();
+    },
     history() {
       return rl ? [...historyOf(rl)] : [];
     },
     configure(setup) {
       if (setup.completer !== undefined) completer = setup.completer;
+      if (setup.settle) settle = setup.settle;
       if (setup.historyFile === undefined) return;
       historyFile = setup.historyFile;
       if (rl && interactive && historyFile) loadHistoryInto(rl, historyFile);
     },
     close() {
+      closing = true;
       rl?.close();
     },
   };
@@ -179,8 +276,7 @@ function loadHistoryInto(rl: Interface, file: string): void {
   history.splice(0, history.length, ...typedNow, ...loadHistory(file).filter((line) => !typedNow.includes(line)));
 }
 
-/** Asks a yes/no question on the reader; anything but y/yes (or end of input) is no. */
+/** Asks a yes/no question on the reader (one key on a terminal; Enter is no). */
 export async function askLine(lines: LineReader, question: string): Promise<'yes' | 'no'> {
-  const answer = await lines.read(question);
-  return answer !== null && /^\s*y(es)?\s*$/i.test(answer) ? 'yes' : 'no';
+  return (await lines.ask(question, ['yes', 'no'], 'no')) === 'yes' ? 'yes' : 'no';
 }

@@ -16,6 +16,15 @@ export interface TerminalOutput {
   /** Shown while waiting for the first token (only given on a terminal). */
   readonly spinner?: Spinner | null;
   readonly unicode?: boolean;
+  /** Terminal width for wrapping prose (pretty only). */
+  readonly columns?: number;
+}
+
+/** The renderer, and what the line reader calls before it writes a question or a note. */
+export interface TerminalRenderer {
+  readonly emit: (event: SessionEvent) => void;
+  /** Stops the spinner and ends a half-written line, so the next text starts on a fresh line. */
+  readonly settle: () => void;
 }
 
 export function markdownStyle(unicode: boolean): MarkdownStyle {
@@ -33,9 +42,14 @@ export function markdownStyle(unicode: boolean): MarkdownStyle {
 }
 
 export function createTerminalRenderer(io: TerminalOutput): (event: SessionEvent) => void {
+  return createTerminalScreen(io).emit;
+}
+
+export function createTerminalScreen(io: TerminalOutput): TerminalRenderer {
   const { out, err, palette } = io;
   const pretty = io.pretty ?? palette !== PLAIN;
   const style = pretty ? markdownStyle(io.unicode ?? false) : null;
+  const streamOptions = { width: io.columns ?? 80, live: pretty };
   let streamed = false;
   let endsWithNewline = true;
   const write = (text: string): void => {
@@ -43,18 +57,27 @@ export function createTerminalRenderer(io: TerminalOutput): (event: SessionEvent
     out(text);
     endsWithNewline = text.endsWith('\n');
   };
-  let reply: MarkdownStream = createMarkdownStream(write, style);
-  return (event) => {
+  let reply: MarkdownStream = createMarkdownStream(write, style, streamOptions);
+  const settle = (): void => {
+    io.spinner?.stop();
+    reply.settle();
+    if (!endsWithNewline) write('\n');
+  };
+  const emit = (event: SessionEvent): void => {
     if (event.type !== 'waiting') io.spinner?.stop();
-    // The status line and other notes must not overtake a reply's last, unfinished line.
-    if (streamed && event.type !== 'assistant_delta' && event.type !== 'assistant') reply.end();
+    // The status line and other notes must not overtake a reply's last, unfinished line, and start on
+    // a line of their own (plain mode included).
+    if (streamed && event.type !== 'assistant_delta' && event.type !== 'assistant') {
+      reply.end();
+      if (!endsWithNewline) write('\n');
+    }
     switch (event.type) {
       case 'session':
         err(palette.dim(`tandem: model ${event.model}, edit format ${event.editFormat}${filesNote(event.files)}\n`));
         return;
       case 'waiting':
         streamed = false;
-        reply = createMarkdownStream(write, style);
+        reply = createMarkdownStream(write, style, streamOptions);
         io.spinner?.start();
         return;
       case 'assistant_delta':
@@ -62,7 +85,8 @@ export function createTerminalRenderer(io: TerminalOutput): (event: SessionEvent
         reply.push(event.text);
         return;
       case 'assistant':
-        if (!streamed && event.text) reply.push(event.text);
+        // A whole reply has no unfinished line to draw live: its last line is complete.
+        if (!streamed && event.text) reply.push(event.text.endsWith('\n') ? event.text : `${event.text}\n`);
         reply.end();
         if (!endsWithNewline) write('\n');
         if (event.interrupted) err(palette.yellow('(reply interrupted)\n'));
@@ -106,6 +130,7 @@ export function createTerminalRenderer(io: TerminalOutput): (event: SessionEvent
         return;
     }
   };
+  return { emit, settle };
 }
 
 function renderEdit(event: Extract<SessionEvent, { type: 'edit' }>, out: (t: string) => void, err: (t: string) => void, palette: Palette): void {
@@ -142,13 +167,14 @@ export interface TerminalStreams {
   readonly stderr: NodeJS.WritableStream;
   readonly stdoutIsTTY: boolean;
   readonly env: Readonly<Record<string, string | undefined>>;
+  readonly columns?: number | undefined;
 }
 
 /**
  * The renderer for a person at a terminal: Markdown and colours only on a TTY without NO_COLOR and
  * with `pretty` on; the spinner only when stderr is a terminal.
  */
-export function createTerminalEmit(streams: TerminalStreams, prettySetting: boolean): (event: SessionEvent) => void {
+export function createTerminalEmit(streams: TerminalStreams, prettySetting: boolean): TerminalRenderer {
   const out = (text: string): void => void streams.stdout.write(text);
   const err = (text: string): void => void streams.stderr.write(text);
   const noColor = streams.env['NO_COLOR'] !== undefined && streams.env['NO_COLOR'] !== '';
@@ -156,5 +182,5 @@ export function createTerminalEmit(streams: TerminalStreams, prettySetting: bool
   const unicode = localeIsUtf8(streams.env);
   const stderrIsTTY = (streams.stderr as { isTTY?: boolean }).isTTY === true;
   const spinner = stderrIsTTY && prettySetting ? createSpinner({ write: err, unicode: unicode && !noColor }) : null;
-  return createTerminalRenderer({ out, err, palette: pretty ? ANSI : PLAIN, pretty, spinner, unicode });
+  return createTerminalScreen({ out, err, palette: pretty ? ANSI : PLAIN, pretty, spinner, unicode, columns: streams.columns });
 }

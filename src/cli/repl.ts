@@ -1,7 +1,11 @@
 // The interactive loop (and its headless twin reading requests line by line from stdin).
-// Ctrl-C cancels the reply in progress and keeps the chat; at the prompt a second Ctrl-C within
-// two seconds, or Ctrl-D, leaves.
+// Ctrl-C clears the queued lines first, then cancels the reply in progress and keeps the chat; at the
+// prompt a second Ctrl-C within two seconds, or Ctrl-D, leaves. Lines typed while a request runs wait
+// in the line reader's queue and run in order after it, each as its own request: they never join a
+// running request (its reflections are about tandem's failures, and a queued line may be a command).
+// `!cmd` runs a shell command like `/run cmd`.
 import type { ResultStatus } from '../session/events.js';
+import type { ChatMode } from '../session/session.js';
 import type { BuiltSession } from './build-session.js';
 import type { CliEnvironment } from './cli-environment.js';
 import { exitCodeFor } from './exit-codes.js';
@@ -10,12 +14,27 @@ import { runInput } from './run-input.js';
 
 const DOUBLE_INTERRUPT_MS = 2000;
 
+/** `ask> ` and `architect> ` in those modes, as Aider shows them; `> ` for code. */
+export function promptFor(mode: ChatMode): string {
+  return mode === 'code' ? '> ' : `${mode}> `;
+}
+
+/** `!cmd` is a shell command. */
+export function shellShortcut(line: string): string {
+  return /^!\s*\S/.test(line) ? `/run ${line.replace(/^!\s*/, '')}` : line;
+}
+
 export async function runRepl(built: BuiltSession, environment: CliEnvironment, lines: LineReader, interactive: boolean): Promise<number> {
   let current: AbortController | null = null;
   let lastInterruptAt = 0;
   let quit = false;
   const onInterrupt = (): void => {
     if (current) {
+      const cleared = lines.clearQueue();
+      if (cleared > 0) {
+        environment.stderr.write(`(cleared ${cleared} queued line${cleared === 1 ? '' : 's'}; Ctrl-C again to stop the request)\n`);
+        return;
+      }
       current.abort();
       return;
     }
@@ -27,6 +46,7 @@ export async function runRepl(built: BuiltSession, environment: CliEnvironment, 
     }
     lastInterruptAt = now;
     environment.stderr.write('\n(Ctrl-C again to leave, or type /exit)\n');
+    lines.redraw();
   };
   lines.onInterrupt(onInterrupt);
   const stopListening = environment.onInterrupt(onInterrupt);
@@ -38,11 +58,11 @@ export async function runRepl(built: BuiltSession, environment: CliEnvironment, 
   let status: ResultStatus = 'completed';
   try {
     while (!quit) {
-      const line = await lines.read(interactive ? '> ' : '');
+      const line = await lines.read(interactive ? promptFor(built.session.mode) : '');
       if (line === null) break;
       if (line.trim() === '') continue;
       current = new AbortController();
-      const outcome = await runInput(built, line, current.signal, print);
+      const outcome = await runInput(built, interactive ? shellShortcut(line) : line, current.signal, print);
       current = null;
       status = outcome.status;
       if (outcome.exit) break;

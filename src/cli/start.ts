@@ -34,7 +34,8 @@ export async function startTandem(environment: CliEnvironment, parsed: ParsedArg
   const message = readMessage(settings, environment.cwd);
   const interactive = !json && message === null && environment.stdinIsTTY;
   const lines = createLineReader(environment, interactive);
-  const emit = createRenderer(environment, settings);
+  const { emit, settle } = createRenderer(environment, settings);
+  lines.configure({ settle });
   try {
     if (repoRoot === null) repoRoot = await offerGitInit(environment, interactive, lines, emit);
     await approveRepoCommands(environment, { repoRoot, settings, approvalsNeeded, interactive, lines, emit });
@@ -101,7 +102,7 @@ async function approveRepoCommands(environment: CliEnvironment, input: ApprovalI
         EXIT.approvalRequired,
       );
     }
-    const answer = await askLine(lines, `${question} (y/n) `);
+    const answer = await askLine(lines, question);
     emit({ type: 'question', text: question, answer: answer === 'yes', answeredBy: 'user' });
     if (answer !== 'yes') throw new CliError(`not running the repository's ${key}; remove it from .tandem.conf.yml or approve it`, EXIT.approvalRequired);
     await store.approve(value);
@@ -120,7 +121,7 @@ async function offerGitInit(
   emit: EmitEvent,
 ): Promise<string | null> {
   if (interactive) {
-    const answer = await askLine(lines, `${environment.cwd} is not in a git repository. Create one? (y/n) `);
+    const answer = await askLine(lines, `${environment.cwd} is not in a git repository. Create one?`);
     if (answer === 'yes') {
       await initRepo(environment.cwd, { env: { ...environment.env } });
       emit({ type: 'info', message: `Created a git repository in ${environment.cwd}.` });
@@ -143,8 +144,8 @@ function readMessage(settings: Settings, cwd: string): string | null {
   }
 }
 
-function createRenderer(environment: CliEnvironment, settings: Settings): EmitEvent {
-  if (settings.json) return createJsonRenderer((text) => void environment.stdout.write(text));
+function createRenderer(environment: CliEnvironment, settings: Settings): { emit: EmitEvent; settle: () => void } {
+  if (settings.json) return { emit: createJsonRenderer((text) => void environment.stdout.write(text)), settle: () => {} };
   return createTerminalEmit(environment, settings.pretty);
 }
 
