@@ -24,6 +24,7 @@ import { LazySessionLog, newId, recordingEmit, resumeSession } from './session-f
 import type { CliEnvironment } from './cli-environment.js';
 import { allCommands } from './commands/registry.js';
 import type { CommandContext, GitCommandsPort } from './commands/types.js';
+import { addFiles } from './commands/add-files.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { createGitCommands, createGitPort, createRepoFilesPort } from './git-adapter.js';
 import type { LineReader } from './line-reader.js';
@@ -197,19 +198,9 @@ export async function buildSession(input: BuildInput): Promise<BuiltSession> {
   const found = readInstructions(root, environment.cwd);
   session.instructions.push(...found.instructions);
   for (const note of found.notes) emit({ type: 'warning', message: note });
-  addStartFiles(session, root, environment.cwd, input.files, settings.read);
-
   const git = input.repoRoot ? createGitCommands(input.repoRoot, gitOptions) : null;
   const commands = allCommands();
-  return {
-    session,
-    settings,
-    root,
-    emit: recordingEmitter,
-    git,
-    modelSettings: choice.settings,
-    identifiers: () => repoMap?.identifiers() ?? [],
-    commandContext: (print) => ({
+  const commandContext = (print: (text: string) => void): CommandContext => ({
       session,
       root,
       cwd: environment.cwd,
@@ -227,8 +218,22 @@ export async function buildSession(input: BuildInput): Promise<BuiltSession> {
       },
       commands,
       tokens,
+      confirm: (question, kind) => ports.asker.confirm(question, kind),
+      listFiles: async () => (ports.files ? ports.files.list() : []),
       settingsReport: () => renderSettingsReport(settings, input.sources ?? new Map()),
-    }),
+    });
+  // Files named on the command line go through the same checks as /add (globs, folders, binary, size).
+  const startNote = (text: string): void => emit({ type: 'info', message: text.trimEnd() });
+  await addStartFiles(commandContext(startNote), input.files, settings.read);
+  return {
+    session,
+    settings,
+    root,
+    emit: recordingEmitter,
+    git,
+    modelSettings: choice.settings,
+    identifiers: () => repoMap?.identifiers() ?? [],
+    commandContext,
     showRepoMap: async () =>
       repoMap ? repoMap.get({ chatFiles: session.chatFiles, readOnlyFiles: [], requestText: '', budget: settings['map-tokens'] }) : '',
   };
@@ -239,16 +244,20 @@ export function defaultHistoryBudget(contextWindow: number): number {
   return Math.min(Math.max(Math.floor(contextWindow / 16), 1024), 8192);
 }
 
-function addStartFiles(session: Session, root: string, cwd: string, files: readonly string[], readOnly: readonly string[]): void {
+async function addStartFiles(context: CommandContext, files: readonly string[], readOnly: readonly string[]): Promise<void> {
+  const { session, root, cwd } = context;
   for (const file of files) {
-    const rel = repoRelative(root, cwd, file);
-    if (rel === null) throw new CliError(`${file} is outside the repository (${root})`, EXIT.usage);
-    if (!session.chatFiles.includes(rel)) session.chatFiles.push(rel);
+    if (repoRelative(root, cwd, file) === null) throw new CliError(`${file} is outside the repository (${root})`, EXIT.usage);
   }
+  // Resumed chat files stay; the command line's are checked like /add's.
+  const named = files.filter((file) => !session.chatFiles.includes(repoRelative(root, cwd, file) ?? ''));
+  if (named.length > 0) await addFiles(named, { ...context, announce: false });
   for (const file of readOnly) {
     const absolutePath = isAbsolute(file) ? file : resolve(cwd, file);
     if (!existsSync(absolutePath)) throw new CliError(`--read: no such file: ${file}`, EXIT.usage);
-    session.addReadOnlyFile({ name: repoRelative(root, cwd, file) ?? absolutePath, absolutePath });
+    const name = repoRelative(root, cwd, file) ?? absolutePath;
+    // A file is editable or read-only, never both: named as both, it stays editable.
+    if (!session.chatFiles.includes(name)) session.addReadOnlyFile({ name, absolutePath });
   }
 }
 

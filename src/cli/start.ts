@@ -159,6 +159,7 @@ function configurePrompt(lines: LineReader, built: BuiltSession, environment: Cl
       env: environment.env,
       commands: built.commandContext(() => {}).commands,
       identifiers: built.identifiers,
+      chatFiles: () => [...built.session.chatFiles, ...built.session.readOnlyFiles.map((f) => f.name)],
     }),
   });
 }

@@ -99,8 +99,8 @@ export class Session {
   readonly totals = new SessionTotals();
   mode: ChatMode;
   readonly models: Record<ModelRole, string>;
-  /** HEAD when the last request started, for /diff. */
-  lastRequestStartHash: string | null = null;
+  /** HEAD when the last request started, for /diff (null: no commit yet; undefined: no request yet). */
+  lastRequestStartHash: string | null | undefined = undefined;
 
   constructor(
     readonly options: SessionOptions,
@@ -157,6 +157,26 @@ export class Session {
     this.readOnlyFiles.push(file);
     this.recordFiles();
     return true;
+  }
+
+  /** Takes a read-only file out of the chat, by its name or absolute path. */
+  dropReadOnlyFile(name: string): boolean {
+    const index = this.readOnlyFiles.findIndex((f) => f.name === name || f.absolutePath === name);
+    if (index < 0) return false;
+    this.readOnlyFiles.splice(index, 1);
+    this.recordFiles();
+    return true;
+  }
+
+  dropAllReadOnlyFiles(): number {
+    const count = this.readOnlyFiles.splice(0).length;
+    this.recordFiles();
+    return count;
+  }
+
+  /** A note for the model's history that is not a request (what /undo reverted, /run output). */
+  addNote(user: string, assistant: string): void {
+    this.remember(this.history, user, assistant, true);
   }
 
   clearHistory(): void {

@@ -1,5 +1,5 @@
 // What a slash command is and what it may touch.
-import type { RepoMapPort, TokenCounter } from '../../coders/ports.js';
+import type { Answer, ApprovalKind, RepoMapPort, TokenCounter } from '../../coders/ports.js';
 import type { ResultStatus } from '../../session/events.js';
 import type { ChatMode, Session } from '../../session/session.js';
 
@@ -29,6 +29,10 @@ export interface CommandContext {
   readonly model: { readonly contextWindow: number; readonly inputPricePerToken: number | null };
   readonly commands: readonly SlashCommand[];
   readonly tokens: TokenCounter;
+  /** Asks the user (one key on a terminal); `unanswerable` without one. */
+  readonly confirm: (question: string, kind: ApprovalKind) => Promise<Answer>;
+  /** Files git knows (tracked, and untracked not ignored), repository-relative; empty without git. */
+  readonly listFiles: () => Promise<readonly string[]>;
   /** The effective settings and where each came from, for /settings. */
   readonly settingsReport: () => string;
 }
@@ -49,7 +53,7 @@ export interface SlashCommand {
   readonly summary: string;
   /** Shown by `/help NAME`. */
   readonly usage?: string;
-  /** Whether arguments complete as repository paths. */
-  readonly completesPaths?: boolean;
+  /** Whether arguments complete as repository paths (`chat`: only the files in the chat). */
+  readonly completesPaths?: boolean | 'chat';
   run(args: string, context: CommandContext): Promise<CommandResult>;
 }
