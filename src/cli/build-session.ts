@@ -23,7 +23,7 @@ import { readInstructions } from './instructions.js';
 import { LazySessionLog, newId, recordingEmit, resumeSession } from './session-files.js';
 import type { CliEnvironment } from './cli-environment.js';
 import { allCommands } from './commands/registry.js';
-import type { CommandContext, GitCommandsPort } from './commands/types.js';
+import type { CommandContext, GitCommandsPort, ShellRunOptions } from './commands/types.js';
 import { addFiles } from './commands/add-files.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { createGitCommands, createGitPort, createRepoFilesPort } from './git-adapter.js';
@@ -51,7 +51,7 @@ export interface BuiltSession {
   readonly modelSettings: ModelSettings;
   /** Names the repo map has seen, for Tab completion. */
   readonly identifiers: () => readonly string[];
-  commandContext(print: (text: string) => void): CommandContext;
+  commandContext(print: (text: string) => void, signal?: AbortSignal): CommandContext;
   showRepoMap(): Promise<string>;
 }
 
@@ -145,7 +145,8 @@ export async function buildSession(input: BuildInput): Promise<BuiltSession> {
   const runner = createProcessRunner();
   const commandTimeoutMs = settings['command-timeout'] * 1000;
   const shellEnv = scrubSecrets({ ...environment.env });
-  const runShell: ShellPort['run'] = (command) => runner.run(command, { cwd: root, timeoutMs: commandTimeoutMs, env: shellEnv });
+  const runShell = (command: string, extra: ShellRunOptions = {}): ReturnType<ShellPort['run']> =>
+    runner.run(command, { cwd: root, timeoutMs: commandTimeoutMs, env: shellEnv, ...extra });
   const repoMap = createMap(input, root, tokens, choice.contextWindow);
 
   const resumed = settings.resume !== null ? resumeSession(root, settings.resume) : null;
@@ -179,7 +180,7 @@ export async function buildSession(input: BuildInput): Promise<BuiltSession> {
       emit: recordingEmitter,
     }),
     repoMap,
-    shell: { run: runShell },
+    shell: { run: (command) => runShell(command) },
     files: input.repoRoot ? createRepoFilesPort(input.repoRoot, gitOptions) : null,
   };
   const session = new Session(sessionOptions(settings, choice, root), {
@@ -200,8 +201,9 @@ export async function buildSession(input: BuildInput): Promise<BuiltSession> {
   for (const note of found.notes) emit({ type: 'warning', message: note });
   const git = input.repoRoot ? createGitCommands(input.repoRoot, gitOptions) : null;
   const commands = allCommands();
-  const commandContext = (print: (text: string) => void): CommandContext => ({
+  const commandContext = (print: (text: string) => void, signal?: AbortSignal): CommandContext => ({
       session,
+      signal,
       root,
       cwd: environment.cwd,
       print,

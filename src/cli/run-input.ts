@@ -12,7 +12,7 @@ export interface InputOutcome {
 }
 
 export async function runInput(built: BuiltSession, line: string, signal: AbortSignal, print: (text: string) => void): Promise<InputOutcome> {
-  const context = built.commandContext(print);
+  const context = built.commandContext(print, signal);
   const lookup = findCommand(line, context.commands);
   if (lookup.kind === 'unknown') {
     built.emit({ type: 'error', message: lookup.message });

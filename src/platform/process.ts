@@ -1,6 +1,7 @@
 // One way to run shell commands (lint, test, /run, suggested commands): repo root as cwd, stdin closed,
 // stdout and stderr merged in order, a timeout that kills the whole process group, bounded output.
 import { spawn } from 'node:child_process';
+import { StringDecoder } from 'node:string_decoder';
 
 export interface RunOptions {
   readonly cwd: string;
@@ -12,6 +13,8 @@ export interface RunOptions {
   readonly maxOutputBytes?: number;
   /** Aborting kills the process group, like a timeout. */
   readonly signal?: AbortSignal;
+  /** Called with the output as it arrives (whole characters), for a screen that shows it live. */
+  readonly onOutput?: (text: string) => void;
 }
 
 export interface RunResult {
@@ -147,7 +150,11 @@ function runCommand(command: string, options: RunOptions): Promise<RunResult> {
     };
     options.signal?.addEventListener('abort', onAbort, { once: true });
     if (options.signal?.aborted) onAbort();
-    child.stdout.on('data', (chunk: Buffer) => collector.add(chunk));
+    const decoder = new StringDecoder('utf8');
+    child.stdout.on('data', (chunk: Buffer) => {
+      collector.add(chunk);
+      if (options.onOutput) options.onOutput(decoder.write(chunk));
+    });
     // The shell may exit while a background child still holds the pipe: end the group so 'close' comes.
     child.on('exit', () => killGroup(child.pid));
     child.on('error', (error) => {

@@ -80,7 +80,8 @@ async function addOne(path: string, ctx: AddContext): Promise<boolean> {
     const tokens = ctx.tokens.count(readFileSync(full, 'utf8'));
     if (tokens > half) {
       const question = `${path} is about ${tokens} tokens, more than half the context window (${ctx.model.contextWindow}). Add it anyway?`;
-      if ((await ctx.confirm(question, 'oversized-request')) !== 'yes') {
+      // Nobody to ask (headless): the file goes in, and the send-time check stops a request that cannot fit.
+      if ((await ctx.confirm(question, 'oversized-request')) === 'no') {
         ctx.print(`Not adding ${path}.\n`);
         return false;
       }

@@ -1,4 +1,5 @@
-// /test: run the test command; on failure, offer its output to the model as the next request.
+// /test: run the test command, its output shown as it arrives (Ctrl-C stops it); on failure, its
+// output goes to the model as the next request.
 import type { SlashCommand } from './types.js';
 
 export const testCommand: SlashCommand = {
@@ -10,8 +11,20 @@ export const testCommand: SlashCommand = {
       ctx.print('No test command: set one with --test-cmd.\n');
       return {};
     }
-    const result = await ctx.runShell(ctx.testCommand);
-    ctx.print(result.output.endsWith('\n') || result.output === '' ? result.output : `${result.output}\n`);
+    let endsWithNewline = true;
+    const result = await ctx.runShell(ctx.testCommand, {
+      signal: ctx.signal,
+      onOutput: (text) => {
+        if (text === '') return;
+        ctx.print(text);
+        endsWithNewline = text.endsWith('\n');
+      },
+    });
+    if (!endsWithNewline) ctx.print('\n');
+    if (ctx.signal?.aborted) {
+      ctx.print('(stopped)\n');
+      return { status: 'interrupted' };
+    }
     if (result.exitCode === 0) {
       ctx.print('Tests passed.\n');
       return {};

@@ -12,6 +12,11 @@ export interface GitCommandsPort {
   raw(args: string): Promise<{ exitCode: number | null; output: string }>;
 }
 
+export interface ShellRunOptions {
+  readonly signal?: AbortSignal;
+  readonly onOutput?: (text: string) => void;
+}
+
 export interface CommandContext {
   readonly session: Session;
   /** The repository root (or the working folder without git). */
@@ -20,7 +25,9 @@ export interface CommandContext {
   readonly cwd: string;
   readonly print: (text: string) => void;
   readonly git: GitCommandsPort | null;
-  readonly runShell: (command: string) => Promise<{ exitCode: number | null; output: string }>;
+  readonly runShell: (command: string, options?: ShellRunOptions) => Promise<{ exitCode: number | null; output: string }>;
+  /** Aborted by Ctrl-C while the command runs. */
+  readonly signal?: AbortSignal;
   readonly lintCommands: readonly string[];
   readonly testCommand: string | null;
   readonly repoMap: RepoMapPort | null;
