@@ -220,6 +220,7 @@ export async function buildSession(input: BuildInput): Promise<BuiltSession> {
       },
       commands,
       tokens,
+      canAsk: input.interactive,
       confirm: (question, kind) => ports.asker.confirm(question, kind),
       listFiles: async () => (ports.files ? ports.files.list() : []),
       settingsReport: () => renderSettingsReport(settings, input.sources ?? new Map()),

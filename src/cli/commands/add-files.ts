@@ -10,7 +10,7 @@ import type { CommandContext } from './types.js';
 /** Folders with more files than this ask before adding them all. */
 export const FOLDER_CONFIRM_COUNT = 25;
 
-type AddContext = Pick<CommandContext, 'session' | 'root' | 'cwd' | 'print' | 'confirm' | 'model' | 'tokens' | 'listFiles'> & {
+type AddContext = Pick<CommandContext, 'session' | 'root' | 'cwd' | 'print' | 'confirm' | 'canAsk' | 'model' | 'tokens' | 'listFiles'> & {
   /** Say "Added X" for each file (at start-up only problems are worth a line). */
   readonly announce?: boolean;
 };
@@ -78,10 +78,10 @@ async function addOne(path: string, ctx: AddContext): Promise<boolean> {
   // Bytes / 2 is a generous upper bound on tokens; only a file that might be large is counted.
   if (statSync(full).size / 2 > half) {
     const tokens = ctx.tokens.count(readFileSync(full, 'utf8'));
-    if (tokens > half) {
+    // Nobody to ask (headless): the file goes in, and the send-time check stops a request that cannot fit.
+    if (tokens > half && ctx.canAsk) {
       const question = `${path} is about ${tokens} tokens, more than half the context window (${ctx.model.contextWindow}). Add it anyway?`;
-      // Nobody to ask (headless): the file goes in, and the send-time check stops a request that cannot fit.
-      if ((await ctx.confirm(question, 'oversized-request')) === 'no') {
+      if ((await ctx.confirm(question, 'oversized-request')) !== 'yes') {
         ctx.print(`Not adding ${path}.\n`);
         return false;
       }
@@ -95,6 +95,7 @@ async function addOne(path: string, ctx: AddContext): Promise<boolean> {
 }
 
 async function offerToCreate(typed: string, path: string, ctx: AddContext): Promise<boolean> {
+  // Headless this is answered by --yes-always, or is unanswerable (and says so).
   const answer = await ctx.confirm(`No file ${path}. Create it?`, 'create-file');
   if (answer !== 'yes') {
     ctx.print(answer === 'unanswerable' ? `Cannot add ${typed}: no such file.\n` : `Not adding ${typed}.\n`);

@@ -36,6 +36,8 @@ export interface CommandContext {
   readonly model: { readonly contextWindow: number; readonly inputPricePerToken: number | null };
   readonly commands: readonly SlashCommand[];
   readonly tokens: TokenCounter;
+  /** Whether a person can answer questions (a terminal, not --json); offers are skipped otherwise. */
+  readonly canAsk: boolean;
   /** Asks the user (one key on a terminal); `unanswerable` without one. */
   readonly confirm: (question: string, kind: ApprovalKind) => Promise<Answer>;
   /** Files git knows (tracked, and untracked not ignored), repository-relative; empty without git. */
