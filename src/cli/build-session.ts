@@ -4,6 +4,8 @@ import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { CoderFormat } from '../coders/base-coder.js';
 import type { RequestPorts, ShellPort, TokenCounter } from '../coders/ports.js';
 import { readPrompt } from '../coders/prompt-files.js';
+import { writeCommitMessage } from '../coders/commit-message.js';
+import { readFile } from 'node:fs/promises';
 import type { SettingKey, Settings } from '../config/schema.js';
 import type { SettingSource } from '../config/load.js';
 import { renderSettingsReport } from '../config/settings-report.js';
@@ -163,6 +165,7 @@ export async function buildSession(input: BuildInput): Promise<BuiltSession> {
       editFormat: choice.editFormat,
       files: [...(holder.session?.chatFiles ?? [])],
       readOnly: holder.session?.readOnlyFiles.map((f) => f.name) ?? [],
+      interactive: input.interactive,
     }),
     resumed?.log ?? null,
   );
@@ -221,6 +224,13 @@ export async function buildSession(input: BuildInput): Promise<BuiltSession> {
       commands,
       tokens,
       canAsk: input.interactive,
+      syntaxCheck: async (path) => {
+        const text = await readFile(join(root, path), 'utf8').catch(() => null);
+        // Against an empty "before", every problem in the file counts.
+        return text === null ? null : ports.checks.syntax(path, '', text);
+      },
+      commitMessage: async (diff) =>
+        writeCommitMessage({ client, model: session.models.weak, systemPrompt: await readPrompt(join(environment.packageRoot, 'prompts'), 'commit-message.md'), diff, paths: [...diff.matchAll(/^diff --git a\/(\S+)/gm)].map((m) => m[1] ?? '') }),
       confirm: (question, kind) => ports.asker.confirm(question, kind),
       listFiles: async () => (ports.files ? ports.files.list() : []),
       settingsReport: () => renderSettingsReport(settings, input.sources ?? new Map()),

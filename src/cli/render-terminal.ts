@@ -137,8 +137,19 @@ function renderEdit(event: Extract<SessionEvent, { type: 'edit' }>, out: (t: str
   if (event.diff) out(`${colorDiff(sanitize(event.diff, true), palette)}\n`);
   if (event.status === 'applied') err(palette.green(`Applied edit to ${event.path}\n`));
   if (event.status === 'planned') err(palette.cyan(`Would edit ${event.path} (dry run)\n`));
-  if (event.status === 'failed') err(palette.red(`Edit to ${event.path} failed: ${event.error ?? ''}\n`));
+  if (event.status === 'failed') {
+    err(palette.red(`Edit to ${event.path} failed: ${event.error ?? ''}\n`));
+    // What the model is told (the closest lines of the file), so the user sees why, too.
+    const detail = (event.detail ?? '').split('\n').slice(1);
+    if (detail.some((line) => line.trim() !== '')) err(palette.dim(`${sanitize(shorten(detail, DETAIL_LINES).join('\n'), true).trimEnd()}\n`));
+  }
   if (event.status === 'denied') err(palette.yellow(`Edit to ${event.path} not allowed\n`));
+}
+
+const DETAIL_LINES = 30;
+
+function shorten(lines: readonly string[], max: number): string[] {
+  return lines.length <= max ? [...lines] : [...lines.slice(0, max), `[... ${lines.length - max} more lines]`];
 }
 
 function filesNote(files: readonly string[]): string {

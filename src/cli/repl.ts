@@ -55,6 +55,7 @@ export async function runRepl(built: BuiltSession, environment: CliEnvironment, 
     : (text: string) => void environment.stdout.write(text);
 
   built.session.announce();
+  if (interactive) environment.stderr.write(await startupNote(built));
   let status: ResultStatus = 'completed';
   try {
     while (!quit) {
@@ -72,4 +73,13 @@ export async function runRepl(built: BuiltSession, environment: CliEnvironment, 
   }
   built.emit({ type: 'result', status, totals: built.session.resultTotals() });
   return interactive ? 0 : exitCodeFor(status);
+}
+
+/** The second start-up line: weak model, repository and its file count, map budget, and where help is. */
+async function startupNote(built: BuiltSession): Promise<string> {
+  const files = built.git ? (await built.commandContext(() => {}).listFiles()).length : null;
+  const repo = files === null ? `no git repository in ${built.root}` : `git repository ${built.root} with ${files} files`;
+  const mapTokens = built.settings['map-tokens'];
+  const map = mapTokens > 0 ? `repo map up to ${mapTokens} tokens` : 'repo map off';
+  return `Weak model ${built.session.models.weak}; ${repo}; ${map}. Type /help for commands, Ctrl-D to leave.\n`;
 }

@@ -17,8 +17,7 @@ import { askLine, createLineReader, type LineReader } from './line-reader.js';
 import { buildSession, type BuiltSession } from './build-session.js';
 import { runOneShot } from './one-shot.js';
 import { runRepl } from './repl.js';
-import { formatSessionList } from './commands/sessions.js';
-import { listSessions } from '../session/session-log.js';
+import { formatSessionList, summarizeSessions } from './commands/sessions.js';
 
 type ParsedArgs = Extract<ParseArgsResult, { ok: true }>;
 
@@ -28,7 +27,7 @@ export async function startTandem(environment: CliEnvironment, parsed: ParsedArg
   const { settings, approvalsNeeded, sources } = loadSettings(environment, parsed, repoRoot);
   const json = settings.json;
   if (settings.sessions) {
-    environment.stdout.write(formatSessionList(listSessions(repoRoot ?? environment.cwd)));
+    environment.stdout.write(formatSessionList(summarizeSessions(repoRoot ?? environment.cwd)));
     return EXIT.ok;
   }
   const message = readMessage(settings, environment.cwd);

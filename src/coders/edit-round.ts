@@ -50,7 +50,8 @@ export async function runEditRound(reply: string, options: EditRoundOptions, dep
   const approval = await approvePlan(plan, options.chatFiles, deps);
   const failures = [...plan.failures, ...approval.denied];
   for (const failure of failures) {
-    deps.emit({ type: 'edit', path: failure.edit.path, status: failure.reason === 'denied' ? 'denied' : 'failed', error: firstLine(failure.message) });
+    const denied = failure.reason === 'denied';
+    deps.emit({ type: 'edit', path: failure.edit.path, status: denied ? 'denied' : 'failed', error: firstLine(failure.message), ...(denied ? {} : { detail: failure.message }) });
   }
 
   const diffs = approval.files.map((file) => unifiedDiff(file.path, file.before.text ?? '', file.after));

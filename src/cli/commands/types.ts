@@ -8,6 +8,8 @@ export interface GitCommandsPort {
   undo(): Promise<{ ok: boolean; message: string }>;
   diffSince(hash: string | null): Promise<string>;
   commitPending(message: string | null): Promise<{ ok: boolean; message: string }>;
+  /** The user's pending changes (work tree against HEAD), for a commit message. */
+  pendingDiff(): Promise<string>;
   headHash(): Promise<string | null>;
   raw(args: string): Promise<{ exitCode: number | null; output: string }>;
 }
@@ -29,6 +31,8 @@ export interface CommandContext {
   /** Aborted by Ctrl-C while the command runs. */
   readonly signal?: AbortSignal;
   readonly lintCommands: readonly string[];
+  /** The built-in syntax check of one file's whole text: the problems with context, or null. */
+  readonly syntaxCheck: (path: string) => Promise<string | null>;
   readonly testCommand: string | null;
   readonly repoMap: RepoMapPort | null;
   readonly mapTokens: number;
@@ -42,6 +46,8 @@ export interface CommandContext {
   readonly confirm: (question: string, kind: ApprovalKind) => Promise<Answer>;
   /** Files git knows (tracked, and untracked not ignored), repository-relative; empty without git. */
   readonly listFiles: () => Promise<readonly string[]>;
+  /** A commit message for `diff` from the weak model (a plain fallback when it cannot write one). */
+  readonly commitMessage: (diff: string) => Promise<string>;
   /** The effective settings and where each came from, for /settings. */
   readonly settingsReport: () => string;
 }
