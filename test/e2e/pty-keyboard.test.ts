@@ -126,4 +126,19 @@ describe('the keyboard on a terminal', () => {
     slow.release();
     expect(server.chatRequests('m')).toHaveLength(1);
   });
+
+  it('shows the mode in the prompt and redraws it after the Ctrl-C note', async () => {
+    server = await startFakeOpenAI();
+    const pane = openPane(gitRepo({ 'a.txt': 'a\n' }), cliArgs(server.url));
+    await pane.waitFor((s) => promptShown(s), 'the > prompt');
+    pane.enter('/ask');
+    await pane.waitFor((s) => promptShown(s, 'ask> '), 'the ask> prompt');
+    pane.enter('/architect');
+    await pane.waitFor((s) => promptShown(s, 'architect> '), 'the architect> prompt');
+    pane.type('half typed');
+    pane.keys('C-c');
+    await pane.waitFor((s) => promptShown(s.split('(Ctrl-C again to leave')[1] ?? '', 'architect> '), 'the prompt redrawn after the note');
+    pane.enter('/code');
+    await pane.waitFor((s) => promptShown(s.split('/code')[1] ?? ''), 'the > prompt again');
+  });
 });
