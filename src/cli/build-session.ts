@@ -42,6 +42,8 @@ export interface BuildInput {
   readonly lines: LineReader;
   /** Where each setting came from, for /settings. */
   readonly sources?: ReadonlyMap<SettingKey, SettingSource>;
+  /** The renderer's map progress display (it knows about its spinner); default a bar on stderr. */
+  readonly mapProgress?: ((done: number, total: number) => void) | null;
 }
 
 export interface BuiltSession {
@@ -103,7 +105,7 @@ function createMap(input: BuildInput, root: string, tokens: TokenCounter, contex
     refreshMode: settings['map-refresh'],
     emit: input.emit,
     contextWindow,
-    progress: showProgress ? createProgressBar({ write: (t) => void environment.stderr.write(t), columns: environment.columns }) : undefined,
+    progress: showProgress ? (input.mapProgress ?? createProgressBar({ write: (t) => void environment.stderr.write(t), columns: environment.columns })) : undefined,
   });
 }
 

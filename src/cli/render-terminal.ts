@@ -6,6 +6,7 @@ import { ANSI, colorDiff, PLAIN } from './colors.js';
 import { ANSI_CODE_STYLE } from './highlight.js';
 import { createMarkdownStream, sanitize, type MarkdownStream, type MarkdownStyle } from './markdown-stream.js';
 import { createSpinner, localeIsUtf8, type Spinner } from './spinner.js';
+import { createProgressBar } from './repo-map-adapter.js';
 
 export interface TerminalOutput {
   readonly out: (text: string) => void;
@@ -25,7 +26,11 @@ export interface TerminalRenderer {
   readonly emit: (event: SessionEvent) => void;
   /** Stops the spinner and ends a half-written line, so the next text starts on a fresh line. */
   readonly settle: () => void;
+  /** Repository map parse progress, drawn in place of the spinner (null: not on a terminal). */
+  readonly mapProgress?: ((done: number, total: number) => void) | null;
 }
+
+const PREPARING = 'Preparing the request (repository map, files)...';
 
 export function markdownStyle(unicode: boolean): MarkdownStyle {
   const sgr = (open: number, close: number) => (s: string) => `\u001b[${open}m${s}\u001b[${close}m`;
@@ -72,12 +77,18 @@ export function createTerminalScreen(io: TerminalOutput): TerminalRenderer {
       if (!endsWithNewline) write('\n');
     }
     switch (event.type) {
+      case 'user':
+        // Building the request (the first repository map above all) can take seconds: say so.
+        io.spinner?.start(PREPARING);
+        return;
       case 'session':
         err(palette.dim(`tandem: model ${event.model}, edit format ${event.editFormat}${filesNote(event.files)}\n`));
         return;
       case 'waiting':
         streamed = false;
         reply = createMarkdownStream(write, style, streamOptions);
+        // Restarted, so the label says what is awaited now (not "preparing").
+        io.spinner?.stop();
         io.spinner?.start();
         return;
       case 'assistant_delta':
@@ -193,5 +204,14 @@ export function createTerminalEmit(streams: TerminalStreams, prettySetting: bool
   const unicode = localeIsUtf8(streams.env);
   const stderrIsTTY = (streams.stderr as { isTTY?: boolean }).isTTY === true;
   const spinner = stderrIsTTY && prettySetting ? createSpinner({ write: err, unicode: unicode && !noColor }) : null;
-  return createTerminalScreen({ out, err, palette: pretty ? ANSI : PLAIN, pretty, spinner, unicode, columns: streams.columns });
+  const screen = createTerminalScreen({ out, err, palette: pretty ? ANSI : PLAIN, pretty, spinner, unicode, columns: streams.columns });
+  if (!stderrIsTTY) return screen;
+  const bar = createProgressBar({ write: err, columns: streams.columns });
+  return {
+    ...screen,
+    mapProgress: (done, total) => {
+      spinner?.stop();
+      bar(done, total);
+    },
+  };
 }

@@ -11,7 +11,7 @@ import type { CliEnvironment } from './cli-environment.js';
 import { approvalFile, createApprovalStore } from './command-approvals.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { createJsonRenderer } from './render-json.js';
-import { createTerminalEmit } from './render-terminal.js';
+import { createTerminalEmit, type TerminalRenderer } from './render-terminal.js';
 import { createRepositoryCompleter } from './completion.js';
 import { askLine, createLineReader, type LineReader } from './line-reader.js';
 import { buildSession, type BuiltSession } from './build-session.js';
@@ -33,12 +33,12 @@ export async function startTandem(environment: CliEnvironment, parsed: ParsedArg
   const message = readMessage(settings, environment.cwd);
   const interactive = !json && message === null && environment.stdinIsTTY;
   const lines = createLineReader(environment, interactive);
-  const { emit, settle } = createRenderer(environment, settings);
+  const { emit, settle, mapProgress } = createRenderer(environment, settings);
   lines.configure({ settle });
   try {
     if (repoRoot === null) repoRoot = await offerGitInit(environment, interactive, lines, emit);
     await approveRepoCommands(environment, { repoRoot, settings, approvalsNeeded, interactive, lines, emit });
-    const built = await buildSession({ environment, settings, repoRoot, files: parsed.files, emit, interactive, lines, sources });
+    const built = await buildSession({ environment, settings, repoRoot, files: parsed.files, emit, interactive, lines, sources, mapProgress });
     if (interactive) configurePrompt(lines, built, environment, repoRoot);
     if (settings['show-repo-map']) {
       environment.stdout.write(`${await built.showRepoMap()}\n`);
@@ -143,7 +143,7 @@ function readMessage(settings: Settings, cwd: string): string | null {
   }
 }
 
-function createRenderer(environment: CliEnvironment, settings: Settings): { emit: EmitEvent; settle: () => void } {
+function createRenderer(environment: CliEnvironment, settings: Settings): TerminalRenderer {
   if (settings.json) return { emit: createJsonRenderer((text) => void environment.stdout.write(text)), settle: () => {} };
   return createTerminalEmit(environment, settings.pretty);
 }

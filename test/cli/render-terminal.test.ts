@@ -97,6 +97,18 @@ describe('terminal renderer', () => {
     expect(io.text('out')).toBe('hi');
   });
 
+  it('shows a spinner while the request is prepared, then one for the model', () => {
+    const io = capture();
+    const clock = manualTimers();
+    const emit = createTerminalRenderer({ ...io, palette: PLAIN, spinner: createSpinner({ write: io.err, timers: clock.timers }) });
+    emit({ type: 'user', text: 'hi', mode: 'code' });
+    expect(io.text('err')).toContain('Preparing the request');
+    emit({ type: 'waiting' });
+    expect(io.text('err').endsWith('| Waiting for the model...')).toBe(true);
+    emit({ type: 'assistant_delta', text: 'x' });
+    expect(clock.active()).toBe(0);
+  });
+
   it('stops the spinner on an error before any token', () => {
     const io = capture();
     const clock = manualTimers();
