@@ -151,13 +151,20 @@ function renderEdit(event: Extract<SessionEvent, { type: 'edit' }>, out: (t: str
   if (event.status === 'failed') {
     err(palette.red(`Edit to ${event.path} failed: ${event.error ?? ''}\n`));
     // What the model is told (the closest lines of the file), so the user sees why, too.
-    const detail = (event.detail ?? '').split('\n').slice(1);
+    const detail = failureDetail(event.detail ?? '');
     if (detail.some((line) => line.trim() !== '')) err(palette.dim(`${sanitize(shorten(detail, DETAIL_LINES).join('\n'), true).trimEnd()}\n`));
   }
   if (event.status === 'denied') err(palette.yellow(`Edit to ${event.path} not allowed\n`));
 }
 
 const DETAIL_LINES = 30;
+
+/** The explanation after its first line; from the closest lines on when it has them (the block itself was just shown). */
+function failureDetail(detail: string): string[] {
+  const lines = detail.split('\n').slice(1);
+  const closest = lines.findIndex((line) => /^The closest lines\b/.test(line));
+  return closest >= 0 ? lines.slice(closest) : lines;
+}
 
 function shorten(lines: readonly string[], max: number): string[] {
   return lines.length <= max ? [...lines] : [...lines.slice(0, max), `[... ${lines.length - max} more lines]`];
