@@ -9,7 +9,8 @@ import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { createInterface, type Interface } from 'node:readline';
 import type { CliEnvironment } from './cli-environment.js';
-import { answerKey, answerWord, choicesHint, typeAhead, type Choice, type Key } from './keys.js';
+import { createKeyRouter, type KeyRouter } from './key-router.js';
+import { answerWord, choicesHint, type Choice } from './keys.js';
 
 export type Completer = (line: string, callback: (error: Error | null, result: [string[], string]) => void) => void;
 
@@ -63,15 +64,11 @@ export function createLineReader(environment: CliEnvironment, interactive: boole
   let completer: Completer | null = options.completer ?? null;
   let historyFile: string | null = null;
   let lastSaved = '';
-  let pasting = false;
   let pasted: string[] = [];
   let closing = false;
   let inputs = 0;
   let settle: () => void = () => {};
-  /** The line typed so far while no prompt is shown; handed to readline when the prompt comes back. */
-  let typing = '';
-  let asking: { readonly choices: readonly Choice[]; readonly fallback: Choice; readonly resolve: (choice: Choice) => void } | null = null;
-  let readlineKeys: Array<(...args: unknown[]) => void> = [];
+  let keys: KeyRouter | null = null;
 
   const interrupt = (): void => {
     pasted = [];
@@ -107,41 +104,13 @@ export function createLineReader(environment: CliEnvironment, interactive: boole
   const onLine = (line: string): void => {
     if (!interactive) return deliver(line);
     save(line);
-    if (pasting) {
+    if (keys?.pasting) {
       pasted.push(line);
       return;
     }
     const whole = pasted.length > 0 ? [...pasted, line].join('\n') : line;
     pasted = [];
     deliver(whole);
-  };
-
-  const onKey = (text: string | undefined, key: Key | undefined): void => {
-    if (key?.name === 'paste-start') pasting = true;
-    if (key?.name === 'paste-end') pasting = false;
-    if (asking) return onAnswerKey(text, key);
-    if (waiting) {
-      for (const listener of readlineKeys) listener(text, key);
-      return;
-    }
-    const typed = typeAhead(typing, text, key, pasting);
-    typing = typed.kind === 'line' ? '' : typed.text;
-    if (typed.kind === 'interrupt') interrupt();
-    if (typed.kind !== 'line' || typed.text.trim() === '') return;
-    save(typed.text);
-    deliver(typed.text);
-  };
-
-  const onAnswerKey = (text: string | undefined, key: Key | undefined): void => {
-    if (!asking) return;
-    const answer = answerKey(text, key, asking.choices, asking.fallback);
-    if (answer.kind === 'ignore') return;
-    const { resolve } = asking;
-    asking = null;
-    const choice = answer.kind === 'choice' ? answer.choice : 'no';
-    environment.stdout.write(`${choice}\n`);
-    resolve(choice);
-    if (answer.kind === 'interrupt') interrupt();
   };
 
   const open = (): Interface => {
@@ -155,10 +124,21 @@ export function createLineReader(environment: CliEnvironment, interactive: boole
       completer: interactive ? (line: string, callback: Parameters<Completer>[1]) => (completer ? completer(line, callback) : callback(null, [[], line])) : undefined,
     });
     if (interactive) {
-      // readline's own key listener only hears keys while its prompt is up; see onKey.
-      readlineKeys = environment.stdin.listeners('keypress') as Array<(...args: unknown[]) => void>;
+      // readline's own key listener only hears keys while its prompt is up (see key-router).
+      const readlineKeys = environment.stdin.listeners('keypress') as Array<(...args: unknown[]) => void>;
       for (const listener of readlineKeys) environment.stdin.off('keypress', listener);
-      environment.stdin.on('keypress', onKey);
+      const router = createKeyRouter({
+        prompting: () => waiting !== null,
+        readlineKeys,
+        typedLine: (line) => {
+          save(line);
+          deliver(line);
+        },
+        interrupt,
+        write: (text) => void environment.stdout.write(text),
+      });
+      keys = router;
+      environment.stdin.on('keypress', (text: string | undefined, key: Parameters<KeyRouter['onKey']>[1]) => router.onKey(text, key));
       environment.stdout.write(PASTE_ON);
       if (historyFile) loadHistoryInto(rl, historyFile);
     }
@@ -168,8 +148,7 @@ export function createLineReader(environment: CliEnvironment, interactive: boole
       // Ctrl-D at the prompt: end the prompt's line so the shell's prompt starts on its own.
       if (interactive && !closing) environment.stdout.write('\n');
       if (interactive) environment.stdout.write(PASTE_OFF);
-      asking?.resolve('no');
-      asking = null;
+      keys?.cancel();
       waiting?.(null);
       waiting = null;
     });
@@ -192,8 +171,8 @@ export function createLineReader(environment: CliEnvironment, interactive: boole
       if (!interactive) return;
       reader.setPrompt(prompt);
       reader.prompt();
+      const typing = keys?.takeTyping() ?? '';
       if (typing !== '') reader.write(typing);
-      typing = '';
     });
   };
 
@@ -217,17 +196,14 @@ export function createLineReader(environment: CliEnvironment, interactive: boole
       if (ended) return 'no';
       settle();
       environment.stdout.write(`${question} ${choicesHint(choices, fallback)}`);
-      return new Promise<Choice>((resolve) => {
-        asking = { choices, fallback, resolve };
-      });
+      return keys ? keys.answer(choices, fallback) : 'no';
     },
     inputCount() {
       return inputs;
     },
     clearQueue() {
-      const count = queued.length + (typing === '' ? 0 : 1);
+      const count = queued.length + ((keys?.takeTyping() ?? '') === '' ? 0 : 1);
       queued.splice(0);
-      typing = '';
       return count;
     },
     redraw() {
