@@ -37,7 +37,10 @@ export function createGitCommands(root: string, options: GitOptions): GitCommand
       return { ok: true, message: `Undid commit ${result.hash.slice(0, 7)}; restored ${result.files.join(', ')}.` };
     },
     diffSince: (hash) => diffSince(root, hash, options),
-    pendingDiff: () => diffFiles(root, ['.'], options),
+    async pendingDiff() {
+      const changed = (await statusOf(createGit(root, options), ['.'])).map((entry) => entry.path);
+      return changed.length === 0 ? '' : diffFiles(root, changed, options);
+    },
     headHash: () => headHash(root, options),
     async commitPending(message) {
       const git = createGit(root, options);
