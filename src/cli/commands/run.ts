@@ -1,5 +1,6 @@
 // /run CMD (and `!CMD`): run a shell command, its output shown as it arrives; Ctrl-C stops it. Then
 // the output may go to the model, as Aider offers.
+import { runShown } from './shown-run.js';
 import type { SlashCommand } from './types.js';
 
 export const runCommand: SlashCommand = {
@@ -12,16 +13,7 @@ export const runCommand: SlashCommand = {
       ctx.print('Usage: /run CMD\n');
       return {};
     }
-    let endsWithNewline = true;
-    const result = await ctx.runShell(command, {
-      signal: ctx.signal,
-      onOutput: (text) => {
-        if (text === '') return;
-        ctx.print(text);
-        endsWithNewline = text.endsWith('\n');
-      },
-    });
-    if (!endsWithNewline) ctx.print('\n');
+    const result = await runShown(ctx, command);
     const stopped = ctx.signal?.aborted === true;
     ctx.print(stopped ? '(stopped)\n' : `(exit code ${result.exitCode ?? 'none: killed'})\n`);
     if (!stopped && ctx.canAsk && result.output.trim() !== '') {

@@ -1,5 +1,6 @@
 // /test: run the test command, its output shown as it arrives (Ctrl-C stops it); on failure, its
 // output goes to the model as the next request.
+import { runShown } from './shown-run.js';
 import type { SlashCommand } from './types.js';
 
 export const testCommand: SlashCommand = {
@@ -11,16 +12,7 @@ export const testCommand: SlashCommand = {
       ctx.print('No test command: set one with --test-cmd.\n');
       return {};
     }
-    let endsWithNewline = true;
-    const result = await ctx.runShell(ctx.testCommand, {
-      signal: ctx.signal,
-      onOutput: (text) => {
-        if (text === '') return;
-        ctx.print(text);
-        endsWithNewline = text.endsWith('\n');
-      },
-    });
-    if (!endsWithNewline) ctx.print('\n');
+    const result = await runShown(ctx, ctx.testCommand);
     if (ctx.signal?.aborted) {
       ctx.print('(stopped)\n');
       return { status: 'interrupted' };
