@@ -78,8 +78,8 @@ export async function runRepl(built: BuiltSession, environment: CliEnvironment, 
 /** The second start-up line: weak model, repository and its file count, map budget, and where help is. */
 async function startupNote(built: BuiltSession): Promise<string> {
   const files = built.git ? (await built.commandContext(() => {}).listFiles()).length : null;
-  const repo = files === null ? `no git repository in ${built.root}` : `git repository ${built.root} with ${files} files`;
+  const repo = files === null ? 'no git repository' : `git repository with ${files} file${files === 1 ? '' : 's'}`;
   const mapTokens = built.settings['map-tokens'];
-  const map = mapTokens > 0 ? `repo map up to ${mapTokens} tokens` : 'repo map off';
-  return `Weak model ${built.session.models.weak}; ${repo}; ${map}. Type /help for commands, Ctrl-D to leave.\n`;
+  const map = mapTokens > 0 ? `repo map ${mapTokens} tokens` : 'repo map off';
+  return `Weak model ${built.session.models.weak}, ${repo}, ${map}. /help for commands.\n`;
 }
