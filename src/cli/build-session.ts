@@ -206,7 +206,15 @@ export async function buildSession(input: BuildInput): Promise<BuiltSession> {
   for (const note of found.notes) emit({ type: 'warning', message: note });
   const git = input.repoRoot ? createGitCommands(input.repoRoot, gitOptions) : null;
   const commands = allCommands();
-  const commandContext = (print: (text: string) => void, signal?: AbortSignal): CommandContext => ({
+  const built: BuiltSession = {
+    session,
+    settings,
+    root,
+    emit: recordingEmitter,
+    git,
+    modelSettings: choice.settings,
+    identifiers: () => repoMap?.identifiers() ?? [],
+    commandContext: (print, signal) => ({
       session,
       signal,
       root,
@@ -226,32 +234,31 @@ export async function buildSession(input: BuildInput): Promise<BuiltSession> {
       commands,
       tokens,
       canAsk: input.interactive,
-      syntaxCheck: async (path) => {
-        const text = await readFile(join(root, path), 'utf8').catch(() => null);
-        // Against an empty "before", every problem in the file counts.
-        return text === null ? null : ports.checks.syntax(path, '', text);
-      },
-      commitMessage: async (diff) =>
-        writeCommitMessage({ client, model: session.models.weak, systemPrompt: await readPrompt(join(environment.packageRoot, 'prompts'), 'commit-message.md'), diff, paths: [...diff.matchAll(/^diff --git a\/(\S+)/gm)].map((m) => m[1] ?? '') }),
+      syntaxCheck: (path) => syntaxCheckOf(root, path, ports),
+      commitMessage: (diff) => userCommitMessage(diff, { client, model: session.models.weak, packageRoot: environment.packageRoot }),
       confirm: (question, kind) => ports.asker.confirm(question, kind),
       listFiles: async () => (ports.files ? ports.files.list() : []),
       settingsReport: () => renderSettingsReport(settings, input.sources ?? new Map()),
-    });
-  // Files named on the command line go through the same checks as /add (globs, folders, binary, size).
-  const startNote = (text: string): void => emit({ type: 'info', message: text.trimEnd() });
-  await addStartFiles(commandContext(startNote), input.files, settings.read);
-  return {
-    session,
-    settings,
-    root,
-    emit: recordingEmitter,
-    git,
-    modelSettings: choice.settings,
-    identifiers: () => repoMap?.identifiers() ?? [],
-    commandContext,
+    }),
     showRepoMap: async () =>
       repoMap ? repoMap.get({ chatFiles: session.chatFiles, readOnlyFiles: [], requestText: '', budget: settings['map-tokens'] }) : '',
   };
+  // Files named on the command line go through the same checks as /add (globs, folders, binary, size).
+  await addStartFiles(built.commandContext((text) => emit({ type: 'info', message: text.trimEnd() })), input.files, settings.read);
+  return built;
+}
+
+/** The built-in syntax check of a whole file: against an empty "before", every problem counts. */
+async function syntaxCheckOf(root: string, path: string, ports: RequestPorts): Promise<string | null> {
+  const text = await readFile(join(root, path), 'utf8').catch(() => null);
+  return text === null ? null : ports.checks.syntax(path, '', text);
+}
+
+/** /commit's message for the user's own changes, by the weak model with tandem's commit prompt. */
+async function userCommitMessage(diff: string, options: { client: ModelClient; model: string; packageRoot: string }): Promise<string> {
+  const systemPrompt = await readPrompt(join(options.packageRoot, 'prompts'), 'commit-message.md');
+  const paths = [...diff.matchAll(/^diff --git a\/(\S+)/gm)].map((m) => m[1] ?? '');
+  return writeCommitMessage({ client: options.client, model: options.model, systemPrompt, diff, paths });
 }
 
 /** History budget when none is set: a sixteenth of the window, between 1k and 8k tokens. */
