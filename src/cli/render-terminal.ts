@@ -17,8 +17,8 @@ export interface TerminalOutput {
   /** Shown while waiting for the first token (only given on a terminal). */
   readonly spinner?: Spinner | null;
   readonly unicode?: boolean;
-  /** Terminal width for wrapping prose (pretty only). */
-  readonly columns?: number;
+  /** Terminal width for wrapping prose (pretty only); a function is asked again for each reply (resizes). */
+  readonly columns?: number | (() => number | undefined);
 }
 
 /** The renderer, and what the line reader calls before it writes a question or a note. */
@@ -54,7 +54,10 @@ export function createTerminalScreen(io: TerminalOutput): TerminalRenderer {
   const { out, err, palette } = io;
   const pretty = io.pretty ?? palette !== PLAIN;
   const style = pretty ? markdownStyle(io.unicode ?? false) : null;
-  const streamOptions = { width: io.columns ?? 80, live: pretty };
+  const streamOptions = (): { width: number; live: boolean } => ({
+    width: (typeof io.columns === 'function' ? io.columns() : io.columns) ?? 80,
+    live: pretty,
+  });
   let streamed = false;
   let endsWithNewline = true;
   const write = (text: string): void => {
@@ -62,7 +65,7 @@ export function createTerminalScreen(io: TerminalOutput): TerminalRenderer {
     out(text);
     endsWithNewline = text.endsWith('\n');
   };
-  let reply: MarkdownStream = createMarkdownStream(write, style, streamOptions);
+  let reply: MarkdownStream = createMarkdownStream(write, style, streamOptions());
   const settle = (): void => {
     io.spinner?.stop();
     reply.settle();
@@ -86,7 +89,7 @@ export function createTerminalScreen(io: TerminalOutput): TerminalRenderer {
         return;
       case 'waiting':
         streamed = false;
-        reply = createMarkdownStream(write, style, streamOptions);
+        reply = createMarkdownStream(write, style, streamOptions());
         // Restarted, so the label says what is awaited now (not "preparing").
         io.spinner?.stop();
         io.spinner?.start();
@@ -211,7 +214,9 @@ export function createTerminalEmit(streams: TerminalStreams, prettySetting: bool
   const unicode = localeIsUtf8(streams.env);
   const stderrIsTTY = (streams.stderr as { isTTY?: boolean }).isTTY === true;
   const spinner = stderrIsTTY && prettySetting ? createSpinner({ write: err, unicode: unicode && !noColor }) : null;
-  const screen = createTerminalScreen({ out, err, palette: pretty ? ANSI : PLAIN, pretty, spinner, unicode, columns: streams.columns });
+  // The stream's own width when it has one (it follows resizes), else the width known at start.
+  const columns = (): number | undefined => (streams.stdout as { columns?: number }).columns ?? streams.columns;
+  const screen = createTerminalScreen({ out, err, palette: pretty ? ANSI : PLAIN, pretty, spinner, unicode, columns });
   if (!stderrIsTTY) return screen;
   const bar = createProgressBar({ write: err, columns: streams.columns });
   return {
