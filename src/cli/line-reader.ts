@@ -23,8 +23,11 @@ export interface LineReaderSetup {
   /** `<repo root>/.tandem/input.history`: loaded now, appended to on every line typed. */
   readonly historyFile?: string | null;
   readonly completer?: Completer | null;
-  /** Ends whatever the renderer has half-drawn (a partial line, the spinner) before the reader writes. */
-  readonly settle?: () => void;
+  /**
+   * Ends whatever the renderer has half-drawn (a partial line, the spinner) before the reader writes;
+   * `brief`: a one-line note, after which the unfinished line of the reply is drawn again.
+   */
+  readonly settle?: (brief?: boolean) => void;
 }
 
 export interface LineReader {
@@ -67,7 +70,7 @@ export function createLineReader(environment: CliEnvironment, interactive: boole
   let pasted: string[] = [];
   let closing = false;
   let inputs = 0;
-  let settle: () => void = () => {};
+  let settle: (brief?: boolean) => void = () => {};
   let keys: KeyRouter | null = null;
 
   const interrupt = (): void => {
@@ -79,7 +82,7 @@ export function createLineReader(environment: CliEnvironment, interactive: boole
     if (!waiting) {
       queued.push(line);
       if (interactive) {
-        settle();
+        settle(true);
         const [first = '', ...more] = line.split('\n');
         environment.stdout.write(`queued: ${first}${more.length > 0 ? ' \u2026' : ''}\n`);
       }

@@ -12,8 +12,11 @@ export interface MarkdownStream {
   push(text: string): void;
   /** The reply ended (or was interrupted): render what is left and reset. */
   end(): void;
-  /** Something else is about to write: leave the cursor at the start of a fresh line. */
-  settle(): void;
+  /**
+   * Something else is about to write: leave the cursor at the start of a fresh line. `brief`: the
+   * write is one short note, so the unfinished line is erased and drawn again right after it.
+   */
+  settle(brief?: boolean): void;
 }
 
 export interface StreamOptions {
@@ -166,9 +169,16 @@ function createRenderedStream(write: (text: string) => void, style: MarkdownStyl
       pending = '';
       block = TEXT;
     },
-    settle() {
+    settle(brief = false) {
+      if (drawn === '') return;
+      if (brief) {
+        erase();
+        // The note is written synchronously after this returns; the line comes back below it.
+        queueMicrotask(drawLive);
+        return;
+      }
       // The unfinished line stays on screen; it is drawn again in full below what comes next.
-      if (drawn !== '') write('\n');
+      write('\n');
       drawn = '';
     },
   };

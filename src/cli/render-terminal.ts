@@ -25,7 +25,7 @@ export interface TerminalOutput {
 export interface TerminalRenderer {
   readonly emit: (event: SessionEvent) => void;
   /** Stops the spinner and ends a half-written line, so the next text starts on a fresh line. */
-  readonly settle: () => void;
+  readonly settle: (brief?: boolean) => void;
   /** Repository map parse progress, drawn in place of the spinner (null: not on a terminal). */
   readonly mapProgress?: ((done: number, total: number) => void) | null;
 }
@@ -63,12 +63,13 @@ export function createTerminalScreen(io: TerminalOutput): TerminalRenderer {
   const write = (text: string): void => {
     if (text === '') return;
     out(text);
-    endsWithNewline = text.endsWith('\n');
+    // An erased live line leaves the cursor at the start of an empty row, as a newline would.
+    endsWithNewline = text.endsWith('\n') || text.endsWith('\r\u001b[J');
   };
   let reply: MarkdownStream = createMarkdownStream(write, style, streamOptions());
-  const settle = (): void => {
+  const settle = (brief = false): void => {
     io.spinner?.stop();
-    reply.settle();
+    reply.settle(brief);
     if (!endsWithNewline) write('\n');
   };
   const emit = (event: SessionEvent): void => {

@@ -80,6 +80,18 @@ describe('markdown stream', () => {
     expect(writes.slice(5)).toEqual(['\r\u001b[J', 'Some words and more with <code>code</code>\n']);
   });
 
+  it('erases the live line for a brief note and draws it again right after', async () => {
+    const writes: string[] = [];
+    const stream = createMarkdownStream((t) => writes.push(t), MARK, { live: true, width: 80 });
+    stream.push('Half a line');
+    stream.settle(true);
+    writes.push('queued: next\n');
+    await Promise.resolve();
+    expect(writes.join('')).toBe('Half a line\r\u001b[Jqueued: next\nHalf a line');
+    stream.push(' and the rest\n');
+    expect(writes.join('')).toBe('Half a line\r\u001b[Jqueued: next\nHalf a line\r\u001b[JHalf a line and the rest\n');
+  });
+
   it('moves up over the rows of a wrapped live line before redrawing it', () => {
     const writes: string[] = [];
     const stream = createMarkdownStream((t) => writes.push(t), MARK, { live: true, width: 21 });

@@ -43,6 +43,22 @@ describe('replies on a terminal', () => {
     await pane.waitFor((s) => promptShown(s, 'ask> ') && s.includes('interrupted'), 'the prompt after Ctrl-C');
   });
 
+  it('keeps the unfinished line whole when a queued note is printed under it', async () => {
+    const line = 'Streaming words that are still arriving when the user types a line for later';
+    const pane = await askOnce({ replies: { m: [partialReply(`${line}\n`, 3, 'hang', { chunkSize: 12 })] } });
+    await pane.waitFor((s) => s.includes('Streaming words that are st'), 'the first words');
+    pane.enter('a later question');
+    const screen = await pane.waitFor((s) => s.includes('queued: a later question'), 'the queued note');
+    // The note goes above the live line, which is drawn once, below it.
+    const after = screen.split('queued: a later question')[1] ?? '';
+    expect(after).toContain('Streaming words that are st');
+    expect(screen.split('Streaming words').length - 1).toBe(1);
+    pane.keys('C-c');
+    await pane.waitFor((s) => s.includes('cleared 1 queued line'), 'the queue cleared');
+    pane.keys('C-c');
+    await pane.waitFor((s) => promptShown(s, 'ask> ') && s.includes('interrupted'), 'the prompt after Ctrl-C');
+  });
+
   it('wraps a 200-character line at word boundaries in a 120-column pane', async () => {
     const line = WORDS.slice(0, 33).join(' ');
     expect(line.length).toBeGreaterThanOrEqual(200);
