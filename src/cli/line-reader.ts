@@ -44,6 +44,8 @@ export interface LineReader {
    * requests. Without a terminal, the next line is read as the answer word.
    */
   ask(question: string, choices: readonly Choice[], fallback: Choice): Promise<Choice>;
+  /** Prints a one-line note on its own line, above a reply line still being drawn. */
+  note(text: string): void;
   /** How many inputs have been read so far. */
   inputCount(): number;
   /** Forgets the queued lines; returns how many there were. */
@@ -200,6 +202,10 @@ export function createLineReader(environment: CliEnvironment, interactive: boole
       settle();
       environment.stdout.write(`${question} ${choicesHint(choices, fallback)}`);
       return keys ? keys.answer(choices, fallback) : 'no';
+    },
+    note(text) {
+      if (interactive) settle(true);
+      environment.stderr.write(`${text}\n`);
     },
     inputCount() {
       return inputs;

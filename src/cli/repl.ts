@@ -32,7 +32,7 @@ export async function runRepl(built: BuiltSession, environment: CliEnvironment, 
     if (current) {
       const cleared = lines.clearQueue();
       if (cleared > 0) {
-        environment.stderr.write(`(cleared ${cleared} queued line${cleared === 1 ? '' : 's'}; Ctrl-C again to stop the request)\n`);
+        lines.note(`(cleared ${cleared} queued line${cleared === 1 ? '' : 's'}; Ctrl-C again to stop the request)`);
         return;
       }
       current.abort();

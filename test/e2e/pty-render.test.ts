@@ -54,7 +54,8 @@ describe('replies on a terminal', () => {
     expect(after).toContain('Streaming words that are st');
     expect(screen.split('Streaming words').length - 1).toBe(1);
     pane.keys('C-c');
-    await pane.waitFor((s) => s.includes('cleared 1 queued line'), 'the queue cleared');
+    const cleared = await pane.waitFor((s) => s.includes('cleared 1 queued line'), 'the queue cleared');
+    expect(cleared).toMatch(/^\(cleared 1 queued line/m);
     pane.keys('C-c');
     await pane.waitFor((s) => promptShown(s, 'ask> ') && s.includes('interrupted'), 'the prompt after Ctrl-C');
   });
