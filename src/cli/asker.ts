@@ -1,35 +1,52 @@
 // Answers the session's yes/no questions: --yes-always, a person at the terminal, or nobody (headless).
+// A person answers with one key: y, n, a (yes to the rest of this kind until the next prompt), d (no,
+// and the same question is answered no for the rest of the session without asking).
 import type { ApprovalKind, Answer, Asker } from '../coders/ports.js';
 import { escapeControlChars } from '../platform/control-chars.js';
 import type { EmitEvent } from '../session/events.js';
+import type { Choice } from './keys.js';
+
+export type AskPerson = (question: string, choices: readonly Choice[], fallback: Choice) => Promise<Choice>;
 
 export interface AskerOptions {
   readonly yesAlways: boolean;
   /** Asks a person; null when there is no terminal to ask on (headless, --json). */
-  readonly prompt: ((question: string) => Promise<string | null>) | null;
+  readonly prompt: AskPerson | null;
   readonly emit: EmitEvent;
+  /** Counts the prompts shown so far: an "all" answer lasts until the user's next input. */
+  readonly promptCount?: () => number;
 }
 
-/** Kinds that --yes-always never answers: a person must say yes each time. */
+/** Kinds that --yes-always (and "all") never answers: a person must say yes each time. */
 const ALWAYS_ASK: ReadonlySet<ApprovalKind> = new Set(['shell-command', 'sensitive-file']);
 
+/** Kinds where Enter means yes: they only add context or retry; the others write, run or spend. */
+const DEFAULT_YES: ReadonlySet<ApprovalKind> = new Set(['add-file', 'fix-failures']);
+
 export function createAsker(options: AskerOptions): Asker {
+  const allFor = new Map<ApprovalKind, number>();
+  const never = new Set<string>();
+  const epoch = (): number => options.promptCount?.() ?? 0;
   return {
     async confirm(raw: string, kind: ApprovalKind): Promise<Answer> {
       // Questions quote a reply's or a repository's text: show control characters, so what is approved is what runs.
       const question = escapeControlChars(raw);
-      const answer = await decide(question, kind, options);
+      const answer = await decide(question, kind);
       const answeredBy = answer === 'unanswerable' ? 'nobody' : options.yesAlways && !ALWAYS_ASK.has(kind) ? 'yes-always' : 'user';
       options.emit({ type: 'question', text: question, answer: answer === 'yes', answeredBy });
       return answer;
     },
   };
-}
 
-async function decide(question: string, kind: ApprovalKind, options: AskerOptions): Promise<Answer> {
-  if (options.yesAlways && !ALWAYS_ASK.has(kind)) return 'yes';
-  if (!options.prompt) return 'unanswerable';
-  const reply = await options.prompt(`${question} (y/n) `);
-  if (reply === null) return 'no';
-  return /^\s*y(es)?\s*$/i.test(reply) ? 'yes' : 'no';
+  async function decide(question: string, kind: ApprovalKind): Promise<Answer> {
+    if (options.yesAlways && !ALWAYS_ASK.has(kind)) return 'yes';
+    if (!options.prompt) return 'unanswerable';
+    if (never.has(question)) return 'no';
+    if (allFor.get(kind) === epoch()) return 'yes';
+    const choices: Choice[] = ALWAYS_ASK.has(kind) ? ['yes', 'no', 'never'] : ['yes', 'no', 'all', 'never'];
+    const choice = await options.prompt(question, choices, DEFAULT_YES.has(kind) ? 'yes' : 'no');
+    if (choice === 'all') allFor.set(kind, epoch());
+    if (choice === 'never') never.add(question);
+    return choice === 'yes' || choice === 'all' ? 'yes' : 'no';
+  }
 }

@@ -4,6 +4,8 @@ import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { CoderFormat } from '../coders/base-coder.js';
 import type { RequestPorts, ShellPort, TokenCounter } from '../coders/ports.js';
 import { readPrompt } from '../coders/prompt-files.js';
+import { writeCommitMessage } from '../coders/commit-message.js';
+import { readFile } from 'node:fs/promises';
 import type { SettingKey, Settings } from '../config/schema.js';
 import type { SettingSource } from '../config/load.js';
 import { renderSettingsReport } from '../config/settings-report.js';
@@ -31,7 +33,8 @@ import { LazySessionLog, newId, recordingEmit, resumeSession } from './session-f
 import { stateDirProblem, writesInside } from './state-dir.js';
 import type { CliEnvironment } from './cli-environment.js';
 import { allCommands } from './commands/registry.js';
-import type { CommandContext, GitCommandsPort } from './commands/types.js';
+import type { CommandContext, GitCommandsPort, ShellRunOptions } from './commands/types.js';
+import { addFiles } from './commands/add-files.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { createGitCommands, createGitPort, createRepoFilesPort } from './git-adapter.js';
 import type { LineReader } from './line-reader.js';
@@ -47,6 +50,8 @@ export interface BuildInput {
   readonly lines: LineReader;
   /** Where each setting came from, for /settings. */
   readonly sources?: ReadonlyMap<SettingKey, SettingSource>;
+  /** The renderer's map progress display (it knows about its spinner); default a bar on stderr. */
+  readonly mapProgress?: ((done: number, total: number) => void) | null;
 }
 
 export interface BuiltSession {
@@ -115,7 +120,7 @@ function createMap(input: BuildInput, root: string, tokens: TokenCounter, contex
     emit: input.emit,
     contextWindow,
     noFilesMultiplier: settings['map-multiplier-no-files'],
-    progress: showProgress ? createProgressBar({ write: (t) => void environment.stderr.write(t), columns: environment.columns }) : undefined,
+    progress: showProgress ? (input.mapProgress ?? createProgressBar({ write: (t) => void environment.stderr.write(t), columns: environment.columns })) : undefined,
   });
 }
 
@@ -174,7 +179,8 @@ export async function buildSession(input: BuildInput): Promise<BuiltSession> {
   const runner = createProcessRunner();
   const commandTimeoutMs = settings['command-timeout'] * 1000;
   const shellEnv = childEnv;
-  const runShell: ShellPort['run'] = (command, options) => runner.run(command, { cwd: root, timeoutMs: commandTimeoutMs, env: shellEnv, ...options });
+  const runShell = (command: string, extra: ShellRunOptions = {}): ReturnType<ShellPort['run']> =>
+    runner.run(command, { cwd: root, timeoutMs: commandTimeoutMs, env: shellEnv, ...extra });
   // The map's tag cache lives in .tandem/ too
   const repoMap = stateProblem ? null : createMap(input, root, tokens, choice.contextWindow);
 
@@ -193,6 +199,7 @@ export async function buildSession(input: BuildInput): Promise<BuiltSession> {
       editFormat: choice.editFormat,
       files: [...(holder.session?.chatFiles ?? [])],
       readOnly: holder.session?.readOnlyFiles.map((f) => f.name) ?? [],
+      interactive: input.interactive,
     }),
     resumed?.log ?? null,
     (message) => emit({ type: 'warning', message }),
@@ -206,11 +213,12 @@ export async function buildSession(input: BuildInput): Promise<BuiltSession> {
     checks: createChecksPort({ root, runner, env: childEnv, lintCommands: settings['lint-cmd'], testCommand: settings['test-cmd'], timeoutMs: commandTimeoutMs }),
     asker: createAsker({
       yesAlways: settings['yes-always'],
-      prompt: input.interactive ? (question) => input.lines.read(question) : null,
+      prompt: input.interactive ? (question, choices, fallback) => input.lines.ask(question, choices, fallback) : null,
+      promptCount: () => input.lines.inputCount(),
       emit: recordingEmitter,
     }),
     repoMap,
-    shell: { run: runShell },
+    shell: { run: (command) => runShell(command) },
     files: input.repoRoot ? createRepoFilesPort(input.repoRoot, gitOptions) : null,
     lock: input.repoRoot ? createRepoLock(input.repoRoot, { timeoutMs: settings['lock-timeout'] * 1000, pid: environment.pid ?? 0 }) : null,
     applyJournal: input.repoRoot ? { file: join(input.repoRoot, '.tandem', 'apply-journal.json'), pid: environment.pid ?? 0 } : null,
@@ -233,11 +241,9 @@ export async function buildSession(input: BuildInput): Promise<BuiltSession> {
   const found = readInstructions(root, environment.cwd);
   session.instructions.push(...found.instructions);
   for (const note of found.notes) emit({ type: 'warning', message: note });
-  addStartFiles(session, root, environment.cwd, input.files, readFilesAllowed(input, root, emit));
-
   const git = input.repoRoot ? createGitCommands(input.repoRoot, gitOptions) : null;
   const commands = allCommands();
-  return {
+  const built: BuiltSession = {
     session,
     settings,
     root,
@@ -247,6 +253,7 @@ export async function buildSession(input: BuildInput): Promise<BuiltSession> {
     identifiers: () => repoMap?.identifiers() ?? [],
     commandContext: (print, signal) => ({
       session,
+      signal,
       root,
       cwd: environment.cwd,
       print,
@@ -264,6 +271,11 @@ export async function buildSession(input: BuildInput): Promise<BuiltSession> {
       },
       commands,
       tokens,
+      canAsk: input.interactive,
+      syntaxCheck: (path) => syntaxCheckOf(root, path, ports),
+      commitMessage: (diff) => userCommitMessage(diff, { client, model: session.models.weak, packageRoot: environment.packageRoot }),
+      confirm: (question, kind) => ports.asker.confirm(question, kind),
+      listFiles: async () => (ports.files ? ports.files.list() : []),
       settingsReport: () => renderSettingsReport(...withChatChanges(settings, input.sources ?? new Map(), session)),
     }),
     close: async () => {
@@ -272,18 +284,38 @@ export async function buildSession(input: BuildInput): Promise<BuiltSession> {
     showRepoMap: async () =>
       repoMap ? repoMap.get({ chatFiles: session.chatFiles, readOnlyFiles: [], requestText: '', budget: settings['map-tokens'] }) : '',
   };
+  // Files named on the command line go through the same checks as /add (globs, folders, binary, size).
+  await addStartFiles(built.commandContext((text) => emit({ type: 'info', message: text.trimEnd() })), input.files, readFilesAllowed(input, root, emit));
+  return built;
 }
 
-function addStartFiles(session: Session, root: string, cwd: string, files: readonly string[], readOnly: readonly string[]): void {
+/** The built-in syntax check of a whole file: against an empty "before", every problem counts. */
+async function syntaxCheckOf(root: string, path: string, ports: RequestPorts): Promise<string | null> {
+  const text = await readFile(join(root, path), 'utf8').catch(() => null);
+  return text === null ? null : ports.checks.syntax(path, '', text);
+}
+
+/** /commit's message for the user's own changes, by the weak model with tandem's commit prompt. */
+async function userCommitMessage(diff: string, options: { client: ModelClient; model: string; packageRoot: string }): Promise<string> {
+  const systemPrompt = await readPrompt(join(options.packageRoot, 'prompts'), 'commit-message.md');
+  const paths = [...diff.matchAll(/^diff --git a\/(\S+)/gm)].map((m) => m[1] ?? '');
+  return writeCommitMessage({ client: options.client, model: options.model, systemPrompt, diff, paths });
+}
+
+async function addStartFiles(context: CommandContext, files: readonly string[], readOnly: readonly string[]): Promise<void> {
+  const { session, root, cwd } = context;
   for (const file of files) {
-    const rel = repoRelative(root, cwd, file);
-    if (rel === null) throw new CliError(`${file} is outside the repository (${root})`, EXIT.usage);
-    if (!session.chatFiles.includes(rel)) session.chatFiles.push(rel);
+    if (repoRelative(root, cwd, file) === null) throw new CliError(`${file} is outside the repository (${root})`, EXIT.usage);
   }
+  // Resumed chat files stay; the command line's are checked like /add's.
+  const named = files.filter((file) => !session.chatFiles.includes(repoRelative(root, cwd, file) ?? ''));
+  if (named.length > 0) await addFiles(named, { ...context, announce: false });
   for (const file of readOnly) {
     const absolutePath = isAbsolute(file) ? file : resolve(cwd, file);
     if (!existsSync(absolutePath)) throw new CliError(`--read: no such file: ${file}`, EXIT.usage);
-    session.addReadOnlyFile({ name: repoRelative(root, cwd, file) ?? absolutePath, absolutePath });
+    const name = repoRelative(root, cwd, file) ?? absolutePath;
+    // A file is editable or read-only, never both: named as both, it stays editable.
+    if (!session.chatFiles.includes(name)) session.addReadOnlyFile({ name, absolutePath });
   }
 }
 

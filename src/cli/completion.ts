@@ -6,8 +6,11 @@ import { listRepoFiles } from '../git/ls-files.js';
 export interface CompletionSources {
   /** Command names without the slash. */
   readonly commands: readonly string[];
-  /** Commands whose arguments are paths (`add`, `drop`, `read-only`). */
+  /** Commands whose arguments are paths (`add`, `read-only`). */
   readonly pathCommands: ReadonlySet<string>;
+  /** Commands whose arguments are files already in the chat (`drop`), completed from `chatFiles`. */
+  readonly chatFileCommands?: ReadonlySet<string>;
+  readonly chatFiles?: () => readonly string[];
   /** Repository files, relative to where the user types paths from. */
   readonly files: () => Promise<readonly string[]> | readonly string[];
   /** Names the repository map knows (functions, classes...). */
@@ -34,6 +37,7 @@ export async function completeLine(line: string, sources: CompletionSources): Pr
   const word = /(\S*)$/.exec(line)?.[1] ?? '';
   if (withArgs) {
     const name = resolveCommand(withArgs[1] ?? '', sources.commands);
+    if (name !== null && sources.chatFileCommands?.has(name)) return [finishUnique(completePath(word, sources.chatFiles?.() ?? [])), word];
     if (name !== null && sources.pathCommands.has(name)) return [finishUnique(completePath(word, await sources.files())), word];
     if (name === 'help') return [matching(sources.commands, word), word];
   }
@@ -81,7 +85,9 @@ export interface RepositoryCompleterOptions {
   /** Where the user types paths from; completions are relative to it. */
   readonly cwd: string;
   readonly env: Readonly<Record<string, string | undefined>>;
-  readonly commands: readonly { readonly name: string; readonly completesPaths?: boolean }[];
+  readonly commands: readonly { readonly name: string; readonly completesPaths?: boolean | 'chat' }[];
+  /** The files in the chat (editable and read-only), as the user would type them. */
+  readonly chatFiles?: () => readonly string[];
   readonly identifiers?: () => Promise<readonly string[]> | readonly string[];
   /** Tracked files, repository-relative; default `git ls-files` in `root`. */
   readonly listFiles?: () => Promise<readonly string[]>;
@@ -91,7 +97,9 @@ export function createRepositoryCompleter(options: RepositoryCompleterOptions): 
   const listFiles = options.listFiles ?? (async () => (await listRepoFiles(options.root, options.env)) ?? []);
   return createCompleter({
     commands: options.commands.map((c) => c.name),
-    pathCommands: new Set(options.commands.filter((c) => c.completesPaths).map((c) => c.name)),
+    pathCommands: new Set(options.commands.filter((c) => c.completesPaths === true).map((c) => c.name)),
+    chatFileCommands: new Set(options.commands.filter((c) => c.completesPaths === 'chat').map((c) => c.name)),
+    chatFiles: () => relativeTo(options.root, options.cwd, options.chatFiles?.() ?? []),
     files: async () => relativeTo(options.root, options.cwd, await listFiles()),
     identifiers: options.identifiers ?? (() => []),
   });

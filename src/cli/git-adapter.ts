@@ -1,7 +1,7 @@
 // Adapts the git/ functions to the small ports the session and the slash commands use.
 import type { GitPort, RepoFilesPort } from '../coders/ports.js';
 import { commitFiles } from '../git/commit.js';
-import { diffSince, headHash } from '../git/diff.js';
+import { diffFiles, diffSince, headHash } from '../git/diff.js';
 import { dirtyFiles } from '../git/dirty.js';
 import { listRepoFiles } from '../git/ls-files.js';
 import { createGit, runGit } from '../git/repo.js';
@@ -40,6 +40,10 @@ export function createGitCommands(root: string, options: GitOptions): GitCommand
       return { ok: true, message: `Undid commit ${result.hash.slice(0, 7)}; restored ${result.files.join(', ')}.` };
     },
     diffSince: (hash) => diffSince(root, hash, options),
+    async pendingDiff() {
+      const changed = (await statusOf(createGit(root, options), ['.'])).map((entry) => entry.path);
+      return changed.length === 0 ? '' : diffFiles(root, changed, options);
+    },
     headHash: () => headHash(root, options),
     async commitPending(message) {
       const git = createGit(root, options);

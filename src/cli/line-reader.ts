@@ -2,10 +2,15 @@
 // multi-line input on a terminal, or plain lines from a non-terminal stdin. Created lazily so one-shot
 // runs never touch stdin. Multi-line input: a line holding just `{` starts a block ended by a line
 // holding just `}`; text pasted on a terminal with bracketed paste is kept whole until Enter.
+// The reader owns the keyboard: readline sees keys only while its prompt is shown; while the model works
+// a typed line is queued (and announced), and a question takes one key press, so type-ahead is never
+// an answer.
 import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { createInterface, type Interface } from 'node:readline';
 import type { CliEnvironment } from './cli-environment.js';
+import { createKeyRouter, type KeyRouter } from './key-router.js';
+import { answerWord, choicesHint, type Choice } from './keys.js';
 
 export type Completer = (line: string, callback: (error: Error | null, result: [string[], string]) => void) => void;
 
@@ -18,6 +23,11 @@ export interface LineReaderSetup {
   /** `<repo root>/.tandem/input.history`: loaded now, appended to on every line typed. */
   readonly historyFile?: string | null;
   readonly completer?: Completer | null;
+  /**
+   * Ends whatever the renderer has half-drawn (a partial line, the spinner) before the reader writes;
+   * `brief`: a one-line note, after which the unfinished line of the reply is drawn again.
+   */
+  readonly settle?: (brief?: boolean) => void;
 }
 
 export interface LineReader {
@@ -29,6 +39,19 @@ export interface LineReader {
   history(): string[];
   /** Adds what is only known once the repository is: the history file and the completer. */
   configure(setup: LineReaderSetup): void;
+  /**
+   * A question answered with one key (Enter is `fallback`); lines typed before it stay queued as
+   * requests. Without a terminal, the next line is read as the answer word.
+   */
+  ask(question: string, choices: readonly Choice[], fallback: Choice): Promise<Choice>;
+  /** Prints a one-line note on its own line, above a reply line still being drawn. */
+  note(text: string): void;
+  /** How many inputs have been read so far. */
+  inputCount(): number;
+  /** Forgets the queued lines; returns how many there were. */
+  clearQueue(): number;
+  /** Shows the prompt again on a fresh line, with an empty input (after a note printed at the prompt). */
+  redraw(): void;
   close(): void;
 }
 
@@ -46,12 +69,25 @@ export function createLineReader(environment: CliEnvironment, interactive: boole
   let completer: Completer | null = options.completer ?? null;
   let historyFile: string | null = null;
   let lastSaved = '';
-  let pasting = false;
   let pasted: string[] = [];
+  let closing = false;
+  let inputs = 0;
+  let settle: (brief?: boolean) => void = () => {};
+  let keys: KeyRouter | null = null;
+
+  const interrupt = (): void => {
+    pasted = [];
+    for (const handler of interruptHandlers) handler();
+  };
 
   const deliver = (line: string): void => {
     if (!waiting) {
       queued.push(line);
+      if (interactive) {
+        settle(true);
+        const [first = '', ...more] = line.split('\n');
+        environment.stdout.write(`queued: ${first}${more.length > 0 ? ' \u2026' : ''}\n`);
+      }
       return;
     }
     const resolve = waiting;
@@ -73,7 +109,7 @@ export function createLineReader(environment: CliEnvironment, interactive: boole
   const onLine = (line: string): void => {
     if (!interactive) return deliver(line);
     save(line);
-    if (pasting) {
+    if (keys?.pasting) {
       pasted.push(line);
       return;
     }
@@ -93,21 +129,31 @@ export function createLineReader(environment: CliEnvironment, interactive: boole
       completer: interactive ? (line: string, callback: Parameters<Completer>[1]) => (completer ? completer(line, callback) : callback(null, [[], line])) : undefined,
     });
     if (interactive) {
-      // Registered after readline's own listener, so a pasted newline has already become a line.
-      environment.stdin.on('keypress', (_text: unknown, key: { name?: string } | undefined) => {
-        if (key?.name === 'paste-start') pasting = true;
-        if (key?.name === 'paste-end') pasting = false;
+      // readline's own key listener only hears keys while its prompt is up (see key-router).
+      const readlineKeys = environment.stdin.listeners('keypress') as Array<(...args: unknown[]) => void>;
+      for (const listener of readlineKeys) environment.stdin.off('keypress', listener);
+      const router = createKeyRouter({
+        prompting: () => waiting !== null,
+        readlineKeys,
+        typedLine: (line) => {
+          save(line);
+          deliver(line);
+        },
+        interrupt,
+        write: (text) => void environment.stdout.write(text),
       });
+      keys = router;
+      environment.stdin.on('keypress', (text: string | undefined, key: Parameters<KeyRouter['onKey']>[1]) => router.onKey(text, key));
       environment.stdout.write(PASTE_ON);
       if (historyFile) loadHistoryInto(rl, historyFile);
     }
-    rl.on('SIGINT', () => {
-      pasted = [];
-      for (const handler of interruptHandlers) handler();
-    });
+    rl.on('SIGINT', interrupt);
     rl.on('close', () => {
       ended = true;
+      // Ctrl-D at the prompt: end the prompt's line so the shell's prompt starts on its own.
+      if (interactive && !closing) environment.stdout.write('\n');
       if (interactive) environment.stdout.write(PASTE_OFF);
+      keys?.cancel();
       waiting?.(null);
       waiting = null;
     });
@@ -117,14 +163,21 @@ export function createLineReader(environment: CliEnvironment, interactive: boole
 
   const readRaw = (prompt: string): Promise<string | null> => {
     const reader = open();
+    inputs++;
     const next = queued.shift();
-    if (next !== undefined) return Promise.resolve(next);
+    if (next !== undefined) {
+      // A queued line runs as if typed now, so the screen reads like the conversation it is.
+      if (interactive) environment.stdout.write(`${prompt}${next}\n`);
+      return Promise.resolve(next);
+    }
     if (ended) return Promise.resolve(null);
     return new Promise((resolve) => {
       waiting = resolve;
       if (!interactive) return;
       reader.setPrompt(prompt);
       reader.prompt();
+      const typing = keys?.takeTyping() ?? '';
+      if (typing !== '') reader.write(typing);
     });
   };
 
@@ -142,16 +195,45 @@ export function createLineReader(environment: CliEnvironment, interactive: boole
     onInterrupt(handler) {
       interruptHandlers.push(handler);
     },
+    async ask(question, choices, fallback) {
+      if (!interactive) return answerWord(await readRaw(question), choices, fallback);
+      open();
+      if (ended) return 'no';
+      settle();
+      environment.stdout.write(`${question} ${choicesHint(choices, fallback)}`);
+      return keys ? keys.answer(choices, fallback) : 'no';
+    },
+    note(text) {
+      if (interactive) settle(true);
+      environment.stderr.write(`${text}\n`);
+    },
+    inputCount() {
+      return inputs;
+    },
+    clearQueue() {
+      const count = queued.length + ((keys?.takeTyping() ?? '') === '' ? 0 : 1);
+      queued.splice(0);
+      return count;
+    },
+    redraw() {
+      if (!rl || !waiting || !interactive) return;
+      const state = rl as unknown as { line: string; cursor: number };
+      state.line = '';
+      state.cursor = 0;
+      rl.prompt();
+    },
     history() {
       return rl ? [...historyOf(rl)] : [];
     },
     configure(setup) {
       if (setup.completer !== undefined) completer = setup.completer;
+      if (setup.settle) settle = setup.settle;
       if (setup.historyFile === undefined) return;
       historyFile = setup.historyFile;
       if (rl && interactive && historyFile) loadHistoryInto(rl, historyFile);
     },
     close() {
+      closing = true;
       rl?.close();
     },
   };
@@ -179,8 +261,7 @@ function loadHistoryInto(rl: Interface, file: string): void {
   history.splice(0, history.length, ...typedNow, ...loadHistory(file).filter((line) => !typedNow.includes(line)));
 }
 
-/** Asks a yes/no question on the reader; anything but y/yes (or end of input) is no. */
+/** Asks a yes/no question on the reader (one key on a terminal; Enter is no). */
 export async function askLine(lines: LineReader, question: string): Promise<'yes' | 'no'> {
-  const answer = await lines.read(question);
-  return answer !== null && /^\s*y(es)?\s*$/i.test(answer) ? 'yes' : 'no';
+  return (await lines.ask(question, ['yes', 'no'], 'no')) === 'yes' ? 'yes' : 'no';
 }

@@ -1,148 +1,185 @@
-// Renders a streamed Markdown reply for the terminal one complete line at a time: headings, lists,
-// emphasis, inline code and highlighted code fences; SEARCH/REPLACE blocks pass through untouched.
-import { highlightLine, START_STATE, type CodeStyle, type HighlightState } from './highlight.js';
+// Renders a streamed Markdown reply for the terminal. Finished lines go through markdown-render; the
+// line still being written is drawn as it grows and redrawn in place (live), so a long paragraph shows
+// its words before its newline. Fence lines are hidden and their code highlighted; tables wait for
+// their last row; SEARCH/REPLACE blocks pass through untouched.
+import { highlightLastLine } from './highlight.js';
+import { isTableLine, renderProseLine, renderTable, sanitize, type MarkdownStyle } from './markdown-render.js';
 
-export interface MarkdownStyle {
-  readonly bold: (s: string) => string;
-  readonly italic: (s: string) => string;
-  readonly heading: (s: string) => string;
-  readonly inlineCode: (s: string) => string;
-  readonly dim: (s: string) => string;
-  readonly link: (s: string) => string;
-  readonly code: CodeStyle;
-  /** Whether the terminal's encoding has box-drawing characters and bullets. */
-  readonly unicode: boolean;
-}
+export { renderInline, sanitize, type MarkdownStyle } from './markdown-render.js';
 
 export interface MarkdownStream {
-  /** More reply text; whole lines are rendered at once, a partial line waits for its newline. */
+  /** More reply text. */
   push(text: string): void;
   /** The reply ended (or was interrupted): render what is left and reset. */
   end(): void;
+  /**
+   * Something else is about to write: leave the cursor at the start of a fresh line. `brief`: the
+   * write is one short note, so the unfinished line is erased and drawn again right after it.
+   */
+  settle(brief?: boolean): void;
 }
 
-interface Fence {
-  readonly marker: string;
-  readonly language: string;
-  readonly highlight: HighlightState;
+export interface StreamOptions {
+  /** Columns to wrap prose at. */
+  readonly width?: number;
+  /** Draw the unfinished line and redraw it in place (needs a terminal that understands cursor moves). */
+  readonly live?: boolean;
 }
 
-export interface RenderState {
-  readonly fence: Fence | null;
-  /** Inside a SEARCH/REPLACE block, which is shown as typed. */
-  readonly editBlock: boolean;
-}
+type Block =
+  | { readonly kind: 'text' }
+  | { readonly kind: 'edit'; readonly inside: Block }
+  | { readonly kind: 'fence'; readonly marker: string; readonly language: string; readonly lines: string[] }
+  | { readonly kind: 'table'; readonly lines: string[] };
 
-export const INITIAL_RENDER_STATE: RenderState = { fence: null, editBlock: false };
+const TEXT: Block = { kind: 'text' };
+const SEARCH_LINE = /^<{5,9} SEARCH\b/;
+const REPLACE_LINE = /^>{5,9} REPLACE\s*$/;
+const FENCE_OPEN = /^\s*(`{3,}|~{3,})\s*([^`]*)$/;
+/** An unfinished line that may turn into a fence, table or edit block is not drawn live. */
+const NOT_LIVE = /^\s*(`|~~|\||<{3}|={3}|>{3})/;
 
 /** `style` null: plain text, streamed as it comes with only unsafe control characters removed. */
-export function createMarkdownStream(write: (text: string) => void, style: MarkdownStyle | null): MarkdownStream {
-  return style ? createRenderedStream(write, style) : createPlainStream(write);
+export function createMarkdownStream(write: (text: string) => void, style: MarkdownStyle | null, options: StreamOptions = {}): MarkdownStream {
+  return style ? createRenderedStream(write, style, options) : createPlainStream(write);
 }
 
 function createPlainStream(write: (text: string) => void): MarkdownStream {
   let held = '';
+  let atLineStart = true;
+  const out = (text: string): void => {
+    write(text);
+    atLineStart = text.endsWith('\n');
+  };
   return {
     push(text) {
       const all = held + text;
       // A surrogate pair cut between two chunks must be written whole, or it prints as two U+FFFD.
       const cut = /[\uD800-\uDBFF]$/.test(all) ? all.length - 1 : all.length;
       held = all.slice(cut);
-      if (cut > 0) write(sanitize(all.slice(0, cut), true));
+      if (cut > 0) out(sanitize(all.slice(0, cut), true));
     },
     end() {
-      if (held) write(sanitize(held, true));
+      if (held) out(sanitize(held, true));
       held = '';
+    },
+    settle() {
+      if (!atLineStart) out('\n');
     },
   };
 }
 
-function createRenderedStream(write: (text: string) => void, style: MarkdownStyle): MarkdownStream {
+function createRenderedStream(write: (text: string) => void, style: MarkdownStyle, options: StreamOptions): MarkdownStream {
+  const width = Math.max(20, (options.width ?? 80) - 1);
   let pending = '';
-  let state = INITIAL_RENDER_STATE;
-  const emitLine = (line: string): void => {
-    const rendered = renderMarkdownLine(line, state, style);
-    state = rendered.state;
-    write(`${rendered.text}\n`);
+  let block: Block = TEXT;
+  /** What is on screen of the unfinished line, and how many rows it takes. */
+  let drawn = '';
+
+  const erase = (): void => {
+    if (drawn === '') return;
+    const rows = drawn.split('\n').length;
+    write(`\r${rows > 1 ? `\u001b[${rows - 1}A` : ''}\u001b[J`);
+    drawn = '';
   };
+
+  const drawLive = (): void => {
+    if (!options.live || block.kind !== 'text' || pending === '' || NOT_LIVE.test(pending)) return;
+    const rendered = renderProseLine(sanitize(pending, false), style, width);
+    if (rendered === drawn) return;
+    if (drawn !== '' && rendered.startsWith(drawn)) {
+      write(rendered.slice(drawn.length));
+    } else {
+      erase();
+      write(rendered);
+    }
+    drawn = rendered;
+  };
+
+  const flushTable = (): void => {
+    if (block.kind !== 'table') return;
+    const lines = block.lines;
+    block = TEXT;
+    const table = renderTable(lines, style);
+    if (table !== null) write(`${table}\n`);
+    else for (const line of lines) write(`${renderProseLine(line, style, width)}\n`);
+  };
+
+  const emitLine = (raw: string): void => {
+    const line = sanitize(raw, false);
+    if (block.kind === 'edit') {
+      write(`${line}\n`);
+      if (REPLACE_LINE.test(line)) block = block.inside;
+      return;
+    }
+    if (SEARCH_LINE.test(line)) {
+      flushTable();
+      block = { kind: 'edit', inside: block };
+      write(`${line}\n`);
+      return;
+    }
+    if (block.kind === 'fence') return fenceLine(line, block);
+    if (block.kind === 'table') {
+      if (isTableLine(line)) {
+        block.lines.push(line);
+        return;
+      }
+      flushTable();
+    }
+    const open = FENCE_OPEN.exec(line);
+    if (open) {
+      // The fence line itself is hidden: the highlighting shows where the code is.
+      block = { kind: 'fence', marker: open[1] ?? '```', language: (open[2] ?? '').trim(), lines: [] };
+      return;
+    }
+    if (isTableLine(line)) {
+      block = { kind: 'table', lines: [line] };
+      return;
+    }
+    write(line.trim() === '' ? '\n' : `${renderProseLine(line, style, width)}\n`);
+  };
+
+  const fenceLine = (line: string, fence: Extract<Block, { kind: 'fence' }>): void => {
+    const trimmed = line.trim();
+    const closes = trimmed.length >= fence.marker.length && trimmed === (fence.marker[0] ?? '`').repeat(trimmed.length);
+    if (closes) {
+      block = TEXT;
+      return;
+    }
+    fence.lines.push(line);
+    write(`${highlightLastLine(fence.lines, fence.language, style.code)}\n`);
+  };
+
   return {
     push(text) {
       pending += text;
       let newline = pending.indexOf('\n');
+      if (newline >= 0) erase();
       while (newline >= 0) {
         emitLine(pending.slice(0, newline));
         pending = pending.slice(newline + 1);
         newline = pending.indexOf('\n');
       }
+      drawLive();
     },
     end() {
+      erase();
       if (pending !== '') emitLine(pending);
+      flushTable();
       pending = '';
-      state = INITIAL_RENDER_STATE;
+      block = TEXT;
+    },
+    settle(brief = false) {
+      if (drawn === '') return;
+      if (brief) {
+        erase();
+        // The note is written synchronously after this returns; the line comes back below it.
+        queueMicrotask(drawLive);
+        return;
+      }
+      // The unfinished line stays on screen; it is drawn again in full below what comes next.
+      write('\n');
+      drawn = '';
     },
   };
-}
-
-/** Drops terminal control characters (escape sequences from a reply could repaint the screen). */
-export function sanitize(text: string, keepNewlines: boolean): string {
-  const cleaned = text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (ch) => (ch === '\r' && keepNewlines ? ch : ''));
-  return cleaned.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
-}
-
-const SEARCH_LINE = /^<{5,9} SEARCH\b/;
-const REPLACE_LINE = /^>{5,9} REPLACE\s*$/;
-const FENCE_OPEN = /^\s*(`{3,}|~{3,})\s*([^`]*)$/;
-
-/** One line of Markdown (without its newline) in the given state: the terminal text and the next state. */
-export function renderMarkdownLine(rawLine: string, state: RenderState, style: MarkdownStyle): { text: string; state: RenderState } {
-  const line = sanitize(rawLine, false);
-  if (state.editBlock) return { text: line, state: { ...state, editBlock: !REPLACE_LINE.test(line) } };
-  if (SEARCH_LINE.test(line)) return { text: line, state: { ...state, editBlock: true } };
-  if (state.fence) return renderInFence(line, state.fence, style);
-  const open = FENCE_OPEN.exec(line);
-  if (open) {
-    const fence: Fence = { marker: open[1] ?? '```', language: (open[2] ?? '').trim(), highlight: START_STATE };
-    return { text: style.dim(line), state: { fence, editBlock: false } };
-  }
-  return { text: renderBlockLine(line, style), state };
-}
-
-function renderInFence(line: string, fence: Fence, style: MarkdownStyle): { text: string; state: RenderState } {
-  const trimmed = line.trim();
-  const closes = trimmed.length >= fence.marker.length && trimmed === (fence.marker[0] ?? '`').repeat(trimmed.length);
-  if (closes) return { text: style.dim(line), state: INITIAL_RENDER_STATE };
-  const highlighted = highlightLine(line, fence.language, style.code, fence.highlight);
-  return { text: highlighted.text, state: { fence: { ...fence, highlight: highlighted.state }, editBlock: false } };
-}
-
-function renderBlockLine(line: string, style: MarkdownStyle): string {
-  const heading = /^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$/.exec(line);
-  if (heading) return style.heading(renderInline(heading[2] ?? '', style));
-  if (/^\s{0,3}([-*_])(\s*\1){2,}\s*$/.test(line)) return style.dim((style.unicode ? '\u2500' : '-').repeat(40));
-  const bullet = /^(\s*)[-*+]\s+(.*)$/.exec(line);
-  if (bullet) return `${bullet[1] ?? ''}${style.unicode ? '\u2022' : '-'} ${renderInline(bullet[2] ?? '', style)}`;
-  const numbered = /^(\s*)(\d{1,9}[.)])\s+(.*)$/.exec(line);
-  if (numbered) return `${numbered[1] ?? ''}${numbered[2] ?? ''} ${renderInline(numbered[3] ?? '', style)}`;
-  const quote = /^\s{0,3}>\s?(.*)$/.exec(line);
-  if (quote) return `${style.dim(style.unicode ? '\u2502' : '|')} ${style.italic(renderInline(quote[1] ?? '', style))}`;
-  return renderInline(line, style);
-}
-
-/** Inline code first (its content is literal), then links, bold and italic in the text around it. */
-export function renderInline(text: string, style: MarkdownStyle): string {
-  const parts = text.split(/(`+[^`]+?`+)/);
-  return parts
-    .map((part, index) => {
-      if (index % 2 === 1) return style.inlineCode(part.replace(/^`+\s?|\s?`+$/g, ''));
-      return renderEmphasis(part, style);
-    })
-    .join('');
-}
-
-function renderEmphasis(text: string, style: MarkdownStyle): string {
-  return text
-    .replace(/\[([^\]]+)\]\(([^)\s]+)\)/g, (_m, label: string, url: string) => `${style.link(label)} ${style.dim(`(${url})`)}`)
-    .replace(/\*\*(?!\s)(.+?)(?<!\s)\*\*|__(?!\s)(.+?)(?<!\s)__/g, (_m, a?: string, b?: string) => style.bold(a ?? b ?? ''))
-    .replace(/(^|[^*\w])\*(?![\s*])([^*]+?)(?<!\s)\*(?!\*)/g, (_m, before: string, inner: string) => `${before}${style.italic(inner)}`)
-    .replace(/(^|[^_\w])_(?![\s_])([^_]+?)(?<!\s)_(?![_\w])/g, (_m, before: string, inner: string) => `${before}${style.italic(inner)}`);
 }

@@ -8,6 +8,7 @@ import { ANSI_CODE_STYLE } from './highlight.js';
 import { createMarkdownStream, sanitize, type MarkdownStream, type MarkdownStyle } from './markdown-stream.js';
 import { createSpinner, localeIsUtf8, type Spinner } from './spinner.js';
 import { createThinkingDisplay } from './thinking-display.js';
+import { createProgressBar } from './repo-map-adapter.js';
 
 export interface TerminalOutput {
   readonly out: (text: string) => void;
@@ -18,7 +19,20 @@ export interface TerminalOutput {
   /** Shown while waiting for the first token (only given on a terminal). */
   readonly spinner?: Spinner | null;
   readonly unicode?: boolean;
+  /** Terminal width for wrapping prose (pretty only); a function is asked again for each reply (resizes). */
+  readonly columns?: number | (() => number | undefined);
 }
+
+/** The renderer, and what the line reader calls before it writes a question or a note. */
+export interface TerminalRenderer {
+  readonly emit: (event: SessionEvent) => void;
+  /** Stops the spinner and ends a half-written line, so the next text starts on a fresh line. */
+  readonly settle: (brief?: boolean) => void;
+  /** Repository map parse progress, drawn in place of the spinner (null: not on a terminal). */
+  readonly mapProgress?: ((done: number, total: number) => void) | null;
+}
+
+const PREPARING = 'Preparing the request (repository map, files)...';
 
 export function markdownStyle(unicode: boolean): MarkdownStyle {
   const sgr = (open: number, close: number) => (s: string) => `\u001b[${open}m${s}\u001b[${close}m`;
@@ -35,30 +49,54 @@ export function markdownStyle(unicode: boolean): MarkdownStyle {
 }
 
 export function createTerminalRenderer(io: TerminalOutput): (event: SessionEvent) => void {
+  return createTerminalScreen(io).emit;
+}
+
+export function createTerminalScreen(io: TerminalOutput): TerminalRenderer {
   const { out, err, palette } = io;
   const pretty = io.pretty ?? palette !== PLAIN;
   const style = pretty ? markdownStyle(io.unicode ?? false) : null;
+  const streamOptions = (): { width: number; live: boolean } => ({
+    width: (typeof io.columns === 'function' ? io.columns() : io.columns) ?? 80,
+    live: pretty,
+  });
   let streamed = false;
   let endsWithNewline = true;
   const write = (text: string): void => {
     if (text === '') return;
     out(text);
-    endsWithNewline = text.endsWith('\n');
+    // An erased live line leaves the cursor at the start of an empty row, as a newline would.
+    endsWithNewline = text.endsWith('\n') || text.endsWith('\r\u001b[J');
   };
-  let reply: MarkdownStream = createMarkdownStream(write, style);
+  let reply: MarkdownStream = createMarkdownStream(write, style, streamOptions());
   const thinking = createThinkingDisplay({ write, dim: pretty ? palette.dim : (s) => s });
-  return (event) => {
+  const settle = (brief = false): void => {
+    io.spinner?.stop();
+    reply.settle(brief);
+    if (!endsWithNewline) write('\n');
+  };
+  const emit = (event: SessionEvent): void => {
     if (event.type !== 'waiting') io.spinner?.stop();
     if (thinking.handle(event)) return;
-    // The status line and other notes must not overtake a reply's last, unfinished line.
-    if (streamed && event.type !== 'assistant_delta' && event.type !== 'assistant') reply.end();
+    // The status line and other notes must not overtake a reply's last, unfinished line, and start on
+    // a line of their own (plain mode included).
+    if (streamed && event.type !== 'assistant_delta' && event.type !== 'assistant') {
+      reply.end();
+      if (!endsWithNewline) write('\n');
+    }
     switch (event.type) {
+      case 'user':
+        // Building the request (the first repository map above all) can take seconds: say so.
+        io.spinner?.start(PREPARING);
+        return;
       case 'session':
         err(palette.dim(`tandem: model ${event.model}, edit format ${event.editFormat}${filesNote(event.files)}\n`));
         return;
       case 'waiting':
         streamed = false;
-        reply = createMarkdownStream(write, style);
+        reply = createMarkdownStream(write, style, streamOptions());
+        // Restarted, so the label says what is awaited now (not "preparing").
+        io.spinner?.stop();
         io.spinner?.start();
         return;
       case 'assistant_delta':
@@ -66,7 +104,8 @@ export function createTerminalRenderer(io: TerminalOutput): (event: SessionEvent
         reply.push(event.text);
         return;
       case 'assistant':
-        if (!streamed && event.text) reply.push(event.text);
+        // A whole reply has no unfinished line to draw live: its last line is complete.
+        if (!streamed && event.text) reply.push(event.text.endsWith('\n') ? event.text : `${event.text}\n`);
         reply.end();
         if (!endsWithNewline) write('\n');
         if (event.interrupted) err(palette.yellow('(reply interrupted)\n'));
@@ -110,6 +149,7 @@ export function createTerminalRenderer(io: TerminalOutput): (event: SessionEvent
         return;
     }
   };
+  return { emit, settle };
 }
 
 function renderEdit(event: Extract<SessionEvent, { type: 'edit' }>, out: (t: string) => void, err: (t: string) => void, palette: Palette): void {
@@ -118,8 +158,26 @@ function renderEdit(event: Extract<SessionEvent, { type: 'edit' }>, out: (t: str
   const path = escapeControlChars(event.path);
   if (event.status === 'applied') err(palette.green(`Applied edit to ${path}\n`));
   if (event.status === 'planned') err(palette.cyan(`Would edit ${path} (dry run)\n`));
-  if (event.status === 'failed') err(palette.red(`Edit to ${path} failed: ${escapeControlChars(event.error ?? '')}\n`));
+  if (event.status === 'failed') {
+    err(palette.red(`Edit to ${path} failed: ${escapeControlChars(event.error ?? '')}\n`));
+    // What the model is told (the closest lines of the file), so the user sees why, too.
+    const detail = failureDetail(event.detail ?? '');
+    if (detail.some((line) => line.trim() !== '')) err(palette.dim(`${sanitize(shorten(detail, DETAIL_LINES).join('\n'), true).trimEnd()}\n`));
+  }
   if (event.status === 'denied') err(palette.yellow(`Edit to ${path} not allowed\n`));
+}
+
+const DETAIL_LINES = 30;
+
+/** The explanation after its first line; from the closest lines on when it has them (the block itself was just shown). */
+function failureDetail(detail: string): string[] {
+  const lines = detail.split('\n').slice(1);
+  const closest = lines.findIndex((line) => /^The closest lines\b/.test(line));
+  return closest >= 0 ? lines.slice(closest) : lines;
+}
+
+function shorten(lines: readonly string[], max: number): string[] {
+  return lines.length <= max ? [...lines] : [...lines.slice(0, max), `[... ${lines.length - max} more lines]`];
 }
 
 function filesNote(files: readonly string[]): string {
@@ -151,13 +209,14 @@ export interface TerminalStreams {
   readonly stderr: NodeJS.WritableStream;
   readonly stdoutIsTTY: boolean;
   readonly env: Readonly<Record<string, string | undefined>>;
+  readonly columns?: number | undefined;
 }
 
 /**
  * The renderer for a person at a terminal: Markdown and colours only on a TTY without NO_COLOR and
  * with `pretty` on; the spinner only when stderr is a terminal.
  */
-export function createTerminalEmit(streams: TerminalStreams, prettySetting: boolean): (event: SessionEvent) => void {
+export function createTerminalEmit(streams: TerminalStreams, prettySetting: boolean): TerminalRenderer {
   const out = (text: string): void => void streams.stdout.write(text);
   const err = (text: string): void => void streams.stderr.write(text);
   const noColor = streams.env['NO_COLOR'] !== undefined && streams.env['NO_COLOR'] !== '';
@@ -165,7 +224,18 @@ export function createTerminalEmit(streams: TerminalStreams, prettySetting: bool
   const unicode = localeIsUtf8(streams.env);
   const stderrIsTTY = (streams.stderr as { isTTY?: boolean }).isTTY === true;
   const spinner = stderrIsTTY && prettySetting ? createSpinner({ write: err, unicode: unicode && !noColor }) : null;
-  return createTerminalRenderer({ out, err, palette: pretty ? ANSI : PLAIN, pretty, spinner, unicode });
+  // The stream's own width when it has one (it follows resizes), else the width known at start.
+  const columns = (): number | undefined => (streams.stdout as { columns?: number }).columns ?? streams.columns;
+  const screen = createTerminalScreen({ out, err, palette: pretty ? ANSI : PLAIN, pretty, spinner, unicode, columns });
+  if (!stderrIsTTY) return screen;
+  const bar = createProgressBar({ write: err, columns: streams.columns });
+  return {
+    ...screen,
+    mapProgress: (done, total) => {
+      spinner?.stop();
+      bar(done, total);
+    },
+  };
 }
 
 /** Messages may quote a repository's or a reply's text: nothing in them may drive the terminal. */

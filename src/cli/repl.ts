@@ -1,7 +1,11 @@
 // The interactive loop (and its headless twin reading requests line by line from stdin).
-// Ctrl-C cancels the reply in progress and keeps the chat; at the prompt a second Ctrl-C within
-// two seconds, or Ctrl-D, leaves.
+// Ctrl-C clears the queued lines first, then cancels the reply in progress and keeps the chat; at the
+// prompt a second Ctrl-C within two seconds, or Ctrl-D, leaves. Lines typed while a request runs wait
+// in the line reader's queue and run in order after it, each as its own request: they never join a
+// running request (its reflections are about tandem's failures, and a queued line may be a command).
+// `!cmd` runs a shell command like `/run cmd`.
 import type { ResultStatus } from '../session/events.js';
+import type { ChatMode } from '../session/session.js';
 import type { BuiltSession } from './build-session.js';
 import type { CliEnvironment } from './cli-environment.js';
 import { EXIT, exitCodeFor, mostSevere } from './exit-codes.js';
@@ -10,12 +14,27 @@ import { runInput } from './run-input.js';
 
 const DOUBLE_INTERRUPT_MS = 2000;
 
+/** `ask> ` and `architect> ` in those modes, as Aider shows them; `> ` for code. */
+export function promptFor(mode: ChatMode): string {
+  return mode === 'code' ? '> ' : `${mode}> `;
+}
+
+/** `!cmd` is a shell command. */
+export function shellShortcut(line: string): string {
+  return /^!\s*\S/.test(line) ? `/run ${line.replace(/^!\s*/, '')}` : line;
+}
+
 export async function runRepl(built: BuiltSession, environment: CliEnvironment, lines: LineReader, interactive: boolean): Promise<number> {
   let current: AbortController | null = null;
   let lastInterruptAt = 0;
   let quit = false;
   const onInterrupt = (): void => {
     if (current) {
+      const cleared = lines.clearQueue();
+      if (cleared > 0) {
+        lines.note(`(cleared ${cleared} queued line${cleared === 1 ? '' : 's'}; Ctrl-C again to stop the request)`);
+        return;
+      }
       current.abort();
       return;
     }
@@ -27,6 +46,7 @@ export async function runRepl(built: BuiltSession, environment: CliEnvironment, 
     }
     lastInterruptAt = now;
     environment.stderr.write('\n(Ctrl-C again to leave, or type /exit)\n');
+    lines.redraw();
   };
   lines.onInterrupt(onInterrupt);
   const stopListening = environment.onInterrupt(onInterrupt);
@@ -35,15 +55,16 @@ export async function runRepl(built: BuiltSession, environment: CliEnvironment, 
     : (text: string) => void environment.stdout.write(text);
 
   built.session.announce();
+  if (interactive) environment.stderr.write(await startupNote(built));
   let status: ResultStatus = 'completed';
   let internal = false;
   try {
     while (!quit) {
-      const line = await lines.read(interactive ? '> ' : '');
+      const line = await lines.read(interactive ? promptFor(built.session.mode) : '');
       if (line === null) break;
       if (line.trim() === '') continue;
       current = new AbortController();
-      const outcome = await runInput(built, line, current.signal, print);
+      const outcome = await runInput(built, interactive ? shellShortcut(line) : line, current.signal, print);
       current = null;
       status = mostSevere(status, outcome.status);
       internal ||= outcome.internal === true;
@@ -55,4 +76,13 @@ export async function runRepl(built: BuiltSession, environment: CliEnvironment, 
   built.emit({ type: 'result', status, totals: built.session.resultTotals() });
   if (internal) return EXIT.error;
   return interactive ? 0 : exitCodeFor(status);
+}
+
+/** The second start-up line: weak model, repository and its file count, map budget, and where help is. */
+async function startupNote(built: BuiltSession): Promise<string> {
+  const files = built.git ? (await built.commandContext(() => {}).listFiles()).length : null;
+  const repo = files === null ? 'no git repository' : `git repository with ${files} file${files === 1 ? '' : 's'}`;
+  const mapTokens = built.settings['map-tokens'];
+  const map = mapTokens > 0 ? `repo map ${mapTokens} tokens` : 'repo map off';
+  return `Weak model ${built.session.models.weak}, ${repo}, ${map}. /help for commands.\n`;
 }

@@ -1,6 +1,6 @@
 // The files a session leaves in .tandem/: the JSONL log (created on first write, or continued on
 // --resume) and the readable transcript chat.history.md.
-import { appendFileSync, existsSync, lstatSync, mkdirSync, realpathSync, statSync } from 'node:fs';
+import { appendFileSync, existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative } from 'node:path';
 import { normalizeRepoPath } from '../edits/paths.js';
 import type { EmitEvent, SessionEvent } from '../session/events.js';
@@ -44,7 +44,9 @@ export interface ResumedSession extends ReplayedSession {
 /** Opens `.tandem/sessions/<id>.jsonl` (the latest when id is 'latest'), repairing a torn last line. */
 export function resumeSession(root: string, id: string): ResumedSession {
   const ids = listSessions(root);
-  const chosen = id === 'latest' ? ids.at(-1) : ids.find((candidate) => candidate === id);
+  // The latest chat a person had, not a one-shot `-m` run made since; with none, the latest of any kind.
+  const latest = (): string | undefined => [...ids].reverse().find((candidate) => wasInteractive(root, candidate)) ?? ids.at(-1);
+  const chosen = id === 'latest' ? latest() : ids.find((candidate) => candidate === id);
   if (!chosen) {
     const message = id === 'latest' ? 'no saved session to resume in this repository' : `no saved session with id ${id} (see tandem --sessions)`;
     throw new CliError(message, EXIT.usage);
@@ -92,6 +94,18 @@ function isPlainRepoFile(root: string, path: string): boolean {
     const rel = relative(realpathSync(root), real);
     return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel) && statSync(real).isFile();
   } catch {
+    return false;
+  }
+}
+
+/** Reads only the log's first line (the meta entry): reading the whole log would repair it here. */
+function wasInteractive(root: string, id: string): boolean {
+  try {
+    const [first = ''] = readFileSync(join(sessionsDir(root), `${id}.jsonl`), 'utf8').split('\n', 1);
+    const meta = JSON.parse(first) as { type?: unknown; interactive?: unknown };
+    return !(meta.type === 'meta' && meta.interactive === false);
+  } catch {
+    // Unreadable here: resuming it by name reports why.
     return false;
   }
 }

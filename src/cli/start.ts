@@ -13,14 +13,13 @@ import type { CliEnvironment } from './cli-environment.js';
 import { approveRepoCommands } from './repo-approvals.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { createJsonRenderer } from './render-json.js';
-import { createTerminalEmit } from './render-terminal.js';
+import { createTerminalEmit, type TerminalRenderer } from './render-terminal.js';
 import { createRepositoryCompleter } from './completion.js';
 import { askLine, createLineReader, type LineReader } from './line-reader.js';
 import { buildSession, type BuiltSession } from './build-session.js';
 import { runOneShot } from './one-shot.js';
 import { runRepl } from './repl.js';
-import { formatSessionList } from './commands/sessions.js';
-import { listSessions } from '../session/session-log.js';
+import { formatSessionList, summarizeSessions } from './commands/sessions.js';
 
 type ParsedArgs = Extract<ParseArgsResult, { ok: true }>;
 
@@ -30,18 +29,19 @@ export async function startTandem(environment: CliEnvironment, parsed: ParsedArg
   const { settings, approvalsNeeded, sources } = loadSettings(environment, parsed, repoRoot);
   const json = settings.json;
   if (settings.sessions) {
-    environment.stdout.write(formatSessionList(listSessions(repoRoot ?? environment.cwd)));
+    environment.stdout.write(formatSessionList(summarizeSessions(repoRoot ?? environment.cwd)));
     return EXIT.ok;
   }
   const message = readMessage(settings, environment.cwd);
   const interactive = !json && message === null && environment.stdinIsTTY;
   const lines = createLineReader(environment, interactive);
-  const emit = createRenderer(environment, settings);
+  const { emit, settle, mapProgress } = createRenderer(environment, settings);
+  lines.configure({ settle });
   let built: BuiltSession | undefined;
   try {
     if (repoRoot === null) repoRoot = await offerGitInit(environment, interactive, lines, emit);
     await approveRepoCommands(environment, { repoRoot, settings, approvalsNeeded, interactive, lines, emit });
-    built = await buildSession({ environment, settings, repoRoot, files: parsed.files, emit, interactive, lines, sources });
+    built = await buildSession({ environment, settings, repoRoot, files: parsed.files, emit, interactive, lines, sources, mapProgress });
     if (interactive) configurePrompt(lines, built, environment, repoRoot);
     if (settings['show-repo-map']) {
       environment.stdout.write(`${await built.showRepoMap()}\n`);
@@ -87,7 +87,7 @@ async function offerGitInit(
   emit: EmitEvent,
 ): Promise<string | null> {
   if (interactive) {
-    const answer = await askLine(lines, `${environment.cwd} is not in a git repository. Create one? (y/n) `);
+    const answer = await askLine(lines, `${environment.cwd} is not in a git repository. Create one?`);
     if (answer === 'yes') {
       await initRepo(environment.cwd, { env: { ...environment.env } });
       emit({ type: 'info', message: `Created a git repository in ${environment.cwd}.` });
@@ -110,8 +110,8 @@ function readMessage(settings: Settings, cwd: string): string | null {
   }
 }
 
-function createRenderer(environment: CliEnvironment, settings: Settings): EmitEvent {
-  if (settings.json) return createJsonRenderer((text) => void environment.stdout.write(text));
+function createRenderer(environment: CliEnvironment, settings: Settings): TerminalRenderer {
+  if (settings.json) return { emit: createJsonRenderer((text) => void environment.stdout.write(text)), settle: () => {} };
   return createTerminalEmit(environment, settings.pretty);
 }
 
@@ -125,6 +125,7 @@ function configurePrompt(lines: LineReader, built: BuiltSession, environment: Cl
       env: environment.env,
       commands: built.commandContext(() => {}).commands,
       identifiers: built.identifiers,
+      chatFiles: () => [...built.session.chatFiles, ...built.session.readOnlyFiles.map((f) => f.name)],
     }),
   });
 }

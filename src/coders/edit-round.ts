@@ -108,7 +108,8 @@ async function planAndWrite(
   const writable = await refuseUnwritable(approval.files, options.root, deps);
   const failures = [...plan.failures, ...approval.denied, ...writable.refused];
   for (const failure of failures) {
-    deps.emit({ type: 'edit', path: failure.edit.path, status: failure.reason === 'denied' ? 'denied' : 'failed', error: firstLine(failure.message) });
+    const denied = failure.reason === 'denied';
+    deps.emit({ type: 'edit', path: failure.edit.path, status: denied ? 'denied' : 'failed', error: firstLine(failure.message), ...(denied ? {} : { detail: failure.message }) });
   }
 
   const files = writable.files;

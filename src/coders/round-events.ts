@@ -8,6 +8,8 @@ export type RoundEvent =
       readonly status: 'applied' | 'failed' | 'denied' | 'planned';
       readonly diff?: string;
       readonly error?: string;
+      /** A failed edit's whole explanation (the closest lines of the file), as the model gets it. */
+      readonly detail?: string;
     }
   | { readonly type: 'commit'; readonly hash: string; readonly message: string; readonly files: string[]; readonly user: boolean }
   | { readonly type: 'lint'; readonly ok: boolean; readonly output: string }

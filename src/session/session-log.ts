@@ -15,6 +15,8 @@ export type LogEntry =
       readonly editFormat: string;
       readonly files: string[];
       readonly readOnly: string[];
+      /** false for one-shot and piped runs, which `--resume` without an id passes over. */
+      readonly interactive?: boolean;
     }
   | { readonly type: 'message'; readonly role: ChatMessage['role']; readonly content: string }
   | { readonly type: 'files'; readonly chat: string[]; readonly readOnly: string[] }

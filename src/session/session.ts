@@ -114,8 +114,8 @@ export class Session {
   readonly profiles: ModelProfiles;
   editFormat: CoderFormat;
   editorFormat: CoderFormat;
-  /** HEAD when the last request started, for /diff. */
-  lastRequestStartHash: string | null = null;
+  /** HEAD when the last request started, for /diff (null: no commit yet; undefined: no request yet). */
+  lastRequestStartHash: string | null | undefined = undefined;
   /** Text tandem wrote but could not commit, by path (see EditRoundOptions.uncommittedByTandem). */
   private readonly uncommittedByTandem = new Map<string, string>();
   /** Files the user said no to (adding, editing) in this chat: not offered again. */
@@ -188,6 +188,26 @@ export class Session {
     this.readOnlyFiles.push(file);
     this.recordFiles();
     return true;
+  }
+
+  /** Takes a read-only file out of the chat, by its name or absolute path. */
+  dropReadOnlyFile(name: string): boolean {
+    const index = this.readOnlyFiles.findIndex((f) => f.name === name || f.absolutePath === name);
+    if (index < 0) return false;
+    this.readOnlyFiles.splice(index, 1);
+    this.recordFiles();
+    return true;
+  }
+
+  dropAllReadOnlyFiles(): number {
+    const count = this.readOnlyFiles.splice(0).length;
+    this.recordFiles();
+    return count;
+  }
+
+  /** A note for the model's history that is not a request (what /undo reverted, /run output). */
+  addNote(user: string, assistant: string): void {
+    this.remember(this.history, user, assistant, true);
   }
 
   clearHistory(): void {

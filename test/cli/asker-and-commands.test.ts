@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createAsker } from '../../src/cli/asker.js';
+import type { Choice } from '../../src/cli/keys.js';
 import { allCommands, findCommand } from '../../src/cli/commands/registry.js';
 import type { SessionEvent } from '../../src/session/events.js';
 
@@ -7,14 +8,29 @@ describe('asker', () => {
   it('says yes to edits with --yes-always but still asks a person about shell commands', async () => {
     const events: SessionEvent[] = [];
     const asked: string[] = [];
-    const asker = createAsker({ yesAlways: true, prompt: async (q) => (asked.push(q), 'n'), emit: (e) => events.push(e) });
+    const asker = createAsker({ yesAlways: true, prompt: async (q, choices, fallback) => (asked.push(`${q} ${choices.join('/')} [${fallback}]`), 'no'), emit: (e) => events.push(e) });
     expect(await asker.confirm('Edit x?', 'edit-outside-chat')).toBe('yes');
     expect(await asker.confirm('Run ls?', 'shell-command')).toBe('no');
-    expect(asked).toEqual(['Run ls? (y/n) ']);
+    // "all" is never offered for a shell command: each one needs its own yes.
+    expect(asked).toEqual(['Run ls? yes/no/never [no]']);
     expect(events).toEqual([
       { type: 'question', text: 'Edit x?', answer: true, answeredBy: 'yes-always' },
       { type: 'question', text: 'Run ls?', answer: false, answeredBy: 'user' },
     ]);
+  });
+
+  it('remembers "all" for the rest of the input and "don\'t ask again" for the session', async () => {
+    let inputs = 1;
+    const answers: Choice[] = ['all', 'never'];
+    const asked: string[] = [];
+    const asker = createAsker({ yesAlways: false, prompt: async (q) => (asked.push(q), answers.shift() ?? 'no'), emit: () => {}, promptCount: () => inputs });
+    expect(await asker.confirm('Add a.py to the chat?', 'add-file')).toBe('yes');
+    expect(await asker.confirm('Add b.py to the chat?', 'add-file')).toBe('yes');
+    expect(await asker.confirm('Create new file c.py?', 'create-file')).toBe('no');
+    inputs++;
+    expect(await asker.confirm('Create new file c.py?', 'create-file')).toBe('no');
+    expect(await asker.confirm('Add d.py to the chat?', 'add-file')).toBe('no');
+    expect(asked).toEqual(['Add a.py to the chat?', 'Create new file c.py?', 'Add d.py to the chat?']);
   });
 
   it('cannot answer without a terminal, and says so', async () => {

@@ -45,6 +45,24 @@ describe('completeLine', () => {
   });
 });
 
+describe('/drop', () => {
+  it('completes only the files in the chat, not every path on disk', async () => {
+    const complete = createRepositoryCompleter({
+      root: '/r',
+      cwd: '/r',
+      env: {},
+      commands: allCommands(),
+      listFiles: async () => FILES,
+      chatFiles: () => ['src/app.ts'],
+    });
+    const ask = (line: string) => new Promise<[string[], string]>((resolve) => complete(line, (_e, r) => resolve(r)));
+    expect(await ask('/drop s')).toEqual([['src/'], 's']);
+    expect(await ask('/drop src/')).toEqual([['src/app.ts '], 'src/']);
+    expect(await ask('/drop t')).toEqual([[], 't']);
+    expect(await ask('/add t')).toEqual([['test/'], 't']);
+  });
+});
+
 describe('paths', () => {
   it('cuts candidates after the next folder', () => {
     expect(completePath('', FILES)).toEqual(['README.md', 'src/', 'test/']);

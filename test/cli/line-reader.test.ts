@@ -84,6 +84,70 @@ describe('line reader', () => {
     lines.close();
   });
 
+  it('queues a line typed while no prompt is shown and never takes it as the answer to a question', async () => {
+    const t = terminal(true);
+    const lines = createLineReader(t.environment, true);
+    const first = lines.read('> ');
+    t.stdin.write('do the work\r');
+    expect(await first).toBe('do the work');
+    // The model works: nothing waits for a line, so "y" and Enter are type-ahead.
+    t.stdin.write('y\r');
+    await t.showing('queued: y\n');
+    const answer = lines.ask('Allow it?', ['yes', 'no', 'all', 'never'], 'no');
+    await t.showing("Allow it? (y)es/(n)o/(a)ll/(d)on't ask again [no] ");
+    t.stdin.write('x');
+    t.stdin.write('a');
+    expect(await answer).toBe('all');
+    expect(t.shown()).toContain('[no] all\n');
+    const enter = lines.ask('Again?', ['yes', 'no'], 'yes');
+    t.stdin.write('\r');
+    expect(await enter).toBe('yes');
+    // The queued line comes back as the next input, shown after its prompt.
+    expect(await lines.read('> ')).toBe('y');
+    expect(t.shown()).toContain('> y\n');
+    lines.close();
+  });
+
+  it('keeps a half-typed line for the next prompt and clears the queue on request', async () => {
+    const t = terminal(true);
+    const lines = createLineReader(t.environment, true);
+    const first = lines.read('> ');
+    t.stdin.write('start\r');
+    await first;
+    t.stdin.write('queued one\r');
+    await t.showing('queued: queued one');
+    t.stdin.write('half');
+    expect(lines.clearQueue()).toBe(2);
+    t.stdin.write('new\r');
+    expect(await lines.read('> ')).toBe('new');
+    const next = lines.read('> ');
+    t.stdin.write('parti');
+    t.stdin.write('al\r');
+    expect(await next).toBe('partial');
+    lines.close();
+  });
+
+  it('answers no on Ctrl-C during a question and tells the interrupt handlers', async () => {
+    const t = terminal(true);
+    const lines = createLineReader(t.environment, true);
+    let interrupts = 0;
+    lines.onInterrupt(() => interrupts++);
+    const answer = lines.ask('Run it?', ['yes', 'no'], 'yes');
+    t.stdin.write('\u0003');
+    expect(await answer).toBe('no');
+    expect(interrupts).toBe(1);
+    lines.close();
+  });
+
+  it('ends the prompt line on Ctrl-D, so the shell prompt starts on its own line', async () => {
+    const t = terminal(true);
+    const lines = createLineReader(t.environment, true);
+    const next = lines.read('> ');
+    t.stdin.write('\u0004');
+    expect(await next).toBeNull();
+    expect(t.shown()).toMatch(/> (\u001b\[\d*G)?\n\u001b\[\?2004l$/);
+  });
+
   it('returns null at the end of input', async () => {
     const t = terminal(false);
     const lines = createLineReader(t.environment, false);

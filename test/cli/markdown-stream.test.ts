@@ -51,19 +51,12 @@ describe('markdown stream', () => {
     expect(renderInline('call my_var_name with 2 * 3 * 4', MARK)).toBe('call my_var_name with 2 * 3 * 4');
   });
 
-  it('highlights fenced code by language and does not treat its content as Markdown', () => {
+  it('hides fence lines, highlights the code by language and does not treat it as Markdown', () => {
     const { text } = render(['```python\n', '# not a heading\n', 'x = 1\n', '```\n', '# Heading\n']);
-    expect(text.split('\n')).toEqual([
-      '<dim>```python</dim>',
-      '<c># not a heading</c>',
-      'x = <n>1</n>',
-      '<dim>```</dim>',
-      '<h>Heading</h>',
-      '',
-    ]);
+    expect(text.split('\n')).toEqual(['<c># not a heading</c>', 'x = <n>1</n>', '<h>Heading</h>', '']);
   });
 
-  it('renders only whole lines while the stream arrives, then the rest at the end', () => {
+  it('renders only whole lines when not live, then the rest at the end', () => {
     const writes: string[] = [];
     const stream = createMarkdownStream((t) => writes.push(t), MARK);
     stream.push('**bo');
@@ -74,10 +67,79 @@ describe('markdown stream', () => {
     expect(writes).toEqual(['<b>bold</b> text\n', 'second\n']);
   });
 
+  it('draws the unfinished line live, appending while it only grows and redrawing when it changes', () => {
+    const writes: string[] = [];
+    const stream = createMarkdownStream((t) => writes.push(t), MARK, { live: true, width: 80 });
+    stream.push('Some words');
+    stream.push(' and more');
+    expect(writes).toEqual(['Some words', ' and more']);
+    stream.push(' with `co');
+    stream.push('de`');
+    expect(writes.slice(2)).toEqual([' with `co', '\r\u001b[J', 'Some words and more with <code>code</code>']);
+    stream.push('\n');
+    expect(writes.slice(5)).toEqual(['\r\u001b[J', 'Some words and more with <code>code</code>\n']);
+  });
+
+  it('erases the live line for a brief note and draws it again right after', async () => {
+    const writes: string[] = [];
+    const stream = createMarkdownStream((t) => writes.push(t), MARK, { live: true, width: 80 });
+    stream.push('Half a line');
+    stream.settle(true);
+    writes.push('queued: next\n');
+    await Promise.resolve();
+    expect(writes.join('')).toBe('Half a line\r\u001b[Jqueued: next\nHalf a line');
+    stream.push(' and the rest\n');
+    expect(writes.join('')).toBe('Half a line\r\u001b[Jqueued: next\nHalf a line\r\u001b[JHalf a line and the rest\n');
+  });
+
+  it('moves up over the rows of a wrapped live line before redrawing it', () => {
+    const writes: string[] = [];
+    const stream = createMarkdownStream((t) => writes.push(t), MARK, { live: true, width: 21 });
+    stream.push('alpha beta gamma delta epsilon');
+    expect(writes.join('')).toBe('alpha beta gamma\ndelta epsilon');
+    stream.push(' **x**\n');
+    expect(writes.join('')).toContain('\r\u001b[1A\u001b[J');
+  });
+
+  it('wraps prose at word boundaries, with a hanging indent for list items', () => {
+    const words = 'lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor';
+    const stream = (line: string): string[] => {
+      const writes: string[] = [];
+      const s = createMarkdownStream((t) => writes.push(t), MARK, { width: 31 });
+      s.push(`${line}\n`);
+      s.end();
+      return writes.join('').trimEnd().split('\n');
+    };
+    const paragraph = stream(words);
+    expect(paragraph.every((row) => row.length <= 30)).toBe(true);
+    expect(paragraph.join(' ')).toBe(words);
+    const item = stream(`- ${words}`);
+    expect(item[0]).toMatch(/^• lorem/);
+    expect(item.slice(1).every((row) => row.startsWith('  ') && !row.startsWith('   '))).toBe(true);
+    const numbered = stream(`12. ${words}`);
+    expect(numbered.slice(1).every((row) => row.startsWith('    ') && !row.startsWith('     '))).toBe(true);
+  });
+
+  it('renders a pipe table as a grid once its last row is in, with no delimiter row', () => {
+    const plainFrame = { ...MARK, bold: (s: string) => s, dim: (s: string) => s };
+    const { text } = render(['| name | size |\n', '| --- | ---: |\n', '| a.py | 12 |\n', '| long_name.py | 3 |\n', 'After.\n'], plainFrame);
+    const rows = text.split('\n');
+    expect(text).not.toContain('---');
+    expect(rows[0]).toBe('│ name         │ size │');
+    expect(rows[1]).toBe('├──────────────┼──────┤');
+    expect(rows[2]).toBe('│ a.py         │   12 │');
+    expect(rows[3]).toBe('│ long_name.py │    3 │');
+    expect(rows[4]).toBe('After.');
+  });
+
+  it('shows pipes that are not a table as text', () => {
+    expect(render(['| just a pipe |\n', 'next\n']).text).toBe('| just a pipe |\nnext\n');
+  });
+
   it('shows SEARCH/REPLACE blocks exactly as typed, inside or outside a fence', () => {
     const block = ['<<<<<<< SEARCH', '# old *title*', '=======', '# new **title**', '>>>>>>> REPLACE'];
     const fenced = render(['app.py\n', '```python\n', ...block.map((l) => `${l}\n`), '```\n']).text.split('\n');
-    expect(fenced.slice(2, 7)).toEqual(block);
+    expect(fenced.slice(1, 6)).toEqual(block);
     const bare = render(block.map((l) => `${l}\n`)).text.split('\n');
     expect(bare.slice(0, 5)).toEqual(block);
     expect(render([...block.map((l) => `${l}\n`), '**after**\n']).text).toContain('<b>after</b>');

@@ -53,6 +53,28 @@ describe('terminal renderer', () => {
     expect(io.text('err')).toBe('(reply interrupted)\n');
   });
 
+  it('starts the status line on its own line in plain mode, even when it comes before the reply ends', () => {
+    const io = capture();
+    const emit = createTerminalRenderer({ ...io, palette: PLAIN });
+    emit({ type: 'waiting' });
+    emit({ type: 'assistant_delta', text: 'no newline at the end' });
+    emit(usage(null));
+    expect(io.log.map((l) => l.text).join('')).toBe('no newline at the end\nTokens: 12.3k sent (2000 cached), 210 received.\n');
+  });
+
+  it('draws the unfinished line of a pretty reply and redraws it in place as it grows', () => {
+    const io = capture();
+    const emit = createTerminalRenderer({ ...io, palette: ANSI, pretty: true, columns: 40 });
+    emit({ type: 'waiting' });
+    emit({ type: 'assistant_delta', text: 'Words arrive' });
+    expect(io.text('out')).toBe('Words arrive');
+    emit({ type: 'assistant_delta', text: ' one by one' });
+    expect(io.text('out')).toBe('Words arrive one by one');
+    emit({ type: 'assistant_delta', text: ' and **bold**\n' });
+    // Not a pure append any more (bold changed the text): the line is erased and drawn again whole.
+    expect(io.text('out')).toBe('Words arrive one by one\r\u001b[JWords arrive one by one and \u001b[1mbold\u001b[22m\n');
+  });
+
   it('renders a reply that arrives whole (no streaming)', () => {
     const io = capture();
     const emit = createTerminalRenderer({ ...io, palette: ANSI, pretty: true });
@@ -73,6 +95,18 @@ describe('terminal renderer', () => {
     expect(clock.active()).toBe(0);
     expect(io.text('err').endsWith(`\r${' '.repeat('/ thinking'.length)}\r`)).toBe(true);
     expect(io.text('out')).toBe('hi');
+  });
+
+  it('shows a spinner while the request is prepared, then one for the model', () => {
+    const io = capture();
+    const clock = manualTimers();
+    const emit = createTerminalRenderer({ ...io, palette: PLAIN, spinner: createSpinner({ write: io.err, timers: clock.timers }) });
+    emit({ type: 'user', text: 'hi', mode: 'code' });
+    expect(io.text('err')).toContain('Preparing the request');
+    emit({ type: 'waiting' });
+    expect(io.text('err').endsWith('| Waiting for the model...')).toBe(true);
+    emit({ type: 'assistant_delta', text: 'x' });
+    expect(clock.active()).toBe(0);
   });
 
   it('stops the spinner on an error before any token', () => {
@@ -107,7 +141,7 @@ describe('terminal renderer', () => {
       const stdout = new PassThrough();
       let text = '';
       stdout.on('data', (d: Buffer) => (text += d.toString()));
-      const emit = createTerminalEmit({ stdout, stderr: new PassThrough(), stdoutIsTTY: tty, env }, pretty);
+      const { emit } = createTerminalEmit({ stdout, stderr: new PassThrough(), stdoutIsTTY: tty, env }, pretty);
       emit({ type: 'assistant', text: '**bold**', interrupted: false });
       return text;
     };

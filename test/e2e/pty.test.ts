@@ -1,32 +1,16 @@
-// The real CLI on a real pseudo-terminal (tmux): Tab completion, Ctrl-C during a streamed reply, and
-// coloured Markdown that disappears under NO_COLOR.
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+// The real CLI on a real pseudo-terminal (tmux): Tab completion, Ctrl-C during a streamed reply, the
+// ask> prompt, and coloured Markdown that disappears under NO_COLOR.
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeOpenAI, textReply, type FakeOpenAIServer } from '../support/fake-openai-server.js';
-import { baseEnv, CLI } from '../support/cli.js';
-import { gitRepo, tempDir } from '../support/temp-repo.js';
-
-const TMUX = '/usr/bin/tmux';
-const WAIT_MS = 8000;
-
-interface Pane {
-  readonly socket: string;
-  keys(...keys: string[]): void;
-  type(text: string): void;
-  screen(colours?: boolean): string;
-  /** Polls the screen until `test` holds; fails with the last screen after the deadline. */
-  waitFor(test: (screen: string) => boolean, what: string, colours?: boolean): Promise<string>;
-  kill(): void;
-}
+import { gitRepo } from '../support/temp-repo.js';
+import { cliArgs, openPane as open, promptShown, requireTmux, type Pane } from './pty-pane.js';
 
 const panes: Pane[] = [];
 let server: FakeOpenAIServer | undefined;
 
-beforeAll(() => {
-  if (!existsSync(TMUX)) throw new Error(`these tests drive the CLI through tmux, which is missing at ${TMUX}: install tmux`);
-});
+beforeAll(requireTmux);
 
 afterEach(async () => {
   for (const pane of panes.splice(0)) pane.kill();
@@ -34,58 +18,14 @@ afterEach(async () => {
   server = undefined;
 });
 
-function shellQuote(word: string): string {
-  return `'${word.replace(/'/g, `'\\''`)}'`;
-}
-
-function openPane(cwd: string, args: readonly string[], env: Record<string, string> = {}): Pane {
-  const socket = `tandem-test-${process.pid}-${panes.length}-${Date.now()}`;
-  const home = join(tempDir('tandem-home-'), 'home');
-  mkdirSync(home, { recursive: true });
-  // baseEnv sets NO_COLOR for the piped tests; on a terminal colour is what is being tested.
-  const { NO_COLOR: _unused, ...inherited } = baseEnv(home);
-  const fullEnv: Record<string, string> = { ...inherited, TERM: 'xterm-256color', LANG: 'C.UTF-8', ...env };
-  const command = ['env', '-i', ...Object.entries(fullEnv).map(([k, v]) => `${k}=${v}`), process.execPath, CLI, ...args].map(shellQuote).join(' ');
-  const tmux = (...words: string[]): string => execFileSync(TMUX, ['-L', socket, '-f', '/dev/null', ...words], { encoding: 'utf8' });
-  tmux('new-session', '-d', '-s', 'main', '-x', '120', '-y', '40', '-c', cwd, command);
-  // Keep the pane after the CLI exits, so a failure shows what it printed last.
-  tmux('set-option', '-t', 'main', 'remain-on-exit', 'on');
-  const pane: Pane = {
-    socket,
-    keys: (...keys) => void tmux('send-keys', '-t', 'main', ...keys),
-    type: (text) => void tmux('send-keys', '-t', 'main', '-l', text),
-    screen: (colours = false) => tmux('capture-pane', '-p', '-J', '-t', 'main', ...(colours ? ['-e'] : [])),
-    async waitFor(test, what, colours = false) {
-      const deadline = Date.now() + WAIT_MS;
-      let last = '';
-      while (Date.now() < deadline) {
-        try {
-          last = pane.screen(colours);
-        } catch {
-          last = '(the pane is gone: the CLI exited)';
-        }
-        if (test(last)) return last;
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-      throw new Error(`timed out waiting for ${what}; the screen was:\n${last}`);
-    },
-    kill: () => {
-      try {
-        tmux('kill-server');
-      } catch {
-        // already gone
-      }
-    },
-  };
+function openPane(...args: Parameters<typeof open>): Pane {
+  const pane = open(...args);
   panes.push(pane);
   return pane;
 }
 
-function cliArgs(url: string): string[] {
-  return ['--base-url', url, '--api-key', 'test', '--model', 'm', '--weak-model', 'w', '--map-tokens', '0', '--no-auto-commits'];
-}
-
-const prompted = (screen: string): boolean => /^> $/m.test(screen);
+const prompted = (screen: string): boolean => promptShown(screen);
+const askPrompted = (screen: string): boolean => promptShown(screen, 'ask> ');
 
 describe('the CLI on a terminal', () => {
   it('completes /ad to /add and a partial path to a repository file with Tab', async () => {
@@ -115,16 +55,16 @@ describe('the CLI on a terminal', () => {
     });
     const repo = gitRepo({ 'a.txt': 'a\n' });
     const pane = openPane(repo, [...cliArgs(server.url), '--edit-format', 'ask']);
-    await pane.waitFor(prompted, 'the prompt');
+    await pane.waitFor(askPrompted, 'the ask> prompt');
     pane.type('What is the capital of France?');
     pane.keys('Enter');
     await pane.waitFor((s) => s.includes('The capital is Paris.'), 'the first reply');
-    await pane.waitFor(prompted, 'the prompt after the first reply');
+    await pane.waitFor(askPrompted, 'the prompt after the first reply');
     pane.type('Tell me a long story');
     pane.keys('Enter');
     await pane.waitFor((s) => s.includes('streams very slowly'), 'the slow reply to start');
     pane.keys('C-c');
-    await pane.waitFor((s) => s.includes('(reply interrupted)') && /^> $/m.test(s.split('(reply interrupted)')[1] ?? ''), 'the prompt after Ctrl-C');
+    await pane.waitFor((s) => s.includes('(reply interrupted)') && askPrompted(s.split('(reply interrupted)')[1] ?? ''), 'the prompt after Ctrl-C');
     pane.type('And now?');
     pane.keys('Enter');
     await pane.waitFor((s) => s.includes('Noted.'), 'the third reply');
@@ -140,21 +80,23 @@ describe('the CLI on a terminal', () => {
     server = await startFakeOpenAI({ replies: { m: [textReply(CODE_REPLY)] } });
     const repo = gitRepo({ 'a.txt': 'a\n' });
     const pane = openPane(repo, [...cliArgs(server.url), '--edit-format', 'ask']);
-    await pane.waitFor(prompted, 'the prompt');
+    await pane.waitFor(askPrompted, 'the ask> prompt');
     pane.type('Write add');
     pane.keys('Enter');
-    const screen = await pane.waitFor((s) => s.includes('a + b'), 'the code block', true);
+    // The status line comes after the reply: wait for both before looking at either.
+    const screen = await pane.waitFor((s) => s.includes('a + b') && /Tokens: \d+ sent/.test(s), 'the code block and status line', true);
     expect(screen).toMatch(/\u001b\[[0-9;]*m/);
     const defLine = screen.split('\n').find((line) => line.includes('add(a, b)')) ?? '';
     expect(defLine).toMatch(/\u001b\[[0-9;]*35m(\u001b\[[0-9;]*m)*\s*def/);
-    expect(screen).toMatch(/Tokens: \d+ sent/);
+    // The fence lines are hidden on a terminal; the code is what shows.
+    expect(screen).not.toContain('```');
   });
 
   it('renders the same reply without any escape codes under NO_COLOR', async () => {
     server = await startFakeOpenAI({ replies: { m: [textReply(CODE_REPLY)] } });
     const repo = gitRepo({ 'a.txt': 'a\n' });
     const pane = openPane(repo, [...cliArgs(server.url), '--edit-format', 'ask'], { NO_COLOR: '1' });
-    await pane.waitFor(prompted, 'the prompt');
+    await pane.waitFor(askPrompted, 'the ask> prompt');
     pane.type('Write add');
     pane.keys('Enter');
     const screen = await pane.waitFor((s) => s.includes('a + b') && /Tokens: \d+ sent/.test(s), 'the code block and status line', true);

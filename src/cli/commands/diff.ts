@@ -10,7 +10,12 @@ export const diffCommand: SlashCommand = {
       ctx.print('No diff: this folder is not a git repository.\n');
       return {};
     }
-    const diff = await ctx.git.diffSince(ctx.session.lastRequestStartHash);
+    const since = ctx.session.lastRequestStartHash;
+    if (since === undefined) {
+      ctx.print('No changes since the last request (there has been no request yet).\n');
+      return {};
+    }
+    const diff = await ctx.git.diffSince(since);
     ctx.print(diff.trim() === '' ? 'No changes since the last request.\n' : `${diff.trimEnd()}\n`);
     return {};
   },

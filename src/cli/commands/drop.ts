@@ -1,22 +1,29 @@
-// /drop [FILE...]: take files out of the chat (all of them without arguments).
+// /drop [FILE...]: take files out of the chat, editable or read-only (all of them without arguments).
+import { isAbsolute, resolve } from 'node:path';
 import { splitArgs, toRepoPath } from './file-args.js';
 import type { SlashCommand } from './types.js';
 
 export const dropCommand: SlashCommand = {
   name: 'drop',
-  summary: 'remove files from the chat (all without arguments)',
+  summary: 'remove files from the chat, read-only ones too (all without arguments)',
   usage: '/drop [FILE...]',
-  completesPaths: true,
+  completesPaths: 'chat',
   async run(args, ctx) {
     const words = splitArgs(args);
     if (words.length === 0) {
-      const count = ctx.session.dropAllChatFiles();
+      const count = ctx.session.dropAllChatFiles() + ctx.session.dropAllReadOnlyFiles();
       ctx.print(`Dropped ${count} file(s) from the chat.\n`);
       return {};
     }
     for (const typed of words) {
-      const path = toRepoPath(ctx.root, ctx.cwd, typed).path ?? typed;
-      ctx.print(ctx.session.dropChatFile(path) ? `Dropped ${path}.\n` : `${typed} is not in the chat.\n`);
+      const path = toRepoPath(ctx.root, ctx.cwd, typed).path;
+      const absolutePath = isAbsolute(typed) ? typed : resolve(ctx.cwd, typed);
+      if (path !== null && ctx.session.dropChatFile(path)) {
+        ctx.print(`Dropped ${path}.\n`);
+        continue;
+      }
+      const readOnly = (path !== null && ctx.session.dropReadOnlyFile(path)) || ctx.session.dropReadOnlyFile(absolutePath) || ctx.session.dropReadOnlyFile(typed);
+      ctx.print(readOnly ? `Dropped read-only ${path ?? typed}.\n` : `${typed} is not in the chat.\n`);
     }
     return {};
   },

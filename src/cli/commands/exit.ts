@@ -9,3 +9,5 @@ export const exitCommand: SlashCommand = {
     return { exit: true };
   },
 };
+
+export const quitCommand: SlashCommand = { ...exitCommand, name: 'quit', summary: 'leave tandem (same as /exit)', usage: '/quit' };

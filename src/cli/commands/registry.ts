@@ -4,7 +4,7 @@ import { clearCommand } from './clear.js';
 import { commitCommand } from './commit.js';
 import { diffCommand } from './diff.js';
 import { dropCommand } from './drop.js';
-import { exitCommand } from './exit.js';
+import { exitCommand, quitCommand } from './exit.js';
 import { gitCommand } from './git.js';
 import { helpCommand } from './help.js';
 import { lintCommand } from './lint.js';
@@ -50,6 +50,7 @@ export function allCommands(): SlashCommand[] {
     settingsCommand,
     helpCommand,
     exitCommand,
+    quitCommand,
   ];
 }
 

@@ -1,20 +1,29 @@
-// /run CMD: run a shell command; a failing one can be shared with the model.
+// /run CMD (and `!CMD`): run a shell command, its output shown as it arrives; Ctrl-C stops it. Then
+// the output may go to the model, as Aider offers.
+import { runShown } from './shown-run.js';
 import type { SlashCommand } from './types.js';
 
 export const runCommand: SlashCommand = {
   name: 'run',
-  summary: 'run a shell command and show its output',
-  usage: '/run CMD',
+  summary: 'run a shell command (or type !CMD); its output can be added to the chat',
+  usage: '/run CMD  or  !CMD',
   async run(args, ctx) {
     const command = args.trim();
     if (!command) {
       ctx.print('Usage: /run CMD\n');
       return {};
     }
-    // Output is shown as it arrives; a long command is not a silent one.
-    const result = await ctx.runShell(command, { onOutput: (text) => ctx.print(text) });
-    if (result.output !== '' && !result.output.endsWith('\n')) ctx.print('\n');
-    ctx.print(`(exit code ${result.exitCode ?? 'none: killed'})\n`);
+    const result = await runShown(ctx, command);
+    const stopped = ctx.signal?.aborted === true;
+    ctx.print(stopped ? '(stopped)\n' : `(exit code ${result.exitCode ?? 'none: killed'})\n`);
+    if (!stopped && ctx.canAsk && result.output.trim() !== '') {
+      const answer = await ctx.confirm('Add the output to the chat?', 'add-file');
+      if (answer === 'yes') {
+        ctx.session.addNote(`I ran this command:\n\n$ ${command}\n\nIts output (exit code ${result.exitCode ?? 'none'}):\n\n${result.output}`, 'I have seen the output.');
+        ctx.print('Added the output to the chat.\n');
+      }
+    }
+    if (stopped) return { status: 'interrupted' };
     return result.exitCode === 0 ? {} : { status: 'error' };
   },
 };

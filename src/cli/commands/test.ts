@@ -1,4 +1,6 @@
-// /test: run the test command; on failure, offer its output to the model as the next request.
+// /test: run the test command, its output shown as it arrives (Ctrl-C stops it); on failure, its
+// output goes to the model as the next request.
+import { runShown } from './shown-run.js';
 import type { SlashCommand } from './types.js';
 
 export const testCommand: SlashCommand = {
@@ -10,9 +12,11 @@ export const testCommand: SlashCommand = {
       ctx.print('No test command: set one with --test-cmd.\n');
       return {};
     }
-    // Output is shown as it arrives; a long command is not a silent one.
-    const result = await ctx.runShell(ctx.testCommand, { onOutput: (text) => ctx.print(text) });
-    if (result.output !== '' && !result.output.endsWith('\n')) ctx.print('\n');
+    const result = await runShown(ctx, ctx.testCommand);
+    if (ctx.signal?.aborted) {
+      ctx.print('(stopped)\n');
+      return { status: 'interrupted' };
+    }
     if (result.exitCode === 0) {
       ctx.print('Tests passed.\n');
       return {};

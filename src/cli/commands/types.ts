@@ -1,5 +1,5 @@
 // What a slash command is and what it may touch.
-import type { RepoMapPort, TokenCounter } from '../../coders/ports.js';
+import type { Answer, ApprovalKind, RepoMapPort, TokenCounter } from '../../coders/ports.js';
 import type { ResultStatus } from '../../session/events.js';
 import type { ChatMode, Session } from '../../session/session.js';
 
@@ -8,8 +8,15 @@ export interface GitCommandsPort {
   undo(): Promise<{ ok: boolean; message: string }>;
   diffSince(hash: string | null): Promise<string>;
   commitPending(message: string | null): Promise<{ ok: boolean; message: string }>;
+  /** The user's pending changes (work tree against HEAD), for a commit message. */
+  pendingDiff(): Promise<string>;
   headHash(): Promise<string | null>;
   raw(args: string): Promise<{ exitCode: number | null; output: string }>;
+}
+
+export interface ShellRunOptions {
+  readonly signal?: AbortSignal;
+  readonly onOutput?: (text: string) => void;
 }
 
 export interface CommandContext {
@@ -20,9 +27,13 @@ export interface CommandContext {
   readonly cwd: string;
   readonly print: (text: string) => void;
   readonly git: GitCommandsPort | null;
-  /** Runs a shell command; Ctrl-C stops it. `onOutput` sees the output as it arrives. */
-  readonly runShell: (command: string, options?: { onOutput?: (text: string) => void }) => Promise<{ exitCode: number | null; output: string }>;
+  /** Runs a shell command; `onOutput` sees the output as it arrives, `signal` (Ctrl-C) stops it. */
+  readonly runShell: (command: string, options?: ShellRunOptions) => Promise<{ exitCode: number | null; output: string }>;
+  /** Aborted by Ctrl-C while the command runs. */
+  readonly signal?: AbortSignal;
   readonly lintCommands: readonly string[];
+  /** The built-in syntax check of one file's whole text: the problems with context, or null. */
+  readonly syntaxCheck: (path: string) => Promise<string | null>;
   readonly testCommand: string | null;
   readonly repoMap: RepoMapPort | null;
   readonly mapTokens: number;
@@ -30,6 +41,14 @@ export interface CommandContext {
   readonly model: { readonly contextWindow: number; readonly inputPricePerToken: number | null };
   readonly commands: readonly SlashCommand[];
   readonly tokens: TokenCounter;
+  /** Whether a person can answer questions (a terminal, not --json); offers are skipped otherwise. */
+  readonly canAsk: boolean;
+  /** Asks the user (one key on a terminal); `unanswerable` without one. */
+  readonly confirm: (question: string, kind: ApprovalKind) => Promise<Answer>;
+  /** Files git knows (tracked, and untracked not ignored), repository-relative; empty without git. */
+  readonly listFiles: () => Promise<readonly string[]>;
+  /** A commit message for `diff` from the weak model (a plain fallback when it cannot write one). */
+  readonly commitMessage: (diff: string) => Promise<string>;
   /** The effective settings and where each came from, for /settings. */
   readonly settingsReport: () => string;
 }
@@ -50,7 +69,7 @@ export interface SlashCommand {
   readonly summary: string;
   /** Shown by `/help NAME`. */
   readonly usage?: string;
-  /** Whether arguments complete as repository paths. */
-  readonly completesPaths?: boolean;
+  /** Whether arguments complete as repository paths (`chat`: only the files in the chat). */
+  readonly completesPaths?: boolean | 'chat';
   run(args: string, context: CommandContext): Promise<CommandResult>;
 }

@@ -12,6 +12,8 @@ export const undoCommand: SlashCommand = {
     }
     const result = await ctx.git.undo();
     ctx.print(`${result.message}\n`);
+    // The model must not believe its last change is still in the files.
+    if (result.ok) ctx.session.addNote(`The user reverted your last change with /undo (${result.message}) Do not redo it unless asked.`, 'Understood.');
     return result.ok ? {} : { status: 'error' };
   },
 };

@@ -1,0 +1,52 @@
+// /run on a real terminal (tmux): output shows while the command still runs, Ctrl-C stops it and the
+// prompt comes back; afterwards the output can be added to the chat, and !cmd does the same as /run.
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeOpenAI, textReply, type FakeOpenAIServer } from '../support/fake-openai-server.js';
+import { gitRepo } from '../support/temp-repo.js';
+import { cliArgs, openPane as open, promptShown, requireTmux, type Pane } from './pty-pane.js';
+
+const panes: Pane[] = [];
+let server: FakeOpenAIServer | undefined;
+
+beforeAll(requireTmux);
+
+afterEach(async () => {
+  for (const pane of panes.splice(0)) pane.kill();
+  await server?.close();
+  server = undefined;
+});
+
+async function start(): Promise<Pane> {
+  server = await startFakeOpenAI({ replies: { m: [textReply('I see the output.')] } });
+  const pane = open(gitRepo({ 'a.txt': 'a\n' }), cliArgs(server.url));
+  panes.push(pane);
+  await pane.waitFor((s) => promptShown(s), 'the prompt');
+  return pane;
+}
+
+describe('/run on a terminal', () => {
+  it('shows output before the command ends, and Ctrl-C stops it and returns to the prompt', async () => {
+    const pane = await start();
+    // The command waits far longer than the test: only Ctrl-C can end it in time.
+    pane.enter('/run echo first-output-line; sleep 300; echo never-printed');
+    const running = await pane.waitFor((s) => s.includes('first-output-line'), 'the first output line');
+    expect(promptShown(running.split('first-output-line').at(-1) ?? '')).toBe(false);
+    pane.keys('C-c');
+    const after = await pane.waitFor((s) => s.includes('(stopped)') && promptShown(s.split('(stopped)').at(-1) ?? ''), 'the prompt after Ctrl-C');
+    const output = after.split('first-output-line').at(-1) ?? '';
+    expect(output).not.toContain('never-printed');
+    expect(output).not.toContain('Add the output to the chat?');
+  });
+
+  it('offers to add the output to the chat, and !cmd runs a shell command too', async () => {
+    const pane = await start();
+    pane.enter('!echo marker-$((40 + 2))');
+    await pane.waitFor((s) => s.includes('marker-42') && s.includes('Add the output to the chat?'), 'the output and the question');
+    pane.keys('y');
+    await pane.waitFor((s) => s.includes('Added the output to the chat.'), 'the output added');
+    await pane.waitFor((s) => promptShown(s.split('Added the output to the chat.').at(-1) ?? ''), 'the prompt');
+    pane.enter('What did it print?');
+    await pane.waitFor((s) => s.includes('I see the output.'), 'the reply');
+    expect(JSON.stringify(server!.chatRequests('m')[0]!.body.messages)).toContain('marker-42');
+  });
+});
