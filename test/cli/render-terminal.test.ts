@@ -59,7 +59,7 @@ describe('terminal renderer', () => {
     emit({ type: 'waiting' });
     emit({ type: 'assistant_delta', text: 'no newline at the end' });
     emit(usage(null));
-    expect(io.log.map((l) => l.text).join('')).toBe('no newline at the end\nTokens: 12.3k sent (2000 cached), 210 received.\n');
+    expect(io.log.map((l) => l.text).join('')).toBe('no newline at the end\nTokens: 12.3k sent (2000 cached, 16%), 210 received.\n');
   });
 
   it('draws the unfinished line of a pretty reply and redraws it in place as it grows', () => {

@@ -1,8 +1,9 @@
 // What /add (and the files named on the command line) may put in the chat: exact files, globs, folders
 // (the files git knows below them, confirmed above a count), missing files (offered to be created);
 // binary files are refused, and a file that alone would fill half the context window asks first.
-import { closeSync, mkdirSync, openSync, readFileSync, readSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { readConfinedText } from '../../platform/text-files.js';
 import { isGlob, matchGlob } from './glob.js';
 import { toRepoPath } from './file-args.js';
 import type { CommandContext } from './types.js';
@@ -69,6 +70,12 @@ async function addOne(path: string, ctx: AddContext): Promise<boolean> {
     return false;
   }
   const full = resolve(ctx.root, path);
+  // Confined like every read: inside the repository after symlinks, a regular file, under the size cap.
+  const read = readConfinedText(full, { root: ctx.root, shown: path });
+  if (!read.ok) {
+    ctx.print(`Cannot add ${path}: ${read.message}.\n`);
+    return false;
+  }
   const binary = binaryReason(full);
   if (binary) {
     ctx.print(`Cannot add ${path}: ${binary}.\n`);
@@ -76,8 +83,8 @@ async function addOne(path: string, ctx: AddContext): Promise<boolean> {
   }
   const half = Math.floor(ctx.model.contextWindow / 2);
   // Bytes / 2 is a generous upper bound on tokens; only a file that might be large is counted.
-  if (statSync(full).size / 2 > half) {
-    const tokens = ctx.tokens.count(readFileSync(full, 'utf8'));
+  if (read.size / 2 > half) {
+    const tokens = ctx.tokens.count(read.text);
     // Nobody to ask (headless): the file goes in, and the send-time check stops a request that cannot fit.
     if (tokens > half && ctx.canAsk) {
       const question = `${path} is about ${tokens} tokens, more than half the context window (${ctx.model.contextWindow}). Add it anyway?`;
