@@ -30,7 +30,8 @@ export async function runRepl(built: BuiltSession, environment: CliEnvironment, 
   let quit = false;
   const onInterrupt = (): void => {
     if (current) {
-      const cleared = lines.clearQueue();
+      // Lines a person typed ahead are cleared first; piped lines are the script, not a queue.
+      const cleared = interactive ? lines.clearQueue() : 0;
       if (cleared > 0) {
         lines.note(`(cleared ${cleared} queued line${cleared === 1 ? '' : 's'}; Ctrl-C again to stop the request)`);
         return;

@@ -337,7 +337,7 @@ describe('commands stop when asked', () => {
 
     expect(alive(sleeper)).toBe(false);
     expect(run.stdout).toContain('started');
-    expect(run.stdout).toContain('(exit code none: killed)');
+    expect(run.stdout).toContain('(stopped)');
     // The next line ran: the chat survived the interrupted command.
     expect(run.stdout).toContain('Files in the chat:');
   }, 20_000);

@@ -39,6 +39,11 @@ function lastUserText(request: FakeRequest): string {
   return typeof last?.content === 'string' ? last.content : JSON.stringify(last?.content);
 }
 
+function requestText(turn: string): string {
+  const sections = turn.split('\n\n').filter((section) => !section.startsWith('Reminder:'));
+  return sections.at(-1) ?? '';
+}
+
 const OFFER = 'Add b.py to the chat?';
 const QUESTION = 'Allow edits to b.py, which is not in the chat?';
 
@@ -57,9 +62,6 @@ describe('the keyboard on a terminal', () => {
     pane.enter('and then explain it');
     await pane.waitFor((s) => s.includes('queued: and then explain it'), 'the second queued line');
     slow.release();
-    const offered = await pane.waitFor((s) => s.includes(OFFER), 'the offer to add b.py');
-    expect(offered).toContain(`${OFFER} (y)es/(n)o/(a)ll/(d)on't ask again [yes]`);
-    pane.keys('n');
     const asked = await pane.waitFor((s) => s.includes(QUESTION), 'the question');
     expect(asked).toContain(`${QUESTION} (y)es/(n)o/(a)ll/(d)on't ask again [no]`);
     expect(readFileSync(join(repo, 'b.py'), 'utf8')).toBe('b = 1\n');
@@ -67,8 +69,8 @@ describe('the keyboard on a terminal', () => {
     await pane.waitFor((s) => s.split(QUESTION)[1]?.includes('no') === true, 'the answer shown');
     await pane.waitFor((s) => s.includes('> and then explain it') && promptShown(s.split('> and then explain it')[1] ?? ''), 'both queued lines run');
     expect(readFileSync(join(repo, 'b.py'), 'utf8')).toBe('b = 1\n');
-    // The request text comes first (a format reminder may follow it).
-    const texts = server.chatRequests('m').map((r) => lastUserText(r).split('\n')[0]);
+    // The request is the turn's last section (the chat files may come before it, a format reminder after it).
+    const texts = server.chatRequests('m').map((r) => requestText(lastUserText(r)));
     expect(texts[0]).toBe('change b');
     expect(texts.slice(-2)).toEqual(['y', 'and then explain it']);
   });
@@ -82,8 +84,6 @@ describe('the keyboard on a terminal', () => {
     const pane = openPane(repo, [...cliArgs(server.url), 'a.py']);
     await pane.waitFor((s) => promptShown(s), 'the prompt');
     pane.enter('change b');
-    await pane.waitFor((s) => s.includes(OFFER), 'the offer to add b.py');
-    pane.keys('n');
     await pane.waitFor((s) => s.includes(QUESTION), 'the question');
     // Enter takes the default shown, [no] for an edit outside the chat.
     pane.keys('Enter');
@@ -96,13 +96,16 @@ describe('the keyboard on a terminal', () => {
   });
 
   it('takes Enter as the default shown ([yes] to add a file) and lands the edit', async () => {
+    // A reply without edits that asks for a file the model has not seen: adding it redoes the request.
+    const asks = textReply('To change b I need to see b.py first; please add it to the chat.');
     const edit = textReply(searchReplace('b.py', 'b = 1\n', 'b = 2\n'));
-    server = await startFakeOpenAI({ replies: { m: [edit, edit] } });
+    server = await startFakeOpenAI({ replies: { m: [asks, edit] } });
     const repo = gitRepo({ 'a.py': 'a = 1\n', 'b.py': 'b = 1\n' });
     const pane = openPane(repo, [...cliArgs(server.url), 'a.py']);
     await pane.waitFor((s) => promptShown(s), 'the prompt');
     pane.enter('change b');
-    await pane.waitFor((s) => s.includes(OFFER), 'the offer to add b.py');
+    const offered = await pane.waitFor((s) => s.includes(OFFER), 'the offer to add b.py');
+    expect(offered).toContain(`${OFFER} (y)es/(n)o/(a)ll/(d)on't ask again [yes]`);
     pane.keys('Enter');
     await pane.waitFor((s) => s.includes('Applied edit to b.py'), 'the edit applied after the request was redone with b.py');
     expect(readFileSync(join(repo, 'b.py'), 'utf8')).toBe('b = 2\n');
