@@ -282,7 +282,8 @@ describe('commands stop when asked', () => {
   function appears(dir: string, name: string): Promise<void> {
     return new Promise((resolve) => {
       const check = (): boolean => {
-        if (!existsSync(join(dir, name))) return false;
+        // The shell creates the file before it writes the pid: wait for a whole line.
+        if (!existsSync(join(dir, name)) || !readFileSync(join(dir, name), 'utf8').endsWith('\n')) return false;
         watcher.close();
         resolve();
         return true;
@@ -290,6 +291,12 @@ describe('commands stop when asked', () => {
       const watcher = watch(dir, check);
       check();
     });
+  }
+
+  /** Waits (bounded, as a guard only) for a killed process to be gone: a group kill ends it within moments. */
+  async function goneSoon(pid: number): Promise<boolean> {
+    for (let i = 0; i < 50 && alive(pid); i++) await new Promise((resolve) => setTimeout(resolve, 100));
+    return !alive(pid);
   }
 
   function alive(pid: number): boolean {
@@ -317,7 +324,7 @@ describe('commands stop when asked', () => {
 
     expect(run.code, run.stderr).toBe(130);
     expect(run.events().at(-1)).toMatchObject({ type: 'result', status: 'interrupted' });
-    expect(alive(sleeper)).toBe(false);
+    expect(await goneSoon(sleeper)).toBe(true);
     // The edit had landed and been committed before the lint started: nothing half-done.
     expect(read(repo, 'app.py')).toBe('x = 2\n');
     expect(statusShort(repo)).toBe('');
@@ -335,7 +342,7 @@ describe('commands stop when asked', () => {
     process.kill(pid, 'SIGINT');
     const run = await running;
 
-    expect(alive(sleeper)).toBe(false);
+    expect(await goneSoon(sleeper)).toBe(true);
     expect(run.stdout).toContain('started');
     expect(run.stdout).toContain('(stopped)');
     // The next line ran: the chat survived the interrupted command.
