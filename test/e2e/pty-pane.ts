@@ -19,6 +19,8 @@ export interface Pane {
   /** Polls the screen until `test` holds; fails with the last screen after the deadline. */
   waitFor(test: (screen: string) => boolean, what: string, colours?: boolean): Promise<string>;
   kill(): void;
+  /** Whether the CLI in the pane has exited (tmux keeps the dead pane). */
+  exited(): boolean;
 }
 
 export function requireTmux(): void {
@@ -51,6 +53,7 @@ export function openPane(cwd: string, args: readonly string[], env: Record<strin
       tmux('send-keys', '-t', 'main', '-l', text);
       tmux('send-keys', '-t', 'main', 'Enter');
     },
+    exited: () => tmux('display-message', '-p', '-t', 'main', '#{pane_dead}').trim() === '1',
     screen: (colours = false) => tmux('capture-pane', '-p', '-t', 'main', '-S', '-200', ...(colours ? ['-e'] : [])),
     async waitFor(test, what, colours = false) {
       const deadline = Date.now() + WAIT_MS;

@@ -29,8 +29,8 @@ describe('saved sessions', () => {
     pane.enter('Interactive question about a');
     await pane.waitFor((s) => s.includes('Chat answer.') && promptShown(s.split('Chat answer.')[1] ?? '', 'ask> '), 'the answer');
     pane.enter('/exit');
-    // tmux keeps the pane (remain-on-exit) and says so once the process has ended.
-    await pane.waitFor((s) => s.includes('Pane is dead'), 'the chat to end');
+    // tmux keeps the pane (remain-on-exit) and marks it dead once the process has ended.
+    await pane.waitFor(() => pane.exited(), 'the chat to end');
 
     const oneShot = await runCli(['-m', 'One-shot question about b', ...cliArgs(server.url), '--edit-format', 'ask', 'b.py'], { cwd: repo });
     expect(oneShot.code, oneShot.stderr).toBe(0);
