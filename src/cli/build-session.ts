@@ -187,18 +187,17 @@ export async function buildSession(input: BuildInput): Promise<BuiltSession> {
   if (stateProblem && settings.resume !== null) throw new CliError(`cannot resume: ${stateProblem}`, EXIT.usage);
   const resumed = settings.resume !== null ? resumeSession(root, settings.resume) : null;
   // The log's first line describes the chat as it is when the first entry is written.
-  const holder: { session: Session | null } = { session: null };
   const recorder = stateProblem ? { record: () => {} } : new LazySessionLog(
     root,
-    () => ({
+    (chat) => ({
       type: 'meta',
       id: newId(new Date()),
       version: environment.version,
       created: new Date().toISOString(),
       model: settings.model,
       editFormat: choice.editFormat,
-      files: [...(holder.session?.chatFiles ?? [])],
-      readOnly: holder.session?.readOnlyFiles.map((f) => f.name) ?? [],
+      files: chat.files,
+      readOnly: chat.readOnly,
       interactive: input.interactive,
     }),
     resumed?.log ?? null,
@@ -232,14 +231,13 @@ export async function buildSession(input: BuildInput): Promise<BuiltSession> {
     texts: await loadSessionTexts(environment.packageRoot),
     profiles,
   });
-  holder.session = session;
   if (resumed) {
     session.restore(resumed.history, resumed.chatFiles);
     for (const notice of resumed.notices) emit({ type: 'warning', message: notice });
     emit({ type: 'info', message: `Resumed session ${resumed.log.id} with ${resumed.history.length} messages.` });
   }
   const found = readInstructions(root, environment.cwd);
-  session.instructions.push(...found.instructions);
+  session.addInstructions(found.instructions);
   for (const note of found.notes) emit({ type: 'warning', message: note });
   const git = input.repoRoot ? createGitCommands(input.repoRoot, gitOptions) : null;
   const commands = allCommands();

@@ -27,9 +27,10 @@ export type { ChatMode, CoderLoader, Instruction, LoadedCoder, ReadOnlyFile, Req
 export type { ModelRole } from './model-profiles.js';
 
 export class Session {
-  readonly chatFiles: string[] = [];
-  readonly readOnlyFiles: ReadOnlyFile[] = [];
-  readonly instructions: Instruction[] = [];
+  // Changed only through the methods below, which record each change in the session log.
+  private readonly files: string[] = [];
+  private readonly readOnly: ReadOnlyFile[] = [];
+  private readonly instructions: Instruction[] = [];
   history: ChatMessage[] = [];
   readonly totals = new SessionTotals();
   mode: ChatMode;
@@ -53,6 +54,14 @@ export class Session {
     this.editFormat = options.editFormat;
     this.editorFormat = options.editorFormat;
     this.profiles = deps.profiles ?? fixedProfiles(options, deps.ports);
+  }
+
+  get chatFiles(): readonly string[] {
+    return this.files;
+  }
+
+  get readOnlyFiles(): readonly ReadOnlyFile[] {
+    return this.readOnly;
   }
 
   get models(): Record<ModelRole, string> {
@@ -85,46 +94,51 @@ export class Session {
   }
 
   addChatFile(path: string): boolean {
-    if (this.chatFiles.includes(path)) return false;
-    this.chatFiles.push(path);
+    if (this.files.includes(path)) return false;
+    this.files.push(path);
     this.recordFiles();
     return true;
   }
 
   dropChatFile(path: string): boolean {
-    const index = this.chatFiles.indexOf(path);
+    const index = this.files.indexOf(path);
     if (index < 0) return false;
-    this.chatFiles.splice(index, 1);
+    this.files.splice(index, 1);
     this.recordFiles();
     return true;
   }
 
   dropAllChatFiles(): number {
-    const count = this.chatFiles.splice(0).length;
+    const count = this.files.splice(0).length;
     this.recordFiles();
     return count;
   }
 
   addReadOnlyFile(file: ReadOnlyFile): boolean {
-    if (this.readOnlyFiles.some((f) => f.absolutePath === file.absolutePath)) return false;
-    this.readOnlyFiles.push(file);
+    if (this.readOnly.some((f) => f.absolutePath === file.absolutePath)) return false;
+    this.readOnly.push(file);
     this.recordFiles();
     return true;
   }
 
   /** Takes a read-only file out of the chat, by its name or absolute path. */
   dropReadOnlyFile(name: string): boolean {
-    const index = this.readOnlyFiles.findIndex((f) => f.name === name || f.absolutePath === name);
+    const index = this.readOnly.findIndex((f) => f.name === name || f.absolutePath === name);
     if (index < 0) return false;
-    this.readOnlyFiles.splice(index, 1);
+    this.readOnly.splice(index, 1);
     this.recordFiles();
     return true;
   }
 
   dropAllReadOnlyFiles(): number {
-    const count = this.readOnlyFiles.splice(0).length;
+    const count = this.readOnly.splice(0).length;
     this.recordFiles();
     return count;
+  }
+
+  /** Repository instructions (AGENTS.md) for every request; never edited, never offered as chat files. */
+  addInstructions(found: readonly Instruction[]): void {
+    this.instructions.push(...found);
   }
 
   /** A note for the model's history that is not a request (what /undo reverted, /run output). */
@@ -141,7 +155,7 @@ export class Session {
   restore(history: readonly ChatMessage[], chatFiles: readonly string[]): void {
     // A log written before reasoning was kept apart may still hold it: it is never sent back.
     this.history = history.map((m) => (m.role === 'assistant' ? { ...m, content: withoutReasoning(m.content) } : m));
-    this.chatFiles.splice(0, this.chatFiles.length, ...chatFiles);
+    this.files.splice(0, this.files.length, ...chatFiles);
   }
 
   /** One user request and its reflections, in the session's mode or a one-off `mode`. */
