@@ -101,17 +101,11 @@ export class Session {
   }
 
   dropChatFile(path: string): boolean {
-    const index = this.files.indexOf(path);
-    if (index < 0) return false;
-    this.files.splice(index, 1);
-    this.recordFiles();
-    return true;
+    return this.removeAt(this.files, this.files.indexOf(path));
   }
 
   dropAllChatFiles(): number {
-    const count = this.files.splice(0).length;
-    this.recordFiles();
-    return count;
+    return this.removeAll(this.files);
   }
 
   addReadOnlyFile(file: ReadOnlyFile): boolean {
@@ -123,17 +117,11 @@ export class Session {
 
   /** Takes a read-only file out of the chat, by its name or absolute path. */
   dropReadOnlyFile(name: string): boolean {
-    const index = this.readOnly.findIndex((f) => f.name === name || f.absolutePath === name);
-    if (index < 0) return false;
-    this.readOnly.splice(index, 1);
-    this.recordFiles();
-    return true;
+    return this.removeAt(this.readOnly, this.readOnly.findIndex((f) => f.name === name || f.absolutePath === name));
   }
 
   dropAllReadOnlyFiles(): number {
-    const count = this.readOnly.splice(0).length;
-    this.recordFiles();
-    return count;
+    return this.removeAll(this.readOnly);
   }
 
   /** Repository instructions (AGENTS.md) for every request; never edited, never offered as chat files. */
@@ -308,6 +296,19 @@ export class Session {
     if (!hash) return;
     this.totals.commits++;
     this.emit({ type: 'commit', hash, message, files: paths, user: false });
+  }
+
+  private removeAt<T>(list: T[], index: number): boolean {
+    if (index < 0) return false;
+    list.splice(index, 1);
+    this.recordFiles();
+    return true;
+  }
+
+  private removeAll<T>(list: T[]): number {
+    const count = list.splice(0).length;
+    this.recordFiles();
+    return count;
   }
 
   private recordFiles(): void {
