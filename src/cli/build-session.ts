@@ -206,7 +206,6 @@ export async function buildSession(input: BuildInput): Promise<BuiltSession> {
   session.addInstructions(found.instructions);
   for (const note of found.notes) emit({ type: 'warning', message: note });
   const git = input.repoRoot ? createGitCommands(input.repoRoot, gitOptions) : null;
-  const commands = allCommands();
   const built: BuiltSession = {
     session,
     settings,
@@ -215,33 +214,7 @@ export async function buildSession(input: BuildInput): Promise<BuiltSession> {
     git,
     stateDirUsable: stateProblem === null,
     identifiers: () => repoMap?.identifiers() ?? [],
-    commandContext: (print, signal) => ({
-      session,
-      signal,
-      root,
-      cwd: environment.cwd,
-      print,
-      git,
-      runShell: (command, options) => runShell(command, { ...options, signal }),
-      lintCommands: settings['lint-cmd'],
-      testCommand: settings['test-cmd'],
-      repoMap,
-      mapTokens: settings['map-tokens'],
-      refreshMap: () => repoMap?.refresh(),
-      // Read when a command runs, so a /model switch shows at once.
-      get model() {
-        const main = profiles.get('main');
-        return { contextWindow: main.contextWindow, inputPricePerToken: main.prices ? main.prices.inputPerMillion / 1e6 : null };
-      },
-      commands,
-      tokens,
-      canAsk: input.interactive,
-      syntaxCheck: (path) => syntaxCheckOf(root, path, ports),
-      commitMessage: (diff) => userCommitMessage(diff, { client, model: session.models.weak, packageRoot: environment.packageRoot }),
-      confirm: (question, kind) => ports.asker.confirm(question, kind),
-      listFiles: async () => (ports.files ? ports.files.list() : []),
-      settingsReport: () => renderSettingsReport(...withChatChanges(settings, input.sources ?? new Map(), session)),
-    }),
+    commandContext: commandContextOf(input, { session, root, git, repoMap, runShell, profiles, tokens, client, ports }),
     close: async () => {
       await repoMap?.flush();
     },
@@ -251,6 +224,52 @@ export async function buildSession(input: BuildInput): Promise<BuiltSession> {
   // Files named on the command line go through the same checks as /add (globs, folders, binary, size).
   await addStartFiles(built.commandContext((text) => emit({ type: 'info', message: text.trimEnd() })), input.files, readFilesAllowed(input, root, emit));
   return built;
+}
+
+interface ContextParts {
+  readonly session: Session;
+  readonly root: string;
+  readonly git: GitCommandsPort | null;
+  readonly repoMap: RepoMapHandle | null;
+  readonly runShell: (command: string, options?: ShellRunOptions) => ReturnType<ShellPort['run']>;
+  readonly profiles: ModelProfiles;
+  readonly tokens: TokenCounter;
+  readonly client: ModelClient;
+  readonly ports: RequestPorts;
+}
+
+/** The slash commands' view of the session, made anew for each command (its printer and Ctrl-C signal). */
+function commandContextOf(input: BuildInput, parts: ContextParts): BuiltSession['commandContext'] {
+  const { environment, settings } = input;
+  const { session, root, git, repoMap, runShell, profiles, tokens, client, ports } = parts;
+  const commands = allCommands();
+  return (print, signal) => ({
+    session,
+    signal,
+    root,
+    cwd: environment.cwd,
+    print,
+    git,
+    runShell: (command, options) => runShell(command, { ...options, signal }),
+    lintCommands: settings['lint-cmd'],
+    testCommand: settings['test-cmd'],
+    repoMap,
+    mapTokens: settings['map-tokens'],
+    refreshMap: () => repoMap?.refresh(),
+    // Read when a command runs, so a /model switch shows at once.
+    get model() {
+      const main = profiles.get('main');
+      return { contextWindow: main.contextWindow, inputPricePerToken: main.prices ? main.prices.inputPerMillion / 1e6 : null };
+    },
+    commands,
+    tokens,
+    canAsk: input.interactive,
+    syntaxCheck: (path) => syntaxCheckOf(root, path, ports),
+    commitMessage: (diff) => userCommitMessage(diff, { client, model: session.models.weak, packageRoot: environment.packageRoot }),
+    confirm: (question, kind) => ports.asker.confirm(question, kind),
+    listFiles: async () => (ports.files ? ports.files.list() : []),
+    settingsReport: () => renderSettingsReport(...withChatChanges(settings, input.sources ?? new Map(), session)),
+  });
 }
 
 interface PortParts {
