@@ -1,18 +1,17 @@
 // The chat: files, history and modes, and one user request carried through its rounds of reflection.
 // It emits events and records the log; it never prints. Model failures arrive as values.
-import { join } from 'node:path';
 import type { CoderFormat } from '../coders/base-coder.js';
 import { writeCommitMessage } from '../coders/commit-message.js';
-import type { BuiltMessages, FileText } from '../coders/messages.js';
+import type { BuiltMessages } from '../coders/messages.js';
 import { buildMessages } from '../coders/messages.js';
 import type { RequestPorts } from '../coders/ports.js';
 import { buildModelProfile, type ModelProfile } from '../model/model-profile.js';
 import { withoutReasoning } from '../model/think-tags.js';
 import type { ChatMessage } from '../model/types.js';
-import { readConfinedText } from '../platform/text-files.js';
 import { Conversation } from './conversation.js';
 import { endWithError } from './error-ending.js';
 import type { EmitEvent, Totals } from './events.js';
+import { readChatFileTexts, readReadOnlyTexts } from './file-texts.js';
 import { offerFilesTheReplyNeeds, offerMentionedFiles, type FileOfferDeps } from './file-offers.js';
 import { ModelProfiles, type ModelRole } from './model-profiles.js';
 import { PromptLayout } from './prompt-layout.js';
@@ -164,7 +163,8 @@ export class Session {
   /** The messages the next request would carry, with their named parts. `sending`: this request goes out. */
   async buildRequest(request: string, loaded?: LoadedCoder, history: readonly ChatMessage[] = this.history, sending = false): Promise<BuiltMessages> {
     const coder = loaded ?? (await this.deps.loadCoder(this.coderKindFor(this.mode)));
-    const [chatFiles, readOnlyFiles] = await Promise.all([this.readChatFiles(), this.readReadOnlyFiles()]);
+    const chatFiles = readChatFileTexts(this.options.root, this.chatFiles, this.emit);
+    const readOnlyFiles = readReadOnlyTexts(this.readOnlyFiles, this.emit);
     const { map, mentioned } = await this.repoMap(request);
     const layout = this.layoutOf(history);
     const turn = layout.next(history, chatFiles);
@@ -313,26 +313,6 @@ export class Session {
 
   private recordFiles(): void {
     this.deps.recorder?.record({ type: 'files', chat: [...this.chatFiles], readOnly: this.readOnlyFiles.map((f) => f.name) });
-  }
-
-  private async readChatFiles(): Promise<FileText[]> {
-    // Confined like writing: a chat file whose real path leaves the repository, or that is no regular file, is not sent.
-    return this.readFiles(this.chatFiles.map((path) => ({ path, absolutePath: join(this.options.root, path), root: this.options.root })));
-  }
-
-  private async readReadOnlyFiles(): Promise<FileText[]> {
-    // The user named these (--read, /read-only): they may lie outside the repository, but are still capped.
-    return this.readFiles(this.readOnlyFiles.map((f) => ({ path: f.name, absolutePath: f.absolutePath, root: null })));
-  }
-
-  private async readFiles(files: ReadonlyArray<{ path: string; absolutePath: string; root: string | null }>): Promise<FileText[]> {
-    const out: FileText[] = [];
-    for (const file of files) {
-      const read = readConfinedText(file.absolutePath, { root: file.root, shown: file.path });
-      if (read.ok) out.push({ path: file.path, text: read.text });
-      else if (read.kind !== 'missing') this.emit({ type: 'warning', message: read.message });
-    }
-    return out;
   }
 
   private layoutOf(history: readonly ChatMessage[]): PromptLayout {
