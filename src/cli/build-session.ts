@@ -18,18 +18,19 @@ import { createOpenAIClient, DEFAULT_BASE_URL } from '../model/openai-client.js'
 import type { ModelClient } from '../model/types.js';
 import { createTokenizerPool } from '../model/tokens.js';
 import { configuredHooksDir } from '../git/hooks-path.js';
-import { createProcessRunner } from '../platform/process.js';
+import { createProcessRunner, type ProcessRunner } from '../platform/process.js';
 import { scrubEnvironment } from '../platform/scrub-env.js';
 import { readConfinedText } from '../platform/text-files.js';
 import { createRepoLock } from '../platform/repo-lock.js';
 import type { EmitEvent } from '../session/events.js';
+import type { SessionRecorder } from '../session/session-log.js';
 import { ModelProfiles } from '../session/model-profiles.js';
 import { Session, type ChatMode, type SessionOptions, type SessionTexts } from '../session/session.js';
 import { createAsker } from './asker.js';
 import { createChecksPort } from './checks-adapter.js';
 import { createCoderLoader } from './coder-loader.js';
 import { readInstructions } from './instructions.js';
-import { LazySessionLog, newId, recordingEmit, resumeSession } from './session-files.js';
+import { LazySessionLog, newId, recordingEmit, resumeSession, type ResumedSession } from './session-files.js';
 import { stateDirProblem, writesInside } from './state-dir.js';
 import type { CliEnvironment } from './cli-environment.js';
 import { allCommands } from './commands/registry.js';
@@ -178,106 +179,42 @@ export async function buildSession(input: BuildInput): Promise<BuiltSession> {
   const client = createModelClient(settings, environment.cwd, profileOf, llmLogAllowed(input, root, emit));
   const runner = createProcessRunner();
   const commandTimeoutMs = settings['command-timeout'] * 1000;
-  const shellEnv = childEnv;
   const runShell = (command: string, extra: ShellRunOptions = {}): ReturnType<ShellPort['run']> =>
-    runner.run(command, { cwd: root, timeoutMs: commandTimeoutMs, env: shellEnv, ...extra });
+    runner.run(command, { cwd: root, timeoutMs: commandTimeoutMs, env: childEnv, ...extra });
   // The map's tag cache lives in .tandem/ too
   const repoMap = stateProblem ? null : createMap(input, root, tokens, choice.contextWindow);
 
   if (stateProblem && settings.resume !== null) throw new CliError(`cannot resume: ${stateProblem}`, EXIT.usage);
   const resumed = settings.resume !== null ? resumeSession(root, settings.resume) : null;
-  // The log's first line describes the chat as it is when the first entry is written.
-  const holder: { session: Session | null } = { session: null };
-  const recorder = stateProblem ? { record: () => {} } : new LazySessionLog(
-    root,
-    () => ({
-      type: 'meta',
-      id: newId(new Date()),
-      version: environment.version,
-      created: new Date().toISOString(),
-      model: settings.model,
-      editFormat: choice.editFormat,
-      files: [...(holder.session?.chatFiles ?? [])],
-      readOnly: holder.session?.readOnlyFiles.map((f) => f.name) ?? [],
-      interactive: input.interactive,
-    }),
-    resumed?.log ?? null,
-    (message) => emit({ type: 'warning', message }),
-  );
-  const recordingEmitter = stateProblem ? emit : recordingEmit(emit, recorder, join(root, '.tandem', 'chat.history.md'), () => new Date());
-  const ports: RequestPorts = {
-    model: client,
-    weakModel: client,
-    tokens,
-    git: input.repoRoot ? createGitPort(input.repoRoot, gitOptions, settings['git-commit-verify']) : null,
-    checks: createChecksPort({ root, runner, env: childEnv, lintCommands: settings['lint-cmd'], testCommand: settings['test-cmd'], timeoutMs: commandTimeoutMs }),
-    asker: createAsker({
-      yesAlways: settings['yes-always'],
-      prompt: input.interactive ? (question, choices, fallback) => input.lines.ask(question, choices, fallback) : null,
-      promptCount: () => input.lines.inputCount(),
-      emit: recordingEmitter,
-    }),
-    repoMap,
-    shell: { run: (command) => runShell(command) },
-    files: input.repoRoot ? createRepoFilesPort(input.repoRoot, gitOptions) : null,
-    lock: input.repoRoot ? createRepoLock(input.repoRoot, { timeoutMs: settings['lock-timeout'] * 1000, pid: environment.pid ?? 0 }) : null,
-    applyJournal: input.repoRoot ? { file: join(input.repoRoot, '.tandem', 'apply-journal.json'), pid: environment.pid ?? 0 } : null,
-  };
+  const log = stateProblem ? { recorder: null, emit } : openSessionLog(input, root, choice, resumed);
+  const ports = createRequestPorts(input, { root, gitOptions, client, tokens, repoMap, runner, runShell, commandTimeoutMs, emit: log.emit });
   const hooksDir = input.repoRoot ? await configuredHooksDir(input.repoRoot, gitOptions) : null;
   const session = new Session({ ...sessionOptions(settings, choice, root), hooksDir }, {
     ports,
-    emit: recordingEmitter,
+    emit: log.emit,
     loadCoder: createCoderLoader(environment.packageRoot),
-    recorder,
+    recorder: log.recorder,
     texts: await loadSessionTexts(environment.packageRoot),
     profiles,
   });
-  holder.session = session;
   if (resumed) {
     session.restore(resumed.history, resumed.chatFiles);
     for (const notice of resumed.notices) emit({ type: 'warning', message: notice });
     emit({ type: 'info', message: `Resumed session ${resumed.log.id} with ${resumed.history.length} messages.` });
   }
   const found = readInstructions(root, environment.cwd);
-  session.instructions.push(...found.instructions);
+  session.addInstructions(found.instructions);
   for (const note of found.notes) emit({ type: 'warning', message: note });
   const git = input.repoRoot ? createGitCommands(input.repoRoot, gitOptions) : null;
-  const commands = allCommands();
   const built: BuiltSession = {
     session,
     settings,
     root,
-    emit: recordingEmitter,
+    emit: log.emit,
     git,
     stateDirUsable: stateProblem === null,
     identifiers: () => repoMap?.identifiers() ?? [],
-    commandContext: (print, signal) => ({
-      session,
-      signal,
-      root,
-      cwd: environment.cwd,
-      print,
-      git,
-      runShell: (command, options) => runShell(command, { ...options, signal }),
-      lintCommands: settings['lint-cmd'],
-      testCommand: settings['test-cmd'],
-      repoMap,
-      mapTokens: settings['map-tokens'],
-      refreshMap: () => repoMap?.refresh(),
-      // Read when a command runs, so a /model switch shows at once.
-      get model() {
-        const main = profiles.get('main');
-        return { contextWindow: main.contextWindow, inputPricePerToken: main.prices ? main.prices.inputPerMillion / 1e6 : null };
-      },
-      commands,
-      tokens,
-      canAsk: input.interactive,
-      syntaxCheck: (path) => syntaxCheckOf(root, path, ports),
-      commitMessage: (diff) => userCommitMessage(diff, { client, model: session.models.weak, packageRoot: environment.packageRoot }),
-      confirm: (question, kind) => ports.asker.confirm(question, kind),
-      listFiles: async () => (ports.files ? ports.files.list() : []),
-      settingsReport: () => renderSettingsReport(...withChatChanges(settings, input.sources ?? new Map(), session)),
-    }),
+    commandContext: commandContextOf(input, { session, root, git, repoMap, runShell, profiles, tokens, client, ports }),
     close: async () => {
       await repoMap?.flush();
     },
@@ -287,6 +224,115 @@ export async function buildSession(input: BuildInput): Promise<BuiltSession> {
   // Files named on the command line go through the same checks as /add (globs, folders, binary, size).
   await addStartFiles(built.commandContext((text) => emit({ type: 'info', message: text.trimEnd() })), input.files, readFilesAllowed(input, root, emit));
   return built;
+}
+
+interface ContextParts {
+  readonly session: Session;
+  readonly root: string;
+  readonly git: GitCommandsPort | null;
+  readonly repoMap: RepoMapHandle | null;
+  readonly runShell: (command: string, options?: ShellRunOptions) => ReturnType<ShellPort['run']>;
+  readonly profiles: ModelProfiles;
+  readonly tokens: TokenCounter;
+  readonly client: ModelClient;
+  readonly ports: RequestPorts;
+}
+
+/** The slash commands' view of the session, made anew for each command (its printer and Ctrl-C signal). */
+function commandContextOf(input: BuildInput, parts: ContextParts): BuiltSession['commandContext'] {
+  const { environment, settings } = input;
+  const { session, root, git, repoMap, runShell, profiles, tokens, client, ports } = parts;
+  const commands = allCommands();
+  return (print, signal) => ({
+    session,
+    signal,
+    root,
+    cwd: environment.cwd,
+    print,
+    git,
+    runShell: (command, options) => runShell(command, { ...options, signal }),
+    lintCommands: settings['lint-cmd'],
+    testCommand: settings['test-cmd'],
+    repoMap,
+    mapTokens: settings['map-tokens'],
+    refreshMap: () => repoMap?.refresh(),
+    // Read when a command runs, so a /model switch shows at once.
+    get model() {
+      const main = profiles.get('main');
+      return { contextWindow: main.contextWindow, inputPricePerToken: main.prices ? main.prices.inputPerMillion / 1e6 : null };
+    },
+    commands,
+    tokens,
+    canAsk: input.interactive,
+    syntaxCheck: (path) => syntaxCheckOf(root, path, ports),
+    commitMessage: (diff) => userCommitMessage(diff, { client, model: session.models.weak, packageRoot: environment.packageRoot }),
+    confirm: (question, kind) => ports.asker.confirm(question, kind),
+    listFiles: async () => (ports.files ? ports.files.list() : []),
+    settingsReport: () => renderSettingsReport(...withChatChanges(settings, input.sources ?? new Map(), session)),
+  });
+}
+
+interface PortParts {
+  readonly root: string;
+  readonly gitOptions: { readonly env: Record<string, string> };
+  readonly client: ModelClient;
+  readonly tokens: TokenCounter;
+  readonly repoMap: RepoMapHandle | null;
+  readonly runner: ProcessRunner;
+  readonly runShell: (command: string) => ReturnType<ShellPort['run']>;
+  readonly commandTimeoutMs: number;
+  /** The recording emitter: the asker's questions and answers join the log. */
+  readonly emit: EmitEvent;
+}
+
+/** The real ports a request runs through: model, git, checks, asker, map, shell, repository files, lock. */
+function createRequestPorts(input: BuildInput, parts: PortParts): RequestPorts {
+  const { environment, settings } = input;
+  const { root, gitOptions, client, tokens, repoMap, runner, runShell, commandTimeoutMs } = parts;
+  const childEnv = gitOptions.env;
+  return {
+    model: client,
+    weakModel: client,
+    tokens,
+    git: input.repoRoot ? createGitPort(input.repoRoot, gitOptions, settings['git-commit-verify']) : null,
+    checks: createChecksPort({ root, runner, env: childEnv, lintCommands: settings['lint-cmd'], testCommand: settings['test-cmd'], timeoutMs: commandTimeoutMs }),
+    asker: createAsker({
+      yesAlways: settings['yes-always'],
+      prompt: input.interactive ? (question, choices, fallback) => input.lines.ask(question, choices, fallback) : null,
+      promptCount: () => input.lines.inputCount(),
+      emit: parts.emit,
+    }),
+    repoMap,
+    shell: { run: (command) => runShell(command) },
+    files: input.repoRoot ? createRepoFilesPort(input.repoRoot, gitOptions) : null,
+    lock: input.repoRoot ? createRepoLock(input.repoRoot, { timeoutMs: settings['lock-timeout'] * 1000, pid: environment.pid ?? 0 }) : null,
+    applyJournal: input.repoRoot ? { file: join(input.repoRoot, '.tandem', 'apply-journal.json'), pid: environment.pid ?? 0 } : null,
+  };
+}
+
+/**
+ * The session log (created on its first entry, or the resumed one continued) and an emitter that
+ * records events in it and in the transcript. Its first line describes the chat from the entries.
+ */
+function openSessionLog(input: BuildInput, root: string, choice: ModelChoice, resumed: ResumedSession | null): { recorder: SessionRecorder; emit: EmitEvent } {
+  const { environment, settings, emit } = input;
+  const recorder = new LazySessionLog(
+    root,
+    (chat) => ({
+      type: 'meta',
+      id: newId(new Date()),
+      version: environment.version,
+      created: new Date().toISOString(),
+      model: settings.model,
+      editFormat: choice.editFormat,
+      files: chat.files,
+      readOnly: chat.readOnly,
+      interactive: input.interactive,
+    }),
+    resumed?.log ?? null,
+    (message) => emit({ type: 'warning', message }),
+  );
+  return { recorder, emit: recordingEmit(emit, recorder, join(root, '.tandem', 'chat.history.md'), () => new Date()) };
 }
 
 /** The built-in syntax check of a whole file: against an empty "before", every problem counts. */

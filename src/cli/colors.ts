@@ -1,12 +1,15 @@
 // ANSI colours, or none: the terminal renderer picks a palette once.
 
+/** Styles a piece of text for the terminal (an SGR attribute, or nothing). */
+export type Paint = (s: string) => string;
+
 export interface Palette {
-  readonly red: (s: string) => string;
-  readonly green: (s: string) => string;
-  readonly yellow: (s: string) => string;
-  readonly cyan: (s: string) => string;
-  readonly dim: (s: string) => string;
-  readonly bold: (s: string) => string;
+  readonly red: Paint;
+  readonly green: Paint;
+  readonly yellow: Paint;
+  readonly cyan: Paint;
+  readonly dim: Paint;
+  readonly bold: Paint;
 }
 
 /** Wraps text in one SGR attribute and its reset. */

@@ -5,12 +5,12 @@
 // The reader owns the keyboard: readline sees keys only while its prompt is shown; while the model works
 // a typed line is queued (and announced), and a question takes one key press, so type-ahead is never
 // an answer.
-import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
-import { dirname } from 'node:path';
 import { createInterface, type Interface } from 'node:readline';
 import type { CliEnvironment } from './cli-environment.js';
+import { HISTORY_SIZE, InputHistory } from './input-history.js';
 import { createKeyRouter, type KeyRouter } from './key-router.js';
 import { answerWord, choicesHint, type Choice } from './keys.js';
+import { PendingInput } from './pending-input.js';
 
 export type Completer = (line: string, callback: (error: Error | null, result: [string[], string]) => void) => void;
 
@@ -55,7 +55,6 @@ export interface LineReader {
   close(): void;
 }
 
-const HISTORY_SIZE = 1000;
 const BLOCK_PROMPT = '... ';
 const PASTE_ON = '\u001b[?2004h';
 const PASTE_OFF = '\u001b[?2004l';
@@ -63,12 +62,10 @@ const PASTE_OFF = '\u001b[?2004l';
 export function createLineReader(environment: CliEnvironment, interactive: boolean, options: LineReaderOptions = {}): LineReader {
   let rl: Interface | null = null;
   let ended = false;
-  const queued: string[] = [];
-  let waiting: ((line: string | null) => void) | null = null;
+  const pending = new PendingInput();
   const interruptHandlers: Array<() => void> = [];
   let completer: Completer | null = options.completer ?? null;
-  let historyFile: string | null = null;
-  let lastSaved = '';
+  const saved = new InputHistory();
   let pasted: string[] = [];
   let closing = false;
   let inputs = 0;
@@ -81,34 +78,15 @@ export function createLineReader(environment: CliEnvironment, interactive: boole
   };
 
   const deliver = (line: string): void => {
-    if (!waiting) {
-      queued.push(line);
-      if (interactive) {
-        settle(true);
-        const [first = '', ...more] = line.split('\n');
-        environment.stdout.write(`queued: ${first}${more.length > 0 ? ' \u2026' : ''}\n`);
-      }
-      return;
-    }
-    const resolve = waiting;
-    waiting = null;
-    resolve(line);
-  };
-
-  const save = (line: string): void => {
-    if (!historyFile || line.trim() === '' || line === lastSaved) return;
-    lastSaved = line;
-    try {
-      mkdirSync(dirname(historyFile), { recursive: true });
-      appendFileSync(historyFile, `${line}\n`);
-    } catch {
-      // History is a convenience: a read-only repository must not stop the chat.
-    }
+    if (pending.deliver(line) || !interactive) return;
+    settle(true);
+    const [first = '', ...more] = line.split('\n');
+    environment.stdout.write(`queued: ${first}${more.length > 0 ? ' \u2026' : ''}\n`);
   };
 
   const onLine = (line: string): void => {
     if (!interactive) return deliver(line);
-    save(line);
+    saved.save(line);
     if (keys?.pasting) {
       pasted.push(line);
       return;
@@ -133,10 +111,10 @@ export function createLineReader(environment: CliEnvironment, interactive: boole
       const readlineKeys = environment.stdin.listeners('keypress') as Array<(...args: unknown[]) => void>;
       for (const listener of readlineKeys) environment.stdin.off('keypress', listener);
       const router = createKeyRouter({
-        prompting: () => waiting !== null,
+        prompting: () => pending.isWaiting,
         readlineKeys,
         typedLine: (line) => {
-          save(line);
+          saved.save(line);
           deliver(line);
         },
         interrupt,
@@ -145,7 +123,7 @@ export function createLineReader(environment: CliEnvironment, interactive: boole
       keys = router;
       environment.stdin.on('keypress', (text: string | undefined, key: Parameters<KeyRouter['onKey']>[1]) => router.onKey(text, key));
       environment.stdout.write(PASTE_ON);
-      if (historyFile) loadHistoryInto(rl, historyFile);
+      saved.loadInto(historyOf(rl));
     }
     rl.on('SIGINT', interrupt);
     rl.on('close', () => {
@@ -154,8 +132,7 @@ export function createLineReader(environment: CliEnvironment, interactive: boole
       if (interactive && !closing) environment.stdout.write('\n');
       if (interactive) environment.stdout.write(PASTE_OFF);
       keys?.cancel();
-      waiting?.(null);
-      waiting = null;
+      pending.end();
     });
     rl.on('line', onLine);
     return rl;
@@ -164,15 +141,14 @@ export function createLineReader(environment: CliEnvironment, interactive: boole
   const readRaw = (prompt: string): Promise<string | null> => {
     const reader = open();
     inputs++;
-    const next = queued.shift();
+    const next = pending.next();
     if (next !== undefined) {
       // A queued line runs as if typed now, so the screen reads like the conversation it is.
       if (interactive) environment.stdout.write(`${prompt}${next}\n`);
       return Promise.resolve(next);
     }
     if (ended) return Promise.resolve(null);
-    return new Promise((resolve) => {
-      waiting = resolve;
+    return pending.wait(() => {
       if (!interactive) return;
       reader.setPrompt(prompt);
       reader.prompt();
@@ -211,12 +187,11 @@ export function createLineReader(environment: CliEnvironment, interactive: boole
       return inputs;
     },
     clearQueue() {
-      const count = queued.length + ((keys?.takeTyping() ?? '') === '' ? 0 : 1);
-      queued.splice(0);
-      return count;
+      const typing = (keys?.takeTyping() ?? '') === '' ? 0 : 1;
+      return pending.clear() + typing;
     },
     redraw() {
-      if (!rl || !waiting || !interactive) return;
+      if (!rl || !pending.isWaiting || !interactive) return;
       const state = rl as unknown as { line: string; cursor: number };
       state.line = '';
       state.cursor = 0;
@@ -229,8 +204,8 @@ export function createLineReader(environment: CliEnvironment, interactive: boole
       if (setup.completer !== undefined) completer = setup.completer;
       if (setup.settle) settle = setup.settle;
       if (setup.historyFile === undefined) return;
-      historyFile = setup.historyFile;
-      if (rl && interactive && historyFile) loadHistoryInto(rl, historyFile);
+      saved.use(setup.historyFile);
+      if (rl && interactive) saved.loadInto(historyOf(rl));
     },
     close() {
       closing = true;
@@ -239,26 +214,8 @@ export function createLineReader(environment: CliEnvironment, interactive: boole
   };
 }
 
-/** The saved history, newest first as readline keeps it; missing or unreadable means empty. */
-export function loadHistory(file: string, limit = HISTORY_SIZE): string[] {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch {
-    return [];
-  }
-  const lines = text.split('\n').filter((line) => line.trim() !== '');
-  return lines.slice(-limit).reverse();
-}
-
 function historyOf(rl: Interface): string[] {
   return (rl as unknown as { history: string[] }).history;
-}
-
-function loadHistoryInto(rl: Interface, file: string): void {
-  const history = historyOf(rl);
-  const typedNow = [...history];
-  history.splice(0, history.length, ...typedNow, ...loadHistory(file).filter((line) => !typedNow.includes(line)));
 }
 
 /** Asks a yes/no question on the reader (one key on a terminal; Enter is no). */

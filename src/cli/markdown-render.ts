@@ -3,15 +3,16 @@
 // and whole tables drawn as a grid.
 import { Lexer, lexer, type Token, type Tokens } from 'marked';
 import wrapAnsi from 'wrap-ansi';
+import type { Paint } from './colors.js';
 import type { CodeStyle } from './highlight.js';
 
 export interface MarkdownStyle {
-  readonly bold: (s: string) => string;
-  readonly italic: (s: string) => string;
-  readonly heading: (s: string) => string;
-  readonly inlineCode: (s: string) => string;
-  readonly dim: (s: string) => string;
-  readonly link: (s: string) => string;
+  readonly bold: Paint;
+  readonly italic: Paint;
+  readonly heading: Paint;
+  readonly inlineCode: Paint;
+  readonly dim: Paint;
+  readonly link: Paint;
   readonly code: CodeStyle;
   /** Whether the terminal's encoding has box-drawing characters and bullets. */
   readonly unicode: boolean;

@@ -8,14 +8,24 @@ import { listSessions, newSessionId, readSessionLog, replaySession, SessionLog, 
 import { describeFsError } from '../edits/apply.js';
 import { CliError, EXIT } from './exit-codes.js';
 
-/** A recorder that creates its log file only when there is something to record. */
+/** The chat's files as the log's first line describes them. */
+export interface LoggedChat {
+  readonly files: string[];
+  readonly readOnly: string[];
+}
+
+/**
+ * A recorder that creates its log file only when there is something to record. The first line's files
+ * come from the entries themselves: the session records every change of its files, so until a `files`
+ * entry arrives the chat has none, and when one is the first entry it says what the chat holds.
+ */
 export class LazySessionLog implements SessionRecorder {
   private log: SessionLog | null;
   private broken = false;
 
   constructor(
     private readonly root: string,
-    private readonly meta: () => Extract<LogEntry, { type: 'meta' }>,
+    private readonly meta: (chat: LoggedChat) => Extract<LogEntry, { type: 'meta' }>,
     existing: SessionLog | null = null,
     /** Told once when the log cannot be written (a full disk): the chat goes on without it. */
     private readonly onWriteError: (message: string) => void = () => {},
@@ -27,13 +37,17 @@ export class LazySessionLog implements SessionRecorder {
     // After a failed write the log stops: lines missing in the middle would make it lie on resume.
     if (this.broken) return;
     try {
-      this.log ??= SessionLog.create(sessionsDir(this.root), this.meta());
+      this.log ??= SessionLog.create(sessionsDir(this.root), this.meta(chatOf(entry)));
       this.log.record(entry);
     } catch (error) {
       this.broken = true;
       this.onWriteError(`Could not write the session log (${describeFsError(error)}); the rest of this session will not be saved for --resume.`);
     }
   }
+}
+
+function chatOf(entry: LogEntry): LoggedChat {
+  return entry.type === 'files' ? { files: [...entry.chat], readOnly: [...entry.readOnly] } : { files: [], readOnly: [] };
 }
 
 export interface ResumedSession extends ReplayedSession {

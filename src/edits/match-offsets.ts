@@ -14,6 +14,12 @@ export interface Offset {
   readonly nfd?: boolean;
 }
 
+/** The leading white space of the file line and of SEARCH line `k` against it; null for a blank SEARCH line. */
+function indentsAt(file: readonly string[], at: number, search: readonly string[], k: number): [string, string] | null {
+  const s = search[k] ?? '';
+  return isBlank(s) ? null : [leadingWhitespace(file[at + k] ?? ''), leadingWhitespace(s)];
+}
+
 /** The one indentation offset that turns every non-blank SEARCH line into the file line, if any. */
 export function consistentOffset(
   file: readonly string[],
@@ -22,10 +28,9 @@ export function consistentOffset(
 ): Offset | null {
   let found: Offset | null = null;
   for (let k = 0; k < search.length; k++) {
-    const s = search[k] ?? '';
-    if (isBlank(s)) continue;
-    const fi = leadingWhitespace(file[at + k] ?? '');
-    const si = leadingWhitespace(s);
+    const indents = indentsAt(file, at, search, k);
+    if (!indents) continue;
+    const [fi, si] = indents;
     let here: Offset;
     if (fi.endsWith(si)) here = { sign: 1, prefix: fi.slice(0, fi.length - si.length) };
     else if (si.endsWith(fi)) here = { sign: -1, prefix: si.slice(0, si.length - fi.length) };
@@ -46,10 +51,9 @@ export function tabMapping(file: readonly string[], at: number, search: readonly
   let width = 0;
   let fileHasTabs: boolean | null = null;
   for (let k = 0; k < search.length; k++) {
-    const s = search[k] ?? '';
-    if (isBlank(s)) continue;
-    const fi = leadingWhitespace(file[at + k] ?? '');
-    const si = leadingWhitespace(s);
+    const indents = indentsAt(file, at, search, k);
+    if (!indents) continue;
+    const [fi, si] = indents;
     if (fi === si && fi === '') continue;
     const tabsSide = /^\t+$/.test(fi) && /^ +$/.test(si) ? true : /^ +$/.test(fi) && /^\t+$/.test(si) ? false : null;
     if (tabsSide === null || (fileHasTabs !== null && tabsSide !== fileHasTabs)) return null;

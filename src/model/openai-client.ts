@@ -101,8 +101,8 @@ export function createOpenAIClient(options: OpenAIClientOptions = {}): ModelClie
         let result: AttemptResult;
         try {
           result = request.stream
-            ? await streamAttempt(client, { request, body }, control, context, costFor)
-            : await plainAttempt(client, { request, body }, control, context, costFor);
+            ? await streamAttempt(client, { request, body, context, costFor }, control)
+            : await plainAttempt(client, { request, body, context, costFor }, control);
         } finally {
           control.dispose();
         }
@@ -119,19 +119,17 @@ export function createOpenAIClient(options: OpenAIClientOptions = {}): ModelClie
   };
 }
 
-/** The request as the caller gave it (for its callbacks) and the body sent for it. */
+/** The request as the caller gave it (for its callbacks), the body sent for it, and how its result is told. */
 interface Outgoing {
   readonly request: ChatRequest;
   readonly body: RequestBody;
+  /** Names the server and model in error messages. */
+  readonly context: ModelErrorContext;
+  readonly costFor: (usage: Omit<Usage, 'cost'>) => Usage;
 }
 
-async function streamAttempt(
-  client: OpenAI,
-  outgoing: Outgoing,
-  control: AttemptControl,
-  context: ModelErrorContext,
-  costFor: (usage: Omit<Usage, 'cost'>) => Usage,
-): Promise<AttemptResult> {
+async function streamAttempt(client: OpenAI, outgoing: Outgoing, control: AttemptControl): Promise<AttemptResult> {
+  const { context, costFor } = outgoing;
   const reply = createReplyCollector(outgoing.request);
   let finishReason: string | null = null;
   let rawUsage: RawUsage | undefined;
@@ -180,13 +178,8 @@ async function openStream(
   return stream[Symbol.asyncIterator]();
 }
 
-async function plainAttempt(
-  client: OpenAI,
-  outgoing: Outgoing,
-  control: AttemptControl,
-  context: ModelErrorContext,
-  costFor: (usage: Omit<Usage, 'cost'>) => Usage,
-): Promise<AttemptResult> {
+async function plainAttempt(client: OpenAI, outgoing: Outgoing, control: AttemptControl): Promise<AttemptResult> {
+  const { context, costFor } = outgoing;
   let completion: OpenAI.Chat.Completions.ChatCompletion;
   try {
     control.touch();

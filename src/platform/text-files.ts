@@ -87,9 +87,3 @@ function readAtMost(path: string, shown: string, maxBytes: number): ConfinedRead
     closeSync(fd);
   }
 }
-
-/** The file's text with '\n' line endings and no BOM, or null when it does not exist or can't be read within the limits. */
-export async function readTextFile(path: string, options: ConfinedReadOptions = {}): Promise<string | null> {
-  const result = readConfinedText(path, options);
-  return result.ok ? result.text : null;
-}

@@ -1,6 +1,7 @@
 // The typed events a session emits. Renderers (terminal, JSON lines) subscribe; core code never prints.
 import type { RoundEvent } from '../coders/round-events.js';
 import type { ShellEvent } from '../coders/shell-offer.js';
+import type { Usage } from '../model/types.js';
 
 export type ResultStatus = 'completed' | 'reflection_limit' | 'approval_required' | 'error' | 'interrupted';
 
@@ -37,16 +38,8 @@ export type SessionEvent =
       /** Who answered: the person at the terminal, --yes-always, or nobody (headless: the answer is no). */
       readonly answeredBy: 'user' | 'yes-always' | 'nobody';
     }
-  | {
-      readonly type: 'usage';
-      readonly promptTokens: number;
-      readonly completionTokens: number;
-      readonly cachedTokens: number;
-      readonly cacheWriteTokens?: number;
-      readonly reasoningTokens?: number;
-      readonly cost: number | null;
-      readonly sessionCost: number | null;
-    }
+  /** A reply's usage (see Usage) and what the session has cost so far. */
+  | ({ readonly type: 'usage'; readonly sessionCost: number | null } & Usage)
   | ShellEvent
   | { readonly type: 'warning'; readonly message: string }
   | { readonly type: 'error'; readonly message: string }

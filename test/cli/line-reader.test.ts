@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { CliEnvironment } from '../../src/cli/cli-environment.js';
-import { createLineReader, loadHistory } from '../../src/cli/line-reader.js';
+import { loadHistory } from '../../src/cli/input-history.js';
+import { createLineReader } from '../../src/cli/line-reader.js';
 import { tempDir } from '../support/temp-repo.js';
 
 function terminal(tty: boolean) {

@@ -34,7 +34,7 @@ describe('findRepoRoot and initRepo', () => {
     expect(await findRepoRoot(plain, { env })).toBe(plain);
   });
 
-  it('drops the variables simple-git refuses from a given environment', async () => {
+  it('drops the variables that would point git elsewhere or open an editor from a given environment', async () => {
     fx = await makeFixture();
     const env = { ...fx.env, GIT_DIR: '/nonexistent', EDITOR: 'vim', GIT_CONFIG_GLOBAL: '/nonexistent' };
     expect(await findRepoRoot(fx.root, { env })).toBe(fx.root);

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { createCoder } from '../../src/coders/base-coder.js';
-import type { Answer, ApprovalKind } from '../../src/coders/ports.js';
+import type { Answer, ApprovalKind, RepoFilesPort } from '../../src/coders/ports.js';
 import { loadPromptSet } from '../../src/coders/prompt-set.js';
 import type { CoderFormat } from '../../src/model/edit-formats.js';
 import type { SessionEvent } from '../../src/session/events.js';
@@ -24,6 +24,8 @@ interface Setup {
   readonly turns: ScriptedTurn[];
   readonly answers?: Partial<Record<ApprovalKind, Answer>>;
   readonly options?: Partial<SessionOptions>;
+  /** The repository's files, as the files port lists them (default: no files port). */
+  readonly repoFiles?: string[];
 }
 
 function start(setup: Setup) {
@@ -66,7 +68,7 @@ function start(setup: Setup) {
       ...setup.options,
     },
     {
-      ports: { model, weakModel, tokens: approxTokens, git, checks, asker, repoMap: null, shell: null, files: null },
+      ports: { model, weakModel, tokens: approxTokens, git, checks, asker, repoMap: null, shell: null, files: repoFilesOf(setup.repoFiles) },
       emit: (event) => {
         events.push(event);
         for (const listener of listeners) listener(event);
@@ -81,6 +83,10 @@ function start(setup: Setup) {
   const ofType = <T extends SessionEvent['type']>(type: T) => events.filter((e): e is Extract<SessionEvent, { type: T }> => e.type === type);
   const once = (type: SessionEvent['type']): Promise<void> => new Promise((resolve) => listeners.push((e) => e.type === type && resolve()));
   return { session, model, weakModel, git, checks, asker, events, read, ofType, once };
+}
+
+function repoFilesOf(paths: readonly string[] | undefined): RepoFilesPort | null {
+  return paths ? { list: async () => [...paths] } : null;
 }
 
 function block(path: string, search: string, replace: string): string {
@@ -240,6 +246,50 @@ describe('a request through the session loop', () => {
     expect(t.model.lastUserMessage(1)).toMatch(/Do this plan:\nPlan: make total return 0\./);
     expect(t.read('app.py')).toBe('def total(xs):\n    return 0\n');
     expect(t.session.history.map((m) => m.content)).toEqual(['zero please', 'Plan: make total return 0.']);
+  });
+
+  it('adds the files a reply asks for and sends the request again, which then lands', async () => {
+    const t = start({
+      files: { ...APP, 'util.py': 'ZERO = 0\n' },
+      chat: ['app.py'],
+      repoFiles: ['app.py', 'util.py'],
+      turns: ['To do this I need to see util.py first.', block('app.py', '    return sum(xs)\n', '    return 0\n')],
+      answers: { 'add-file': 'yes' },
+    });
+    const outcome = await t.session.runRequest('return zero');
+    expect(outcome.status).toBe('completed');
+    expect(t.session.chatFiles).toEqual(['app.py', 'util.py']);
+    expect(t.ofType('reflection')).toEqual([{ type: 'reflection', n: 1, reason: 'files added' }]);
+    expect(t.model.requests).toHaveLength(2);
+    expect(t.model.lastUserMessage(1)).toContain('util.py');
+    expect(t.read('app.py')).toBe('def total(xs):\n    return 0\n');
+  });
+
+  it('counts the re-ask after added files against the reflection limit too', async () => {
+    const t = start({
+      files: { ...APP, 'util.py': 'ZERO = 0\n' },
+      chat: ['app.py'],
+      repoFiles: ['app.py', 'util.py'],
+      turns: ['I need util.py.', block('app.py', '    return nothing\n', '    return 0\n')],
+      answers: { 'add-file': 'yes' },
+      options: { maxReflections: 1 },
+    });
+    const outcome = await t.session.runRequest('return zero');
+    expect(outcome).toMatchObject({ status: 'reflection_limit', message: expect.stringContaining('Stopped after 1 reflections') });
+    expect(t.model.requests).toHaveLength(2);
+    expect(t.ofType('reflection').map((e) => e.reason)).toEqual(['files added']);
+  });
+
+  it('does not send a request too big for the window unless the user says so', async () => {
+    const refused = start({ files: APP, chat: ['app.py'], turns: ['never sent'], options: { contextWindow: 20 } });
+    expect(await refused.session.runRequest('return zero')).toEqual({ status: 'completed', message: 'Request not sent.' });
+    expect(refused.asker.asked.map((q) => q.kind)).toEqual(['oversized-request']);
+    const headless = start({ files: APP, chat: ['app.py'], turns: ['never sent'], options: { contextWindow: 20 }, answers: { 'oversized-request': 'unanswerable' } });
+    expect((await headless.session.runRequest('return zero')).status).toBe('approval_required');
+    expect([refused.model.requests.length, headless.model.requests.length]).toEqual([0, 0]);
+    const allowed = start({ files: APP, chat: ['app.py'], turns: ['Nothing to change.'], options: { contextWindow: 20 }, answers: { 'oversized-request': 'yes' } });
+    expect((await allowed.session.runRequest('return zero')).status).toBe('completed');
+    expect(allowed.model.requests).toHaveLength(1);
   });
 
   it('with --dry-run plans the edit and writes and commits nothing', async () => {

@@ -1,0 +1,23 @@
+// How a typed failure (git, disk, lock) ends a request, not the chat: one line for the user, the long
+// form in the session log, and a note on the last reply so the model knows its edits did not land.
+import type { Conversation } from './conversation.js';
+import type { EmitEvent } from './events.js';
+import type { RequestOutcome } from './session-types.js';
+
+export interface ErrorEndingDeps {
+  readonly emit: EmitEvent;
+  /** Keeps the long form of the failure (git's hints, a stack) in the session log. */
+  readonly logDetail: (message: string, detail: unknown) => void;
+  /** The chat's conversation, whose last reply gets the note. */
+  readonly conversation: Conversation;
+}
+
+/** Bugs (anything without a `kind`) are rethrown: they are never reported as if the user caused them. */
+export function endWithError(error: unknown, modelNote: string | null, deps: ErrorEndingDeps): RequestOutcome {
+  if (!(error instanceof Error) || typeof (error as { kind?: unknown }).kind !== 'string') throw error;
+  const message = error.message.split('\n')[0] ?? error.message;
+  deps.logDetail(message, (error as { detail?: unknown }).detail);
+  deps.emit({ type: 'error', message });
+  if (modelNote) deps.conversation.noteOnLastReply(`${modelNote}: ${message}`);
+  return { status: 'error', message };
+}

@@ -1,0 +1,100 @@
+// One request to a model: check it fits, log it, send it, and let its reply join the conversation.
+// A failed reply (interrupted, a server error) ends the request with its outcome and is never applied.
+import type { BuiltMessages } from '../coders/messages.js';
+import type { Asker } from '../coders/ports.js';
+import type { ModelProfile } from '../model/model-profile.js';
+import type { ChatResult, ModelClient } from '../model/types.js';
+import { checkContextWindow } from './context-window.js';
+import type { Conversation } from './conversation.js';
+import type { EmitEvent } from './events.js';
+import type { RequestOutcome } from './session-types.js';
+import type { SessionTotals } from './totals.js';
+
+export interface RequestStepDeps {
+  readonly client: ModelClient;
+  readonly asker: Asker;
+  readonly emit: EmitEvent;
+  readonly totals: SessionTotals;
+  readonly stream: boolean;
+}
+
+export type ReplyResult = { readonly ok: true; readonly text: string } | { readonly ok: false; readonly outcome: RequestOutcome };
+
+/** A request that may be too big for the model's window: the user says whether it goes out. */
+export async function requestWithinWindow(
+  built: BuiltMessages,
+  message: string,
+  model: ModelProfile,
+  conversation: Conversation,
+  deps: RequestStepDeps,
+  signal?: AbortSignal,
+): Promise<ReplyResult> {
+  const room = checkContextWindow(built, model.contextWindow, model.tokens);
+  if (room) {
+    const answer = await deps.asker.confirm(room, 'oversized-request');
+    if (answer === 'unanswerable') return { ok: false, outcome: { status: 'approval_required', message: room } };
+    if (answer === 'no') return { ok: false, outcome: { status: 'completed', message: 'Request not sent.' } };
+  }
+  return requestReply(built, message, model.name, conversation, deps, signal);
+}
+
+/** Sends `built` (whose last request is `message`) and returns the reply that joined the conversation. */
+export async function requestReply(
+  built: BuiltMessages,
+  message: string,
+  model: string,
+  conversation: Conversation,
+  deps: RequestStepDeps,
+  signal?: AbortSignal,
+): Promise<ReplyResult> {
+  conversation.logRequest(message);
+  const reply = await send(built, model, deps, signal);
+  if (!reply.ok) return { ok: false, outcome: failedReply(message, reply, conversation, deps.emit) };
+  conversation.remember(message, reply.text);
+  return { ok: true, text: reply.text };
+}
+
+async function send(built: BuiltMessages, model: string, deps: RequestStepDeps, signal?: AbortSignal): Promise<ChatResult> {
+  const { emit, totals } = deps;
+  emit({ type: 'waiting' });
+  totals.requests++;
+  const result = await deps.client.chat({
+    model,
+    messages: built.messages,
+    stream: deps.stream,
+    signal,
+    onText: (delta) => emit({ type: 'assistant_delta', text: delta }),
+    onReasoning: (delta) => emit({ type: 'reasoning_delta', text: delta }),
+    stablePrefix: stablePrefixOf(built),
+  });
+  if (result.usage) {
+    totals.addUsage(result.usage);
+    emit({ type: 'usage', ...result.usage, sessionCost: totals.cost });
+  }
+  if (result.ok && result.reasoning) emit({ type: 'reasoning', text: result.reasoning });
+  if (result.ok) emit({ type: 'assistant', text: result.text, interrupted: false });
+  if (result.ok && result.reasoning && result.text.trim() === '') {
+    emit({ type: 'warning', message: 'The reply ended inside its reasoning, before any answer: nothing from it was applied.' });
+  }
+  return result;
+}
+
+function failedReply(message: string, reply: Extract<ChatResult, { ok: false }>, conversation: Conversation, emit: EmitEvent): RequestOutcome {
+  const partial = reply.partialText;
+  if (reply.error.kind === 'aborted') {
+    emit({ type: 'assistant', text: partial, interrupted: true });
+    conversation.remember(message, `${partial}${partial ? '\n\n' : ''}[interrupted by the user]`);
+    return { status: 'interrupted', message: 'Interrupted; no edits from the partial reply were applied.' };
+  }
+  if (partial) emit({ type: 'assistant', text: partial, interrupted: true });
+  const note = partial ? ' No edits from the partial reply were applied.' : '';
+  emit({ type: 'error', message: `${reply.error.message}${note}` });
+  return { status: 'error', message: reply.error.message };
+}
+
+/** The messages before the conversation (history, chat files, the request): what a prompt cache can keep. */
+function stablePrefixOf(built: BuiltMessages): number {
+  const conversation = new Set(['history', 'chat files', 'request']);
+  const end = built.parts.findIndex((part) => conversation.has(part.name));
+  return built.parts.slice(0, end < 0 ? built.parts.length : end).reduce((sum, part) => sum + part.messages.length, 0);
+}
