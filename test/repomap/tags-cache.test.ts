@@ -193,16 +193,15 @@ describe('tag cache', () => {
     expect(decodeCache(text.replace(`"version":${TAG_CACHE_VERSION}`, '"version":3'))).toBeNull(); // per-file names
   });
 
-  it('round-trips 100k tags quickly', () => {
+  // Its speed is the bench's business (npm run bench, repomap warm rows); here only what comes back.
+  it('round-trips 100k tags', () => {
     const tags: Tag[] = Array.from({ length: 100_000 }, (_, i) => ({
       path: `f${i % 1000}.ts`, name: `name${i}`, role: i % 3 ? 'ref' : 'def', kind: i % 2 ? 'call' : 'function', line: i, endLine: i % 3 ? i : i + 2,
     }));
     const byFile = new Map<string, Tag[]>();
     for (const tag of tags) byFile.set(tag.path, [...(byFile.get(tag.path) ?? []), tag]);
     const entries = new Map([...byFile].map(([file, fileTags]) => [file, { size: 1, mtimeMs: 2.5, hash: 'h', packed: packTags(fileTags) }]));
-    const started = performance.now();
     const decoded = decodeCache(encodeCache(entries));
-    expect(performance.now() - started).toBeLessThan(2000);
     expect(decoded?.get('f7.ts')?.packed.names).toHaveLength(100_000);
     expect(decoded?.get('f7.ts')?.packed.kinds).toEqual(entries.get('f7.ts')?.packed.kinds);
     expect(unpackTags('f7.ts', decoded?.get('f7.ts')?.packed ?? packTags([]))).toEqual(byFile.get('f7.ts'));
