@@ -3,26 +3,17 @@
 // and /diff before any request.
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeOpenAI, type FakeOpenAIServer } from '../support/fake-openai-server.js';
+import { describe, expect, it } from 'vitest';
+import type { FakeOpenAIServer } from '../support/fake-openai-server.js';
 import { gitRepo } from '../support/temp-repo.js';
-import { cliArgs, openPane as open, promptShown, requireTmux, type Pane } from './pty-pane.js';
+import { cliArgs, promptShown, tmuxTests, type Pane } from './pty-pane.js';
 
-const panes: Pane[] = [];
+const { open: openPane, serve } = tmuxTests();
 let server: FakeOpenAIServer | undefined;
 
-beforeAll(requireTmux);
-
-afterEach(async () => {
-  for (const pane of panes.splice(0)) pane.kill();
-  await server?.close();
-  server = undefined;
-});
-
 async function start(repo: string, extra: readonly string[] = []): Promise<Pane> {
-  server = await startFakeOpenAI();
-  const pane = open(repo, [...cliArgs(server.url), ...extra]);
-  panes.push(pane);
+  server = await serve();
+  const pane = openPane(repo, [...cliArgs(server.url), ...extra]);
   await pane.waitFor((s) => promptShown(s), 'the prompt');
   return pane;
 }
@@ -89,9 +80,8 @@ describe('files on a terminal', () => {
 
   it('checks files named on the command line at start-up: a misspelt one is offered, not silently kept', async () => {
     const repo = gitRepo({ 'app.py': 'a\n' });
-    server = await startFakeOpenAI();
-    const pane = open(repo, [...cliArgs(server.url), 'app.py', 'ap.py']);
-    panes.push(pane);
+    server = await serve();
+    const pane = openPane(repo, [...cliArgs(server.url), 'app.py', 'ap.py']);
     await pane.waitFor((s) => s.includes('No file ap.py. Create it?'), 'the start-up offer');
     pane.keys('n');
     await pane.waitFor((s) => promptShown(s), 'the prompt');

@@ -3,28 +3,14 @@
 // no further model request. Ctrl-C clears the queue before it stops a request.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeOpenAI, textReply, type FakeOpenAIServer, type FakeRequest, type FakeStep } from '../support/fake-openai-server.js';
+import { describe, expect, it } from 'vitest';
+import { textReply, type FakeOpenAIServer, type FakeRequest, type FakeStep } from '../support/fake-openai-server.js';
 import { searchReplace } from '../support/replies.js';
 import { gitRepo } from '../support/temp-repo.js';
-import { cliArgs, openPane as open, promptShown, requireTmux, type Pane } from './pty-pane.js';
+import { cliArgs, promptShown, tmuxTests } from './pty-pane.js';
 
-const panes: Pane[] = [];
+const { open: openPane, serve } = tmuxTests();
 let server: FakeOpenAIServer | undefined;
-
-beforeAll(requireTmux);
-
-afterEach(async () => {
-  for (const pane of panes.splice(0)) pane.kill();
-  await server?.close();
-  server = undefined;
-});
-
-function openPane(...args: Parameters<typeof open>): Pane {
-  const pane = open(...args);
-  panes.push(pane);
-  return pane;
-}
 
 /** A reply held back until the test calls `release`: the model is "slow" exactly as long as needed. */
 function gated(step: FakeStep): { step: FakeStep; release: () => void } {
@@ -50,7 +36,7 @@ const QUESTION = 'Allow edits to b.py, which is not in the chat?';
 describe('the keyboard on a terminal', () => {
   it('queues lines typed during a slow reply, never takes them as an answer, and runs them afterwards', async () => {
     const slow = gated(textReply(`I will change b.\n\n${searchReplace('b.py', 'b = 1\n', 'b = 2\n')}`));
-    server = await startFakeOpenAI({ replies: { m: [slow.step] }, fallback: textReply('Done with that.') });
+    server = await serve({ replies: { m: [slow.step] }, fallback: textReply('Done with that.') });
     const repo = gitRepo({ 'a.py': 'a = 1\n', 'b.py': 'b = 1\n' });
     const pane = openPane(repo, [...cliArgs(server.url), 'a.py']);
     await pane.waitFor((s) => promptShown(s), 'the prompt');
@@ -76,7 +62,7 @@ describe('the keyboard on a terminal', () => {
   });
 
   it('makes no further model request after an edit is declined', async () => {
-    server = await startFakeOpenAI({
+    server = await serve({
       replies: { m: [textReply(searchReplace('b.py', 'b = 1\n', 'b = 2\n'))] },
       fallback: textReply('A retry that should not have been asked for.'),
     });
@@ -99,7 +85,7 @@ describe('the keyboard on a terminal', () => {
     // A reply without edits that asks for a file the model has not seen: adding it redoes the request.
     const asks = textReply('To change b I need to see b.py first; please add it to the chat.');
     const edit = textReply(searchReplace('b.py', 'b = 1\n', 'b = 2\n'));
-    server = await startFakeOpenAI({ replies: { m: [asks, edit] } });
+    server = await serve({ replies: { m: [asks, edit] } });
     const repo = gitRepo({ 'a.py': 'a = 1\n', 'b.py': 'b = 1\n' });
     const pane = openPane(repo, [...cliArgs(server.url), 'a.py']);
     await pane.waitFor((s) => promptShown(s), 'the prompt');
@@ -114,7 +100,7 @@ describe('the keyboard on a terminal', () => {
 
   it('clears the queue on the first Ctrl-C and stops the request on the second', async () => {
     const slow = gated(textReply('Late reply.'));
-    server = await startFakeOpenAI({ replies: { m: [slow.step] }, fallback: textReply('Should never be asked.') });
+    server = await serve({ replies: { m: [slow.step] }, fallback: textReply('Should never be asked.') });
     const repo = gitRepo({ 'a.txt': 'a\n' });
     const pane = openPane(repo, [...cliArgs(server.url), '--edit-format', 'ask']);
     await pane.waitFor((s) => promptShown(s, 'ask> '), 'the ask> prompt');
@@ -131,7 +117,7 @@ describe('the keyboard on a terminal', () => {
   });
 
   it('shows the mode in the prompt and redraws it after the Ctrl-C note', async () => {
-    server = await startFakeOpenAI();
+    server = await serve();
     const pane = openPane(gitRepo({ 'a.txt': 'a\n' }), cliArgs(server.url));
     await pane.waitFor((s) => promptShown(s), 'the > prompt');
     pane.enter('/ask');

@@ -3,7 +3,9 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { afterEach, beforeAll } from 'vitest';
 import { baseEnv, CLI } from '../support/cli.js';
+import { startFakeOpenAI, type FakeOpenAIServer } from '../support/fake-openai-server.js';
 import { tempDir } from '../support/temp-repo.js';
 
 export const TMUX = '/usr/bin/tmux';
@@ -93,4 +95,30 @@ export function promptShown(screen: string, prompt = '> '): boolean {
 /** Occurrences of `text` on the screen. */
 export function count(screen: string, text: string): number {
   return screen.split(text).length - 1;
+}
+
+/**
+ * The set-up every tmux test file shares: tmux must be installed, and after each test the panes it opened
+ * are killed and the fake servers it started are closed. `open` and `serve` register what they start.
+ */
+export function tmuxTests(): { open: typeof openPane; serve: typeof startFakeOpenAI } {
+  const panes: Pane[] = [];
+  const servers: FakeOpenAIServer[] = [];
+  beforeAll(requireTmux);
+  afterEach(async () => {
+    for (const pane of panes.splice(0)) pane.kill();
+    for (const server of servers.splice(0)) await server.close();
+  });
+  return {
+    open: (...args) => {
+      const pane = openPane(...args);
+      panes.push(pane);
+      return pane;
+    },
+    serve: async (...args) => {
+      const server = await startFakeOpenAI(...args);
+      servers.push(server);
+      return server;
+    },
+  };
 }

@@ -1,29 +1,15 @@
 // How replies read on a real terminal (tmux, 120 columns): words of a line show before its newline,
 // prose wraps at word boundaries, tables are drawn as grids, and plain mode keeps the status line apart.
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { partialReply, startFakeOpenAI, textReply, type FakeOpenAIServer } from '../support/fake-openai-server.js';
 import { gitRepo } from '../support/temp-repo.js';
-import { cliArgs, openPane as open, promptShown, requireTmux, type Pane } from './pty-pane.js';
+import { cliArgs, promptShown, tmuxTests, type Pane } from './pty-pane.js';
 
-const panes: Pane[] = [];
+const { open: openPane, serve } = tmuxTests();
 let server: FakeOpenAIServer | undefined;
 
-beforeAll(requireTmux);
-
-afterEach(async () => {
-  for (const pane of panes.splice(0)) pane.kill();
-  await server?.close();
-  server = undefined;
-});
-
-function openPane(...args: Parameters<typeof open>): Pane {
-  const pane = open(...args);
-  panes.push(pane);
-  return pane;
-}
-
 async function askOnce(reply: Parameters<typeof startFakeOpenAI>[0], env: Record<string, string> = {}): Promise<Pane> {
-  server = await startFakeOpenAI(reply);
+  server = await serve(reply);
   const pane = openPane(gitRepo({ 'a.txt': 'a\n' }), [...cliArgs(server.url), '--edit-format', 'ask'], env);
   await pane.waitFor((s) => promptShown(s, 'ask> '), 'the ask> prompt');
   pane.enter('Tell me');

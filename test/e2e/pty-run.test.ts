@@ -1,25 +1,16 @@
 // /run on a real terminal (tmux): output shows while the command still runs, Ctrl-C stops it and the
 // prompt comes back; afterwards the output can be added to the chat, and !cmd does the same as /run.
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeOpenAI, textReply, type FakeOpenAIServer } from '../support/fake-openai-server.js';
+import { describe, expect, it } from 'vitest';
+import { textReply, type FakeOpenAIServer } from '../support/fake-openai-server.js';
 import { gitRepo } from '../support/temp-repo.js';
-import { cliArgs, openPane as open, promptShown, requireTmux, type Pane } from './pty-pane.js';
+import { cliArgs, promptShown, tmuxTests, type Pane } from './pty-pane.js';
 
-const panes: Pane[] = [];
+const { open: openPane, serve } = tmuxTests();
 let server: FakeOpenAIServer | undefined;
 
-beforeAll(requireTmux);
-
-afterEach(async () => {
-  for (const pane of panes.splice(0)) pane.kill();
-  await server?.close();
-  server = undefined;
-});
-
 async function start(): Promise<Pane> {
-  server = await startFakeOpenAI({ replies: { m: [textReply('I see the output.')] } });
-  const pane = open(gitRepo({ 'a.txt': 'a\n' }), cliArgs(server.url));
-  panes.push(pane);
+  server = await serve({ replies: { m: [textReply('I see the output.')] } });
+  const pane = openPane(gitRepo({ 'a.txt': 'a\n' }), cliArgs(server.url));
   await pane.waitFor((s) => promptShown(s), 'the prompt');
   return pane;
 }

@@ -1,30 +1,21 @@
 // Saved sessions as a daily user meets them: --sessions shows each session's date, first request and
 // files; --resume without an id continues the latest interactive chat, not a one-shot run made since.
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeOpenAI, textReply, type FakeOpenAIServer, type FakeRequest } from '../support/fake-openai-server.js';
+import { describe, expect, it } from 'vitest';
+import { textReply, type FakeOpenAIServer, type FakeRequest } from '../support/fake-openai-server.js';
 import { runCli } from '../support/cli.js';
 import { gitRepo } from '../support/temp-repo.js';
-import { cliArgs, openPane, promptShown, requireTmux, type Pane } from './pty-pane.js';
+import { cliArgs, promptShown, tmuxTests } from './pty-pane.js';
 
-const panes: Pane[] = [];
+const { open: openPane, serve } = tmuxTests();
 let server: FakeOpenAIServer | undefined;
-
-beforeAll(requireTmux);
-
-afterEach(async () => {
-  for (const pane of panes.splice(0)) pane.kill();
-  await server?.close();
-  server = undefined;
-});
 
 const sent = (request: FakeRequest): string => JSON.stringify(request.body.messages);
 
 describe('saved sessions', () => {
   it('lists date, first request and files, and resumes the latest interactive session', async () => {
-    server = await startFakeOpenAI({ replies: { m: [textReply('Chat answer.'), textReply('One-shot answer.'), textReply('Resumed answer.')] } });
+    server = await serve({ replies: { m: [textReply('Chat answer.'), textReply('One-shot answer.'), textReply('Resumed answer.')] } });
     const repo = gitRepo({ 'a.py': 'a = 1\n', 'b.py': 'b = 1\n' });
     const pane = openPane(repo, [...cliArgs(server.url), '--edit-format', 'ask', 'a.py']);
-    panes.push(pane);
     await pane.waitFor((s) => promptShown(s, 'ask> '), 'the prompt');
     pane.enter('Interactive question about a');
     await pane.waitFor((s) => s.includes('Chat answer.') && promptShown(s.split('Chat answer.')[1] ?? '', 'ask> '), 'the answer');

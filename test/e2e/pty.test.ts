@@ -2,34 +2,20 @@
 // ask> prompt, and coloured Markdown that disappears under NO_COLOR.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeOpenAI, textReply, type FakeOpenAIServer } from '../support/fake-openai-server.js';
+import { describe, expect, it } from 'vitest';
+import { textReply, type FakeOpenAIServer } from '../support/fake-openai-server.js';
 import { gitRepo } from '../support/temp-repo.js';
-import { cliArgs, openPane as open, promptShown, requireTmux, type Pane } from './pty-pane.js';
+import { cliArgs, promptShown, tmuxTests } from './pty-pane.js';
 
-const panes: Pane[] = [];
+const { open: openPane, serve } = tmuxTests();
 let server: FakeOpenAIServer | undefined;
-
-beforeAll(requireTmux);
-
-afterEach(async () => {
-  for (const pane of panes.splice(0)) pane.kill();
-  await server?.close();
-  server = undefined;
-});
-
-function openPane(...args: Parameters<typeof open>): Pane {
-  const pane = open(...args);
-  panes.push(pane);
-  return pane;
-}
 
 const prompted = (screen: string): boolean => promptShown(screen);
 const askPrompted = (screen: string): boolean => promptShown(screen, 'ask> ');
 
 describe('the CLI on a terminal', () => {
   it('completes /ad to /add and a partial path to a repository file with Tab', async () => {
-    server = await startFakeOpenAI();
+    server = await serve();
     const repo = gitRepo({ 'src/widgets/gearbox.py': 'x = 1\n', 'README.md': '# r\n' });
     const pane = openPane(repo, cliArgs(server.url));
     await pane.waitFor(prompted, 'the prompt');
@@ -50,7 +36,7 @@ describe('the CLI on a terminal', () => {
 
   it('returns to the prompt on Ctrl-C during a streamed reply, with the chat intact', async () => {
     const slow = 'This reply streams very slowly.\n'.repeat(40);
-    server = await startFakeOpenAI({
+    server = await serve({
       replies: { m: [textReply('The capital is Paris.'), textReply(slow, { chunkSize: 5, chunkDelayMs: 40 }), textReply('Noted.')] },
     });
     const repo = gitRepo({ 'a.txt': 'a\n' });
@@ -77,7 +63,7 @@ describe('the CLI on a terminal', () => {
   const CODE_REPLY = ['Here is the function:', '', '```python', 'def add(a, b):', '    return a + b  # sum', '```', ''].join('\n');
 
   it('renders a reply with a code block highlighted in colour', async () => {
-    server = await startFakeOpenAI({ replies: { m: [textReply(CODE_REPLY)] } });
+    server = await serve({ replies: { m: [textReply(CODE_REPLY)] } });
     const repo = gitRepo({ 'a.txt': 'a\n' });
     const pane = openPane(repo, [...cliArgs(server.url), '--edit-format', 'ask']);
     await pane.waitFor(askPrompted, 'the ask> prompt');
@@ -93,7 +79,7 @@ describe('the CLI on a terminal', () => {
   });
 
   it('renders the same reply without any escape codes under NO_COLOR', async () => {
-    server = await startFakeOpenAI({ replies: { m: [textReply(CODE_REPLY)] } });
+    server = await serve({ replies: { m: [textReply(CODE_REPLY)] } });
     const repo = gitRepo({ 'a.txt': 'a\n' });
     const pane = openPane(repo, [...cliArgs(server.url), '--edit-format', 'ask'], { NO_COLOR: '1' });
     await pane.waitFor(askPrompted, 'the ask> prompt');
