@@ -10,10 +10,11 @@ import { promisify } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import { get_encoding } from 'tiktoken';
 import { findQueriesDir } from '../src/repomap/extract-tags.js';
-import { createMapSource } from '../src/repomap/map-source.js';
+import { createRepoMapPort } from '../src/cli/repo-map-adapter.js';
+import { listMapFiles } from '../src/repomap/list-files.js';
+import { mapStorePath } from '../src/repomap/map-store.js';
 import { tagCachePath } from '../src/repomap/tag-cache.js';
-import { createTagsPool, defaultTagThreads } from '../src/repomap/tags-pool.js';
-import { createRepoMap } from '../src/repomap/repo-map.js';
+import { defaultTagThreads } from '../src/repomap/tags-pool.js';
 import { ensureGitRepo, generateTree, realPythonTree, threeRenderersTree, type RealTree } from './repomap-trees.js';
 
 const run = promisify(execFile);
@@ -97,36 +98,34 @@ async function totalBytes(tree: string, files: readonly string[]): Promise<numbe
   return sum;
 }
 
-/** One map as a fresh tandem process would build it (as the CLI's adapter does): list, load cache, tag, rank, fit, render. */
-async function buildMap(tree: string, queriesDir: string, threads: number, countTokens: (text: string) => number) {
-  const source = createMapSource(tree, { pool: createTagsPool({ queriesDir, threads }) });
-  const files = await source.listFiles();
-  const map = createRepoMap({
-    listFiles: async () => files,
-    collectTags: (paths) => source.collectTags(paths),
-    readFile: (file) => readFileSync(path.join(tree, file), 'utf8'),
-    countTokens,
-    now: () => performance.now(),
-    refreshMode: 'always',
+/** One map as a fresh tandem process builds it: the CLI's own adapter (list, stored maps, tag cache, tag, rank, fit, render). */
+async function buildMap(tree: string, packageRoot: string, threads: number, chatFile: string, countTokens: (text: string) => number) {
+  const port = createRepoMapPort({
+    root: tree, packageRoot, threads, tokens: { count: countTokens }, tokenizer: () => 'o200k_base', refreshMode: 'always', emit: () => {},
   });
-  const text = await map.get({ chatFiles: files.slice(0, 1), budget: 1024 });
-  return { files, text, stats: map.lastStats(), flush: () => source.flush() };
+  const text = await port.get({ chatFiles: [chatFile], readOnlyFiles: [], requestText: '', budget: 1024 });
+  return { text, stats: port.lastStats(), flush: () => port.flush() };
 }
 
-async function benchTree({ label, path: tree, role: treeRole }: RealTree, origin: TreeResult['origin'], options: Required<Pick<RepoMapBenchOptions, 'threads'>>, queriesDir: string, countTokens: (t: string) => number): Promise<TreeResult> {
+async function benchTree({ label, path: tree, role: treeRole }: RealTree, origin: TreeResult['origin'], options: Required<Pick<RepoMapBenchOptions, 'threads' | 'packageRoot'>>, queriesDir: string, countTokens: (t: string) => number): Promise<TreeResult> {
   await ensureGitRepo(tree);
   await rm(tagCachePath(tree), { force: true });
-  // Each build writes its tag cache after its map is done; the next build (a new process) needs it.
-  const cold = await timed(() => buildMap(tree, queriesDir, options.threads, countTokens));
+  await rm(mapStorePath(tree), { force: true });
+  // Listed once outside the timings, for the counts and to pick the chat file and the touched file.
+  const files = await listMapFiles(tree);
+  const chatFile = files[0] ?? '';
+  const build = (): ReturnType<typeof buildMap> => buildMap(tree, options.packageRoot, options.threads, chatFile, countTokens);
+  // Each build writes its caches after its map is done; the next build (a new process) needs them.
+  const cold = await timed(build);
   await cold.value.flush();
   const peakRssMb = process.resourceUsage().maxRSS / 1024;
-  const warm = await timed(() => buildMap(tree, queriesDir, options.threads, countTokens));
+  const warm = await timed(build);
   await warm.value.flush();
 
-  const touched = path.join(tree, cold.value.files[Math.floor(cold.value.files.length / 2)] ?? '');
+  const touched = path.join(tree, files[Math.floor(files.length / 2)] ?? '');
   const original = await readFile(touched);
   await appendFile(touched, '\n');
-  const after = await timed(() => buildMap(tree, queriesDir, options.threads, countTokens));
+  const after = await timed(build);
   await after.value.flush();
   await writeFile(touched, original);
   const ownParse = { ms: await freshParseMs(touched, queriesDir) };
@@ -135,12 +134,12 @@ async function benchTree({ label, path: tree, role: treeRole }: RealTree, origin
   const ctags = await timed(() => run('ctags', ['-R', '-f', tagsOut, '.'], { cwd: tree, maxBuffer: 64 * 1024 * 1024 }));
   await rm(tagsOut, { force: true });
 
-  const megabytes = (await totalBytes(tree, cold.value.files)) / (1024 * 1024);
+  const megabytes = (await totalBytes(tree, files)) / (1024 * 1024);
   return {
     tree: label,
     origin,
     role: treeRole,
-    files: cold.value.files.length,
+    files: files.length,
     megabytes,
     tags: cold.value.stats?.tags ?? 0,
     coldMs: cold.ms,
@@ -149,7 +148,7 @@ async function benchTree({ label, path: tree, role: treeRole }: RealTree, origin
     ownParseMs: ownParse.ms,
     ctagsMs: ctags.ms,
     peakRssMb,
-    filesPerSecond: cold.value.files.length / (cold.ms / 1000),
+    filesPerSecond: files.length / (cold.ms / 1000),
     megabytesPerSecond: megabytes / (cold.ms / 1000),
     mapTokens: cold.value.stats?.tokens ?? 0,
   };
@@ -202,7 +201,7 @@ export async function runRepoMapBench(options: RepoMapBenchOptions): Promise<Rep
     const countTokens = (text: string): number => encoder.encode_ordinary(text).length;
     for (const { tree, origin } of trees) {
       log(`measuring ${tree.label}`);
-      results.push(await benchTree(tree, origin, { threads }, queriesDir, countTokens));
+      results.push(await benchTree(tree, origin, { threads, packageRoot: options.packageRoot }, queriesDir, countTokens));
     }
   } finally {
     encoder.free();

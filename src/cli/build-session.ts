@@ -109,7 +109,7 @@ function createModelClient(settings: Settings, cwd: string, profileOf: ProfileBu
   return llmLog && logAllowed ? withLlmLog(client, resolve(cwd, llmLog), () => new Date()) : client;
 }
 
-function createMap(input: BuildInput, root: string, tokens: TokenCounter, contextWindow: number): RepoMapHandle | null {
+function createMap(input: BuildInput, root: string, tokens: TokenCounter, tokenizer: () => string, contextWindow: number): RepoMapHandle | null {
   const { environment, settings } = input;
   if (settings['map-tokens'] <= 0) return null;
   const showProgress = environment.stderrIsTTY && !settings.json;
@@ -121,6 +121,7 @@ function createMap(input: BuildInput, root: string, tokens: TokenCounter, contex
     emit: input.emit,
     contextWindow,
     noFilesMultiplier: settings['map-multiplier-no-files'],
+    tokenizer,
     progress: showProgress ? (input.mapProgress ?? createProgressBar({ write: (t) => void environment.stderr.write(t), columns: environment.columns })) : undefined,
   });
 }
@@ -181,8 +182,8 @@ export async function buildSession(input: BuildInput): Promise<BuiltSession> {
   const commandTimeoutMs = settings['command-timeout'] * 1000;
   const runShell = (command: string, extra: ShellRunOptions = {}): ReturnType<ShellPort['run']> =>
     runner.run(command, { cwd: root, timeoutMs: commandTimeoutMs, env: childEnv, ...extra });
-  // The map's tag cache lives in .tandem/ too
-  const repoMap = stateProblem ? null : createMap(input, root, tokens, choice.contextWindow);
+  // The map's tag cache and stored maps live in .tandem/ too
+  const repoMap = stateProblem ? null : createMap(input, root, tokens, () => profiles.get('main').name, choice.contextWindow);
 
   if (stateProblem && settings.resume !== null) throw new CliError(`cannot resume: ${stateProblem}`, EXIT.usage);
   const resumed = settings.resume !== null ? resumeSession(root, settings.resume) : null;

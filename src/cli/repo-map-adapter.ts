@@ -5,8 +5,10 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import type { RepoMapPort, TokenCounter } from '../coders/ports.js';
 import { DEFAULT_NO_CHAT_MULTIPLIER } from '../repomap/budget.js';
-import { createMapSource } from '../repomap/map-source.js';
-import { createRepoMap, findMentions, type MapRefreshMode } from '../repomap/repo-map.js';
+import { createMapSource, type MapSource } from '../repomap/map-source.js';
+import { loadMapStore, MAP_STORE_VERSION, type MapStore } from '../repomap/map-store.js';
+import { createRepoMap, findMentions, type MapRefreshMode, type RepoMapStats, type StoredMaps } from '../repomap/repo-map.js';
+import { TAG_CACHE_VERSION } from '../repomap/tag-cache.js';
 import { createTagsPool, defaultTagThreads, type ProgressCallback } from '../repomap/tags-pool.js';
 import { definitionKinds, type PackedTags } from '../repomap/packed-tags.js';
 import { mentionedDefinitions } from '../repomap/mentioned.js';
@@ -19,6 +21,8 @@ export interface RepoMapHandle extends RepoMapPort {
   identifiers(): readonly string[];
   /** Resolves once the tag cache write in progress (if any) is done: call it before the process exits. */
   flush(): Promise<void>;
+  /** Facts about the last get() (for the benchmark). */
+  lastStats(): RepoMapStats | undefined;
 }
 
 export interface RepoMapAdapterOptions {
@@ -36,6 +40,13 @@ export interface RepoMapAdapterOptions {
   readonly contextWindow?: number;
   /** --map-multiplier-no-files: the map's budget with no files in the chat, as a multiple of --map-tokens. */
   readonly noFilesMultiplier?: number;
+  /**
+   * Which tokenizer `tokens` counts with now (e.g. the main model's name): part of the key of the
+   * maps kept on disk, whose fit depends on it. Without it no map is kept on disk.
+   */
+  readonly tokenizer?: () => string;
+  /** Parser threads; default `defaultTagThreads` of the machine. */
+  readonly threads?: number;
 }
 
 /** Fewer files than this parse in a second or two: no bar. */
@@ -62,30 +73,35 @@ export function createRepoMapPort(options: RepoMapAdapterOptions): RepoMapHandle
       return undefined;
     }
   };
-  const pool = createTagsPool({ queriesDir: join(options.packageRoot, 'queries'), threads: defaultTagThreads(availableParallelism()) });
+  const pool = createTagsPool({ queriesDir: join(options.packageRoot, 'queries'), threads: options.threads ?? defaultTagThreads(availableParallelism()) });
   const onProgress = options.progress ? onlyWhenMany(options.progress) : undefined;
   // One source per port: the tag cache is loaded on the first request and kept for the next ones.
   const source = createMapSource(root, { pool, onProgress });
-  let files: readonly string[] = [];
+  let files: readonly string[] | undefined;
+  const listed = async (): Promise<readonly string[]> => (files ??= await source.listFiles());
   let refreshNext = false;
   // The names for Tab completion are worked out only when completion asks, not on every build.
-  let lastTags: ReadonlyMap<string, PackedTags> = new Map();
+  let lastTags: ReadonlyMap<string, PackedTags> | undefined;
   let identifiers: { from: ReadonlyMap<string, PackedTags>; names: readonly string[] } | null = null;
+  const collect = async (paths: readonly string[]): Promise<ReadonlyMap<string, PackedTags>> => (lastTags = await source.collectTags(paths));
+  // A map shown from disk collected no tags: mentions and completion collect them when they need them.
+  const tagsNow = async (): Promise<ReadonlyMap<string, PackedTags>> => lastTags ?? collect(await listed());
+  const version = options.tokenizer ? packageVersion(options.packageRoot) : '';
+  const stored = options.tokenizer ? storedMaps(root, source, () => [version, options.tokenizer?.() ?? '', options.noFilesMultiplier, options.contextWindow]) : undefined;
   const map = createRepoMap({
-    listFiles: async () => files,
-    collectTags: async (paths) => {
-      lastTags = await source.collectTags(paths);
-      return lastTags;
-    },
+    listFiles: listed,
+    collectTags: collect,
     readFile,
     countTokens: (text) => options.tokens.count(text),
     now: () => performance.now(),
     refreshMode: options.refreshMode,
     budgetGrowth: { noChatMultiplier: options.noFilesMultiplier ?? DEFAULT_NO_CHAT_MULTIPLIER, maxBudget: noChatMaxBudget(options.contextWindow) },
+    stored: stored?.maps,
   });
   return {
     async get(request) {
-      files = await source.listFiles();
+      files = undefined;
+      lastTags = undefined;
       const refresh = refreshNext;
       refreshNext = false;
       // The request's words do not shape the shared map (it must stay put for prompt caches):
@@ -93,24 +109,62 @@ export function createRepoMapPort(options: RepoMapAdapterOptions): RepoMapHandle
       return map.get({ chatFiles: request.chatFiles, readOnlyFiles: request.readOnlyFiles, budget: request.budget, refresh });
     },
     async mentionedDefinitions(request) {
-      const { idents } = findMentions(request.requestText, files);
+      const { idents } = findMentions(request.requestText, await listed());
+      if (idents.length === 0) return '';
       const lines = new Map<string, string[] | undefined>();
       const lineOf = (path: string, line: number): string | undefined => {
         if (!lines.has(path)) lines.set(path, readFile(path)?.split(/\r?\n/));
         return lines.get(path)?.[line];
       };
-      return mentionedDefinitions(lastTags, idents, { exclude: new Set(request.chatFiles), lineOf });
+      return mentionedDefinitions(await tagsNow(), idents, { exclude: new Set(request.chatFiles), lineOf });
     },
     refresh() {
       refreshNext = true;
     },
     identifiers() {
-      if (identifiers?.from !== lastTags) identifiers = { from: lastTags, names: definedNames(lastTags) };
+      const tags = lastTags ?? new Map<string, PackedTags>();
+      if (identifiers?.from !== tags) identifiers = { from: tags, names: definedNames(tags) };
       return identifiers.names;
     },
-    flush: () => source.flush(),
+    flush: async () => {
+      await source.flush();
+      await stored?.save();
+    },
+    lastStats: () => map.lastStats(),
   };
 }
+
+/**
+ * The maps kept in .tandem/maps.cache, keyed by the listing's digest and what else shapes a map:
+ * the versions of the tag and map formats and `shape()` (tokenizer, budget settings).
+ */
+function storedMaps(root: string, source: MapSource, shape: () => unknown[]): { maps: StoredMaps; save: () => Promise<void> } {
+  let store: Promise<MapStore> | undefined;
+  const loaded = (): Promise<MapStore> => (store ??= loadMapStore(root));
+  // Written after each build, one write after another; the map is an optimisation, so a failed
+  // write only costs the next process a build.
+  let saving: Promise<void> = Promise.resolve();
+  const maps: StoredMaps = {
+    fingerprint: async () => JSON.stringify([TAG_CACHE_VERSION, MAP_STORE_VERSION, ...shape(), await source.scan()]),
+    get: async (key) => (await loaded()).get(key),
+    set: (key, map) => {
+      saving = saving.then(loaded).then((s) => {
+        s.set(key, map);
+        return s.save();
+      }).catch(() => {});
+    },
+  };
+  return { maps, save: () => saving };
+}
+/** tandem's version: a new version may rank or render differently, so it keys the stored maps. */
+function packageVersion(packageRoot: string): string {
+  try {
+    return String((JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { version?: unknown }).version ?? '');
+  } catch {
+    return '';
+  }
+}
+
 function definedNames(tagsByFile: ReadonlyMap<string, PackedTags>): string[] {
   const names = new Set<string>();
   for (const packed of tagsByFile.values()) {

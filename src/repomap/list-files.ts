@@ -1,6 +1,7 @@
 // The files the repo map reads: git-tracked plus untracked-not-ignored files (a folder walk
 // without git), minus .tandem/, .tandemignore matches, binaries, generated/minified files,
 // lock files, big files and files no code grammar covers.
+import { createHash } from 'node:crypto';
 import { closeSync, lstatSync, openSync, readSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -60,9 +61,17 @@ export async function listMapFiles(root: string, options: ListMapFilesOptions = 
 
 /** listMapFiles with each file's size and mtime, sorted by path. */
 export async function listMapFileStats(root: string, options: ListMapFilesOptions = {}): Promise<MapFile[]> {
+  return judgeMapFiles(root, await statMapCandidates(root, options), options);
+}
+
+/**
+ * The first half of a listing: the files that pass the name and size checks, with their stats,
+ * sorted by path. Which of them the map tags follows from these (name, size, mtime) and their
+ * heads, so a digest of this list identifies the listing's result without reading any file.
+ */
+export async function statMapCandidates(root: string, options: ListMapFilesOptions = {}): Promise<MapFile[]> {
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_FILE_BYTES;
   const accept = options.accept ?? defaultAccept;
-  const known = options.known ?? (() => false);
   const candidates = (await listRepoFiles(root)) ?? (await walkFiles(root));
   const ignored = await tandemIgnore(root);
   const byName = candidates.filter((rel) =>
@@ -72,25 +81,40 @@ export async function listMapFileStats(root: string, options: ListMapFilesOption
   // as long (each a round trip through the thread pool), and the caller waits for the list anyway.
   const files: MapFile[] = [];
   for (const rel of byName) {
-    const absPath = path.join(root, rel);
     // lstat: a symlink (maybe to a file outside the repository) is never mapped; its target is, when inside
-    const info = lstatSync(absPath, { throwIfNoEntry: false });
-    if (!info?.isFile() || info.size > maxBytes) continue;
-    const file = { path: rel, size: info.size, mtimeMs: info.mtimeMs };
-    if (known(rel, info.size, info.mtimeMs)) {
+    const info = lstatSync(path.join(root, rel), { throwIfNoEntry: false });
+    if (info?.isFile() && info.size <= maxBytes) files.push({ path: rel, size: info.size, mtimeMs: info.mtimeMs });
+  }
+  return files;
+}
+
+/** The second half: drops the candidates whose head shows a binary, minified or generated file. */
+export function judgeMapFiles(root: string, candidates: readonly MapFile[], options: ListMapFilesOptions = {}): MapFile[] {
+  const known = options.known ?? (() => false);
+  const files: MapFile[] = [];
+  for (const file of candidates) {
+    const { path: rel, size, mtimeMs } = file;
+    if (known(rel, size, mtimeMs)) {
       files.push(file);
       continue;
     }
-    if (options.knownSkipped?.(rel, info.size, info.mtimeMs) === true) continue;
-    const head = readHeadSync(absPath);
+    if (options.knownSkipped?.(rel, size, mtimeMs) === true) continue;
+    const head = readHeadSync(path.join(root, rel));
     if (head === null || !looksHandWritten(head)) {
-      if (head !== null) options.onSkipped?.(rel, info.size, info.mtimeMs);
+      if (head !== null) options.onSkipped?.(rel, size, mtimeMs);
       continue;
     }
     files.push(file);
     options.onNewSource?.(rel);
   }
   return files;
+}
+
+/** A digest of a candidate list: equal digests mean the same files at the same versions (by stat). */
+export function candidatesDigest(candidates: readonly MapFile[]): string {
+  const hash = createHash('sha1');
+  for (const { path: rel, size, mtimeMs } of candidates) hash.update(`${rel}\0${size}\0${mtimeMs}\n`);
+  return hash.digest('hex');
 }
 
 /** Lock files and minified bundles, judged by name alone. */

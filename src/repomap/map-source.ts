@@ -1,7 +1,7 @@
 // Where the map's files and tags come from in a real repository: the file listing and the tag
 // cache, loaded once and shared, so a warm request neither re-reads file heads nor re-stats files.
 import { collectTags, type Stamp } from './collect-tags.js';
-import { listMapFileStats, type ListMapFilesOptions } from './list-files.js';
+import { candidatesDigest, judgeMapFiles, statMapCandidates, type ListMapFilesOptions, type MapFile } from './list-files.js';
 import type { PackedTags } from './packed-tags.js';
 import { loadTagCache, type TagCache } from './tag-cache.js';
 import { languagesOf, type ProgressCallback, type TagsPool } from './tags-pool.js';
@@ -20,7 +20,12 @@ export interface MapSourceOptions {
 export const WARM_UP_MIN_FILES = 16;
 
 export interface MapSource {
-  /** Lists the files (sorted) and remembers their stats for the next collectTags. */
+  /**
+   * Stats the files that may be listed, reading none and leaving the tag cache unloaded; returns a
+   * digest of them (names, sizes, mtimes). An unchanged digest means an unchanged listing.
+   */
+  scan(): Promise<string>;
+  /** Lists the files (sorted) from the last scan, or a new one; remembers their stats for the next collectTags. */
   listFiles(): Promise<string[]>;
   collectTags(files: readonly string[]): Promise<Map<string, PackedTags>>;
   /** Resolves once the tag cache of the last collectTags is on disk. */
@@ -37,8 +42,17 @@ export function createMapSource(root: string, options: MapSourceOptions): MapSou
   const onSkipped = (relPath: string, size: number, mtimeMs: number): void => void skipped.set(relPath, `${size}:${mtimeMs}`);
   const cacheOnce = (): Promise<TagCache> => (cache ??= loadTagCache(root));
 
+  let scanned: MapFile[] | undefined;
+  const scan = async (): Promise<MapFile[]> => statMapCandidates(root, options.listOptions);
+
   return {
+    async scan() {
+      scanned = await scan();
+      return candidatesDigest(scanned);
+    },
     async listFiles() {
+      const candidates = scanned ?? await scan();
+      scanned = undefined;
       const tags = await cacheOnce();
       // A file whose cached tags match its stat was a readable source when it was parsed.
       let staleSeen = false;
@@ -53,18 +67,15 @@ export function createMapSource(root: string, options: MapSourceOptions): MapSou
         }
         return fresh;
       };
-      // Parser threads start once enough files are known to need a parse, while the listing goes
-      // on. Counting files that passed the head check (not raw candidates) keeps a warm run of a
+      // Parser threads start once enough files are known to need a parse, while the heads are
+      // read. Counting files that passed the head check (not raw candidates) keeps a warm run of a
       // tree with generated files (never cached, never parsed) from booting threads for nothing.
-      let uncached: readonly string[] = [];
+      const uncached = candidates.filter((file) => tags.get(file.path) === undefined).map((file) => file.path);
       let fresh = 0;
-      const onCandidates = (paths: readonly string[]): void => {
-        uncached = paths.filter((relPath) => tags.get(relPath) === undefined);
-      };
       const onNewSource = (): void => {
         if (++fresh === WARM_UP_MIN_FILES) options.pool.warmUp?.(languagesOf(uncached), uncached.length);
       };
-      const files = await listMapFileStats(root, { ...options.listOptions, known, onCandidates, onNewSource, knownSkipped, onSkipped });
+      const files = judgeMapFiles(root, candidates, { known, onNewSource, knownSkipped, onSkipped });
       stamps = new Map(files.map((file) => [file.path, { size: file.size, mtimeMs: file.mtimeMs }]));
       return files.map((file) => file.path);
     },

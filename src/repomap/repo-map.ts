@@ -6,6 +6,7 @@ import { rankDefinitions } from './rank.js';
 import { createMapRenderer } from './render.js';
 import { effectiveBudget, fitToBudget, type BudgetGrowth, type FitResult } from './budget.js';
 import type { RankedItem } from './rank.js';
+import type { StoredMap } from './map-store.js';
 
 /**
  * auto: reuse a cached map when nothing outside the chat files changed since it was built (edits to
@@ -31,6 +32,17 @@ export interface RepoMapDeps {
   readonly fastBuildMs?: number;
   /** Maps kept for different inputs (default 16). */
   readonly cacheEntries?: number;
+  /** Maps kept across processes, looked up before any tag is collected. */
+  readonly stored?: StoredMaps;
+}
+
+/** Rendered maps on disk (see map-store.ts), keyed by everything a map is built from. */
+export interface StoredMaps {
+  /** A digest of the repository's listed files as they are now (stats only, nothing read). */
+  fingerprint(): Promise<string>;
+  get(key: string): Promise<StoredMap | undefined>;
+  /** Remembered; written when the owner flushes. */
+  set(key: string, map: StoredMap): void;
 }
 
 export interface RepoMapRequest {
@@ -104,6 +116,11 @@ function fitAll(items: readonly RankedItem[], budget: number, renderBlocks: (ite
   return bytes <= budget ? { text, tokens: bytes, items: [...items], prefix: items.length } : null;
 }
 
+function storable({ text, stats }: CachedMap): StoredMap {
+  const { files, tags, definitions, budget, tokens } = stats;
+  return { text, files, tags, definitions, budget, tokens };
+}
+
 export function createRepoMap(deps: RepoMapDeps): RepoMap {
   const mode = deps.refreshMode ?? 'auto';
   const fastBuildMs = deps.fastBuildMs ?? 1000;
@@ -164,6 +181,14 @@ export function createRepoMap(deps: RepoMapDeps): RepoMap {
       }
       if (mode === 'manual' && !request.refresh && last !== undefined) return reuse(last);
       const started = deps.now();
+      const budget = effectiveBudget(request.budget, request.chatFiles.length, deps.budgetGrowth);
+      // Same files at the same versions, same request: the same map, whatever the mode says.
+      const storedKey = deps.stored ? JSON.stringify([await deps.stored.fingerprint(), requestKey(request), budget]) : '';
+      const stored = deps.stored && !request.refresh ? await deps.stored.get(storedKey) : undefined;
+      if (stored) {
+        stats = { ...stored, fromCache: true, buildMs: deps.now() - started };
+        return stored.text;
+      }
       const files = sorted(await deps.listFiles());
       const key = requestKey(request);
       const cached = cache.get(key);
@@ -177,12 +202,14 @@ export function createRepoMap(deps: RepoMapDeps): RepoMap {
         const hidden = new Set([...request.chatFiles, ...(request.readOnlyFiles ?? [])]);
         if (sameOutside(cached.tagsByFile, tagsByFile, hidden)) {
           remember(key, { ...cached, tagsByFile });
+          deps.stored?.set(storedKey, storable(cached));
           return reuse(cached);
         }
       }
       const entry = await build(request, files, tagsByFile, started);
       remember(key, entry);
       stats = entry.stats;
+      deps.stored?.set(storedKey, storable(entry));
       return entry.text;
     },
     lastStats: () => stats,

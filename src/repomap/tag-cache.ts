@@ -210,7 +210,7 @@ function decodePacked(table: NameTable, kinds: unknown, base64: unknown): Packed
 }
 
 /** Temp file in the same folder, then rename: readers see the old file or the new, never half. */
-async function writeAtomically(file: string, content: string): Promise<void> {
+export async function writeAtomically(file: string, content: string): Promise<void> {
   await mkdir(path.dirname(file), { recursive: true });
   const temp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
   try {
