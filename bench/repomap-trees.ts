@@ -39,21 +39,27 @@ export interface RealTree {
 }
 
 export const PYODIDE = 'pyodide@0.29.0';
+/** An older pyodide, whose standard library (Python 3.11) brings the tree into the issue's 25-30 MB. */
+export const PYODIDE_OLD = 'pyodide@0.23.4';
 export const PYRIGHT = 'pyright@1.1.414';
 export const THREE = 'three@0.180.0';
 
 /**
- * ~19 MB of real Python in 5,600 files (26 MB with the data files beside them): the standard library shipped inside pyodide (its
- * python_stdlib.zip, unpacked with `unzip`) next to the typeshed stubs shipped inside pyright.
+ * ~28 MB of real Python in ~6,100 files: the standard libraries shipped inside two pyodide releases
+ * (their python_stdlib.zip, unpacked with `unzip`; a repository vendoring two Python versions) next
+ * to the typeshed stubs shipped inside pyright.
  */
 export async function realPythonTree(cacheDir: string): Promise<RealTree> {
-  const tree = path.join(cacheDir, 'real-python-v1');
-  const label = `python stdlib (${PYODIDE}) + typeshed (${PYRIGHT})`;
+  const tree = path.join(cacheDir, 'real-python-v2');
+  const label = `python stdlibs (${PYODIDE}, ${PYODIDE_OLD}) + typeshed (${PYRIGHT})`;
   if (existsSync(path.join(tree, '.complete'))) return { label, path: tree, role: 'large' };
-  const [pyodide, pyright] = [await fetchNpmTree(cacheDir, PYODIDE), await fetchNpmTree(cacheDir, PYRIGHT)];
+  const [pyodide, pyodideOld, pyright] = [
+    await fetchNpmTree(cacheDir, PYODIDE), await fetchNpmTree(cacheDir, PYODIDE_OLD), await fetchNpmTree(cacheDir, PYRIGHT)];
   await rm(tree, { recursive: true, force: true });
-  await mkdir(path.join(tree, 'stdlib'), { recursive: true });
-  await run('unzip', ['-q', '-o', path.join(pyodide, 'python_stdlib.zip'), '-d', path.join(tree, 'stdlib')], { maxBuffer: 64 * 1024 * 1024 });
+  for (const [folder, release] of [['stdlib', pyodide], ['stdlib-3.11', pyodideOld]] as const) {
+    await mkdir(path.join(tree, folder), { recursive: true });
+    await run('unzip', ['-q', '-o', path.join(release, 'python_stdlib.zip'), '-d', path.join(tree, folder)], { maxBuffer: 64 * 1024 * 1024 });
+  }
   await cp(path.join(pyright, 'dist', 'typeshed-fallback'), path.join(tree, 'typeshed'), { recursive: true });
   await writeFile(path.join(tree, '.complete'), '');
   return { label, path: tree, role: 'large' };
