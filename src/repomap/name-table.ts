@@ -2,11 +2,17 @@
 // so the ranking counts and groups by integer instead of hashing some 400k (file, name) strings.
 import type { PackedTags } from './packed-tags.js';
 
+/** A few files' names are found by scanning the table; past that many scans, the index pays off. */
+const MAX_SCANS = 8;
+/** Scan only when the table has this many times more names than the file. */
+const SCAN_RATIO = 64;
+
 export class NameTable {
   /** Shared with every PackedTags adopted into the table (as their `names`); only ever grows. */
   readonly names: string[];
   // Built on the first lookup: a warm load that parses nothing never hashes a name.
   private ids: Map<string, number> | undefined;
+  private scans = 0;
 
   constructor(names: string[] = []) {
     this.names = names;
@@ -27,6 +33,32 @@ export class NameTable {
     return id;
   }
 
+  /**
+   * Ids of a few names in a big table without building its index: one pass over the table looking
+   * each name up in a map of the few. A touched file in a big repository (a few hundred names
+   * against hundreds of thousands) then costs a scan, not hashing every name into a map that the
+   * rest of the process may never use.
+   */
+  private idsByScan(names: readonly string[]): Int32Array {
+    this.scans++;
+    const wanted = new Map<string, number>();
+    names.forEach((name, i) => {
+      if (!wanted.has(name)) wanted.set(name, i);
+    });
+    const ids = new Int32Array(names.length).fill(-1);
+    for (let id = 0; id < this.names.length; id++) {
+      const i = wanted.get(this.names[id] ?? '');
+      // First occurrence wins, as in idOf.
+      if (i !== undefined && ids[i] === -1) ids[i] = id;
+    }
+    names.forEach((name, i) => {
+      const first = wanted.get(name) ?? i;
+      if (ids[first] === -1) ids[first] = this.names.push(name) - 1;
+      ids[i] = ids[first] ?? 0;
+    });
+    return ids;
+  }
+
   /** Adds names as they are (read from disk): no lookup, so no duplicate check either. */
   append(names: readonly string[]): void {
     for (const name of names) {
@@ -38,7 +70,9 @@ export class NameTable {
   /** The same tags with name indices into this table: `packed` itself when they already are. */
   adopt(packed: PackedTags): PackedTags {
     if (packed.names === this.names) return packed;
-    const local = Int32Array.from(packed.names, (name) => this.idOf(name));
+    const local = this.ids === undefined && this.scans < MAX_SCANS && packed.names.length * SCAN_RATIO < this.names.length
+      ? this.idsByScan(packed.names)
+      : Int32Array.from(packed.names, (name) => this.idOf(name));
     const data = packed.data.slice();
     for (let i = 0; i < data.length; i += 4) data[i] = local[data[i] ?? 0] ?? 0;
     return { names: this.names, kinds: packed.kinds, data };

@@ -31,6 +31,24 @@ describe('name table', () => {
     expect(sharesOneTable([a, packTags(tagsOf('c.ts', ['x']))])).toBe(false);
   });
 
+  it('gives a small file in a big table the ids an index would give, without building one', () => {
+    const big = Array.from({ length: 2000 }, (_, i) => `name_${i}`);
+    big.push('name_7');
+    const scanned = new NameTable([...big]);
+    const indexed = new NameTable([...big]);
+    indexed.idOf('warm the index');
+    const file = packTags(tagsOf('a.py', ['name_7', 'brand_new', 'name_1999', 'brand_new', 'other_new']));
+    const a = scanned.adopt(file);
+    const b = indexed.adopt(file);
+    expect(unpackTags('a.py', a)).toEqual(unpackTags('a.py', file));
+    const idsOf = (packed: typeof a): number[] => Array.from(packed.data.filter((_, i) => i % 4 === 0));
+    expect(idsOf(a).map((id) => a.names[id])).toEqual(idsOf(b).map((id) => b.names[id]));
+    expect(idsOf(a).slice(0, 1)).toEqual([7]);
+    // Later lookups agree with what the scan added.
+    expect(scanned.idOf('brand_new')).toBe(idsOf(a)[1]);
+    expect(scanned.idOf('name_7')).toBe(7);
+  });
+
   it('compacts to the names in use, from one table or from many', () => {
     const table = new NameTable(['unused', 'q', 'p']);
     const packs = [packTags(tagsOf('a.ts', ['p', 'q'])), packTags(tagsOf('b.ts', ['q', 'r']))];
