@@ -19,8 +19,17 @@ export interface NameIndex {
   /** file id -> referenced (and defined) name ids and their counts (parallel arrays). */
   readonly refNames: number[][];
   readonly refCounts: number[][];
-  /** file id -> its distinct definition tags, with each tag's name id. */
-  readonly defTags: { tag: Tag; nameId: number }[][];
+  /** The files' packed tags on the shared table, by file id. */
+  readonly packs: readonly PackedTags[];
+  /**
+   * The distinct definitions (name and line), file after file: file f's are defStart[f] ..
+   * defStart[f + 1]; definition k is the tuple at defOffset[k] of packs[defFile[k]], named defName[k].
+   * Numbers, not Tag objects: only the few a map shows become objects (definitionTag).
+   */
+  readonly defStart: Int32Array;
+  readonly defFile: Int32Array;
+  readonly defOffset: Int32Array;
+  readonly defName: Int32Array;
 }
 
 /** Above any line number of a file within the size limit; keeps name * LINE_SPAN + line exact. */
@@ -46,22 +55,80 @@ export function indexTags(tagsByFile: ReadonlyMap<string, FileTags>): NameIndex 
   const scans: FileScan[] = packs.map((packed) => ({ packed, isDef: definitionKinds(packed) }));
   const definerStart = countDefiners(scans, names.length);
   const definerFiles = new Int32Array(definerStart[names.length] ?? 0);
-  const index: NameIndex = { files, fileIds, names, definerStart, definerFiles, refNames: [], refCounts: [], defTags: [] };
   // Definitions first: a reference to a name no file defines adds no edge, so it is dropped here.
   const next = definerStart.slice(0, names.length);
   const lastDefiner = new Int32Array(names.length).fill(-1);
-  scans.forEach((scan, fileId) => index.defTags.push(indexDefinitions(index, files[fileId] ?? '', fileId, scan, next, lastDefiner)));
+  const defs = new DefinitionList(files.length);
+  scans.forEach((scan, fileId) => indexDefinitions(definerFiles, fileId, scan, next, lastDefiner, defs));
+  const { file: defFile, offset: defOffset, name: defName } = defs.finish();
+  const index: NameIndex = {
+    files, fileIds, names, definerStart, definerFiles, refNames: [], refCounts: [], packs,
+    defStart: defs.starts, defFile, defOffset, defName,
+  };
   const counts = new Int32Array(names.length);
   for (const scan of scans) countReferences(index, scan, counts);
   // Without any references (no query, no identifiers) let definitions stand in, so ranks still differ.
   if (index.refNames.every((list) => list.length === 0)) {
-    index.defTags.forEach((defs, fileId) => {
-      const unique = [...new Set(defs.map((d) => d.nameId))];
+    files.forEach((_file, fileId) => {
+      const unique = [...new Set(index.defName.subarray(index.defStart[fileId] ?? 0, index.defStart[fileId + 1] ?? 0))];
       index.refNames[fileId] = unique;
       index.refCounts[fileId] = unique.map(() => 1);
     });
   }
   return index;
+}
+
+/** Definition k of the index as a Tag object. */
+export function definitionTag(index: NameIndex, k: number): Tag {
+  const fileId = index.defFile[k] ?? 0;
+  const packed = index.packs[fileId];
+  const offset = index.defOffset[k] ?? 0;
+  const data = packed?.data ?? new Int32Array(4);
+  const kindKey = packed?.kinds[data[offset + 1] ?? 0] ?? '';
+  return {
+    path: index.files[fileId] ?? '',
+    name: index.names[index.defName[k] ?? 0] ?? '',
+    role: 'def',
+    kind: kindKey.slice(kindKey.indexOf(':') + 1),
+    line: data[offset + 2] ?? 0,
+    endLine: data[offset + 3] ?? 0,
+  };
+}
+
+/** Growable parallel arrays of definitions (file, tuple offset, name id), with each file's start. */
+class DefinitionList {
+  readonly starts: Int32Array;
+  file: Int32Array = new Int32Array(1024);
+  offset: Int32Array = new Int32Array(1024);
+  name: Int32Array = new Int32Array(1024);
+  length = 0;
+
+  constructor(fileCount: number) {
+    this.starts = new Int32Array(fileCount + 1);
+  }
+
+  push(fileId: number, offset: number, nameId: number): void {
+    if (this.length === this.file.length) {
+      this.file = grown(this.file);
+      this.offset = grown(this.offset);
+      this.name = grown(this.name);
+    }
+    this.file[this.length] = fileId;
+    this.offset[this.length] = offset;
+    this.name[this.length] = nameId;
+    this.length++;
+  }
+
+  /** The arrays cut to length (the list is not used after). */
+  finish(): { file: Int32Array; offset: Int32Array; name: Int32Array } {
+    return { file: this.file.slice(0, this.length), offset: this.offset.slice(0, this.length), name: this.name.slice(0, this.length) };
+  }
+}
+
+function grown(array: Int32Array): Int32Array {
+  const bigger = new Int32Array(array.length * 2);
+  bigger.set(array);
+  return bigger;
 }
 
 /** Per name id, where its defining files start in one flat array (length: names + 1). */
@@ -89,33 +156,29 @@ export function definersOf(index: NameIndex, nameId: number): Int32Array {
   return index.definerFiles.subarray(index.definerStart[nameId] ?? 0, index.definerStart[nameId + 1] ?? 0);
 }
 
-/** Records the file as a definer of its names; returns its distinct definitions as Tag objects. */
+/** Records the file as a definer of its names, and its distinct definitions in `defs`. */
 function indexDefinitions(
-  index: NameIndex, file: string, fileId: number, scan: FileScan, next: Int32Array, lastDefiner: Int32Array,
-): { tag: Tag; nameId: number }[] {
-  const { data, kinds } = scan.packed;
-  const defs: { tag: Tag; nameId: number }[] = [];
+  definerFiles: Int32Array, fileId: number, scan: FileScan, next: Int32Array, lastDefiner: Int32Array, defs: DefinitionList,
+): void {
+  const { data } = scan.packed;
+  defs.starts[fileId] = defs.length;
   const seen = new Set<number>();
   for (let i = 0; i < data.length; i += 4) {
-    const kind = data[i + 1] ?? 0;
-    if (scan.isDef[kind] !== true) continue;
+    if (scan.isDef[data[i + 1] ?? 0] !== true) continue;
     const nameId = data[i] ?? 0;
     if (lastDefiner[nameId] !== fileId) {
       lastDefiner[nameId] = fileId;
       const slot = next[nameId] ?? 0;
-      index.definerFiles[slot] = fileId;
+      definerFiles[slot] = fileId;
       next[nameId] = slot + 1;
     }
-    const line = data[i + 2] ?? 0;
     // (name, line) as one number: a string key here cost a sixth of the ranking on big trees.
-    const identity = nameId * LINE_SPAN + line;
+    const identity = nameId * LINE_SPAN + (data[i + 2] ?? 0);
     if (seen.has(identity)) continue;
     seen.add(identity);
-    const kindKey = kinds[kind] ?? '';
-    const tag: Tag = { path: file, name: index.names[nameId] ?? '', role: 'def', kind: kindKey.slice(kindKey.indexOf(':') + 1), line, endLine: data[i + 3] ?? 0 };
-    defs.push({ tag, nameId });
+    defs.push(fileId, i, nameId);
   }
-  return defs;
+  defs.starts[fileId + 1] = defs.length;
 }
 
 /**

@@ -2,7 +2,7 @@
 // personalized PageRank over it, then each file's rank flows along its edges to (file, name) pairs.
 
 import { MultiDirectedGraph } from 'graphology';
-import { definerCount, definersOf, indexTags, mentionedNameIds, type NameIndex } from './name-index.js';
+import { definerCount, definersOf, definitionTag, indexTags, mentionedNameIds, type NameIndex } from './name-index.js';
 import type { FileTags } from './packed-tags.js';
 import type { Tag } from './tag.js';
 import { pageRankAdjacency, type WeightedAdjacency } from './pagerank.js';
@@ -235,15 +235,21 @@ function definitionRank(index: NameIndex, defRanks: Float64Array, nameId: number
 }
 
 /**
- * The first `limit` definitions in compareDefs order. Every definition ranked at least the
- * limit-th best rank is kept (ties at the cut are then ordered by the full comparison), so the
- * result is exactly the sorted list's prefix.
+ * The first `limit` of the definitions in compareDefs order. Only definitions ranked at least the
+ * limit-th best rank become objects (ties at the cut are then ordered by the full comparison), so
+ * the result is exactly the sorted list's prefix while a big repository's other definitions stay numbers.
  */
-function topDefinitions(defs: Candidate[], limit: number | undefined): Candidate[] {
-  if (limit === undefined || defs.length <= limit * 2) return defs.sort(compareDefs).slice(0, limit ?? defs.length);
-  const ranks = Float64Array.from(defs, (d) => d.rank).sort();
-  const cut = ranks[ranks.length - limit] ?? -Infinity;
-  return defs.filter((d) => d.rank >= cut).sort(compareDefs).slice(0, limit);
+function topDefinitions(index: NameIndex, defs: Int32Array, ranks: Float64Array, fileRanks: Float64Array, limit: number | undefined): Candidate[] {
+  let cut = -Infinity;
+  if (limit !== undefined && defs.length > limit * 2) cut = ranks.slice().sort()[ranks.length - limit] ?? -Infinity;
+  const chosen: Candidate[] = [];
+  for (let k = 0; k < defs.length; k++) {
+    const rank = ranks[k] ?? 0;
+    if (rank < cut) continue;
+    const def = defs[k] ?? 0;
+    chosen.push({ tag: definitionTag(index, def), rank, fileRank: fileRanks[index.defFile[def] ?? 0] ?? 0 });
+  }
+  return chosen.sort(compareDefs).slice(0, limit ?? chosen.length);
 }
 
 /** Rank every definition outside the chat files. Deterministic for the same inputs. */
@@ -257,16 +263,22 @@ export function rankDefinitions(tagsByFile: ReadonlyMap<string, FileTags>, optio
   const ranks = pageRankAdjacency(adjacency, { personalization: personalization(index, options, mentionedIds) }).ranks;
   const defRanks = definitionRanks(index, weigh, ranks, mentionedIds);
 
-  const defs: Candidate[] = [];
+  // The definitions outside the chat (by index) and their ranks, as numbers.
+  const shown = new Int32Array(index.defFile.length);
+  const shownRanks = new Float64Array(index.defFile.length);
+  let count = 0;
   const bare: { path: string; rank: number }[] = [];
   index.files.forEach((file, fileId) => {
     if (chat.has(fileId)) return;
-    const fileRank = ranks[fileId] ?? 0;
-    const tags = index.defTags[fileId] ?? [];
-    if (tags.length === 0) bare.push({ path: file, rank: fileRank });
-    for (const { tag, nameId } of tags) defs.push({ tag, rank: definitionRank(index, defRanks, nameId, fileId), fileRank });
+    const start = index.defStart[fileId] ?? 0;
+    const end = index.defStart[fileId + 1] ?? 0;
+    if (start === end) bare.push({ path: file, rank: ranks[fileId] ?? 0 });
+    for (let k = start; k < end; k++) {
+      shown[count] = k;
+      shownRanks[count++] = definitionRank(index, defRanks, index.defName[k] ?? 0, fileId);
+    }
   });
-  const best = topDefinitions(defs, options.limit);
+  const best = topDefinitions(index, shown.subarray(0, count), shownRanks.subarray(0, count), ranks, options.limit);
   bare.sort((a, b) => b.rank - a.rank || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const items: RankedItem[] = best.map((d): RankedItem => ({ kind: 'def', tag: d.tag, rank: d.rank }));
   for (const b of bare) items.push({ kind: 'file', path: b.path, rank: b.rank });
