@@ -86,6 +86,7 @@ export function createRepoMapPort(options: RepoMapAdapterOptions): RepoMapHandle
   const collect = async (paths: readonly string[]): Promise<ReadonlyMap<string, PackedTags>> => (lastTags = await source.collectTags(paths));
   // A map shown from disk collected no tags: mentions and completion collect them when they need them.
   const tagsNow = async (): Promise<ReadonlyMap<string, PackedTags>> => lastTags ?? collect(await listed());
+  let collecting: Promise<void> | undefined;
   const version = options.tokenizer ? packageVersion(options.packageRoot) : '';
   const stored = options.tokenizer ? storedMaps(root, source, () => [version, options.tokenizer?.() ?? '', options.noFilesMultiplier, options.contextWindow]) : undefined;
   const map = createRepoMap({
@@ -122,6 +123,10 @@ export function createRepoMapPort(options: RepoMapAdapterOptions): RepoMapHandle
       refreshNext = true;
     },
     identifiers() {
+      // After a map shown from disk no tags are loaded yet: start loading them for the next ask.
+      if (lastTags === undefined) {
+        collecting ??= tagsNow().then(() => undefined, () => undefined).finally(() => (collecting = undefined));
+      }
       const tags = lastTags ?? new Map<string, PackedTags>();
       if (identifiers?.from !== tags) identifiers = { from: tags, names: definedNames(tags) };
       return identifiers.names;

@@ -2,7 +2,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createRepoMapPort } from '../../src/cli/repo-map-adapter.js';
 import { loadMapStore, MAP_STORE_ENTRIES, mapStorePath, type StoredMap } from '../../src/repomap/map-store.js';
 import { tagCachePath } from '../../src/repomap/tag-cache.js';
@@ -112,6 +112,19 @@ describe('stored maps across processes', () => {
     const mentioned = await second.mentionedDefinitions({ chatFiles: ['app/orders.py'], requestText: 'use InvoiceBuilder here' });
     expect(mentioned).toContain('app/billing.py');
     expect(mentioned).toContain('class InvoiceBuilder');
+  });
+
+  it('loads the tags for Tab completion once asked, when the map came from disk', async () => {
+    const repo = gitRepo(repoFiles());
+    const first = port(repo);
+    await first.get(request(['app/orders.py']));
+    await first.flush();
+
+    const second = port(repo);
+    await second.get(request(['app/orders.py']));
+    expect(second.lastStats()?.fromCache).toBe(true);
+    second.identifiers();
+    await vi.waitFor(() => expect(second.identifiers()).toContain('InvoiceBuilder'));
   });
 
   it('keeps nothing on disk when the caller does not say which tokenizer counts', async () => {
