@@ -14,6 +14,7 @@ import { approveRepoCommands } from './repo-approvals.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { createJsonRenderer } from './render-json.js';
 import { createTerminalEmit, type TerminalRenderer } from './render-terminal.js';
+import { streamTerminal } from '../platform/terminal.js';
 import { createRepositoryCompleter } from './completion.js';
 import { askLine, createLineReader, type LineReader } from './line-reader.js';
 import { buildSession, type BuiltSession } from './build-session.js';
@@ -112,7 +113,9 @@ function readMessage(settings: Settings, cwd: string): string | null {
 
 function createRenderer(environment: CliEnvironment, settings: Settings): TerminalRenderer {
   if (settings.json) return { emit: createJsonRenderer((text) => void environment.stdout.write(text)), settle: () => {} };
-  return createTerminalEmit(environment, settings.pretty);
+  const stdout = streamTerminal(environment.stdout, { isTTY: environment.stdoutIsTTY });
+  const stderr = streamTerminal(environment.stderr, { isTTY: environment.stderrIsTTY, columns: environment.columns });
+  return createTerminalEmit({ stdout, stderr, env: environment.env }, settings.pretty);
 }
 
 /** Persistent input history under the repository's .tandem/ and Tab completion for the prompt. */

@@ -3,7 +3,7 @@ import { ANSI, PLAIN } from '../../src/cli/colors.js';
 import { createTerminalEmit, createTerminalRenderer, usageLine } from '../../src/cli/render-terminal.js';
 import { createSpinner, localeIsUtf8, type SpinnerTimers } from '../../src/cli/spinner.js';
 import type { SessionEvent } from '../../src/session/events.js';
-import { PassThrough } from 'node:stream';
+import { FakeTerminal } from '../support/fake-platform.js';
 
 function capture() {
   const log: Array<{ stream: 'out' | 'err'; text: string }> = [];
@@ -138,17 +138,47 @@ describe('terminal renderer', () => {
 
   it('chooses plain output for NO_COLOR, a pipe, or --no-pretty', () => {
     const run = (env: Record<string, string>, tty: boolean, pretty: boolean): string => {
-      const stdout = new PassThrough();
-      let text = '';
-      stdout.on('data', (d: Buffer) => (text += d.toString()));
-      const { emit } = createTerminalEmit({ stdout, stderr: new PassThrough(), stdoutIsTTY: tty, env }, pretty);
+      const stdout = new FakeTerminal(tty);
+      const { emit } = createTerminalEmit({ stdout, stderr: new FakeTerminal(false), env }, pretty);
       emit({ type: 'assistant', text: '**bold**', interrupted: false });
-      return text;
+      return stdout.output;
     };
     expect(run({}, true, true)).toBe('\u001b[1mbold\u001b[22m\n');
     expect(run({ NO_COLOR: '1' }, true, true)).toBe('**bold**\n');
     expect(run({}, false, true)).toBe('**bold**\n');
     expect(run({}, true, false)).toBe('**bold**\n');
+  });
+
+  it("wraps prose to the terminal's width, asked again for each reply (a resize counts)", () => {
+    const stdout = new FakeTerminal(true, 30);
+    const { emit } = createTerminalEmit({ stdout, stderr: new FakeTerminal(false), env: {} }, true);
+    const paragraph = 'every word of this reply is short but the whole line is far longer than thirty columns';
+    const longest = (text: string): number => Math.max(...text.split('\n').map((line) => line.length));
+    emit({ type: 'waiting' });
+    emit({ type: 'assistant', text: paragraph, interrupted: false });
+    const narrow = stdout.output;
+    expect(narrow.split('\n').length).toBeGreaterThan(3);
+    expect(longest(narrow)).toBeLessThanOrEqual(30);
+    stdout.width = 60;
+    emit({ type: 'waiting' });
+    emit({ type: 'assistant', text: paragraph, interrupted: false });
+    const wide = stdout.output.slice(narrow.length);
+    expect(longest(wide)).toBeGreaterThan(30);
+    expect(longest(wide)).toBeLessThanOrEqual(60);
+  });
+
+  it('uses the width of stderr when stdout reports none, and shows the spinner only when stderr is a terminal', () => {
+    const piped = new FakeTerminal(true, null);
+    const { emit } = createTerminalEmit({ stdout: piped, stderr: new FakeTerminal(true, 25), env: {} }, true);
+    emit({ type: 'waiting' });
+    emit({ type: 'assistant', text: 'a sentence that is a good deal wider than twenty-five columns', interrupted: false });
+    expect(Math.max(...piped.output.split('\n').map((line) => line.length))).toBeLessThanOrEqual(25);
+    const quietErr = new FakeTerminal(false);
+    const noTty = createTerminalEmit({ stdout: new FakeTerminal(true), stderr: quietErr, env: {} }, true);
+    noTty.emit({ type: 'waiting' });
+    noTty.settle();
+    expect(quietErr.output).toBe('');
+    expect(noTty.mapProgress).toBeUndefined();
   });
 
   it('reads the locale to decide on Unicode glyphs', () => {
