@@ -9,7 +9,8 @@ import type { ResultStatus } from '../session/events.js';
 import type { ChatMode } from '../session/session.js';
 import type { BuiltSession } from './build-session.js';
 import type { CliEnvironment } from './cli-environment.js';
-import { EXIT, exitCodeFor, mostSevere } from './exit-codes.js';
+import { EXIT, exitCodeFor } from '../session/exit-codes.js';
+import { mostSevere } from './exit-codes.js';
 import type { LineReader } from './line-reader.js';
 import { runInput } from './run-input.js';
 
