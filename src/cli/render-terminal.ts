@@ -35,7 +35,7 @@ export interface TerminalRenderer {
 
 const PREPARING = 'Preparing the request (repository map, files)...';
 
-export function markdownStyle(unicode: boolean): MarkdownStyle {
+function markdownStyle(unicode: boolean): MarkdownStyle {
   const sgr = (open: number, close: number) => (s: string) => `\u001b[${open}m${s}\u001b[${close}m`;
   return {
     bold: ANSI.bold,
@@ -47,10 +47,6 @@ export function markdownStyle(unicode: boolean): MarkdownStyle {
     code: ANSI_CODE_STYLE,
     unicode,
   };
-}
-
-export function createTerminalRenderer(io: TerminalOutput): (event: SessionEvent) => void {
-  return createTerminalScreen(io).emit;
 }
 
 export function createTerminalScreen(io: TerminalOutput): TerminalRenderer {

@@ -17,12 +17,12 @@ import { runInput } from './run-input.js';
 const DOUBLE_INTERRUPT_MS = 2000;
 
 /** `ask> ` and `architect> ` in those modes, as Aider shows them; `> ` for code. */
-export function promptFor(mode: ChatMode): string {
+function promptFor(mode: ChatMode): string {
   return mode === 'code' ? '> ' : `${mode}> `;
 }
 
 /** `!cmd` is a shell command. */
-export function shellShortcut(line: string): string {
+function shellShortcut(line: string): string {
   return /^!\s*\S/.test(line) ? `/run ${line.replace(/^!\s*/, '')}` : line;
 }
 

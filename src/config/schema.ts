@@ -74,7 +74,7 @@ export type OptionSpec = BooleanSpec | StringSpec | IntSpec | EnumSpec | ListSpe
 export const RESUME_LATEST = 'latest';
 
 /** Timers hold at most 2^31-1 ms; a longer timeout would fire at once. */
-export const MAX_SECONDS = Math.floor((2 ** 31 - 1) / 1000);
+const MAX_SECONDS = Math.floor((2 ** 31 - 1) / 1000);
 
 export const OPTIONS = {
   // model

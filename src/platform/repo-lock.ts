@@ -5,7 +5,7 @@ import fs from 'node:fs/promises';
 import { hostname } from 'node:os';
 import path from 'node:path';
 
-export class LockTimeoutError extends Error {
+class LockTimeoutError extends Error {
   readonly kind = 'lock_timeout';
 }
 
@@ -27,7 +27,7 @@ export interface RepoLockOptions {
   readonly pid: number;
 }
 
-export function lockFile(root: string): string {
+function lockFile(root: string): string {
   return path.join(root, '.tandem', 'write.lock');
 }
 

@@ -172,7 +172,7 @@ export function replaySession(entries: readonly LogEntry[]): ReplayedSession {
 }
 
 /** Requests are logged before they are sent: one whose reply never came (an error, a crash) gets a note. */
-export const UNANSWERED_NOTE = '[no reply: the request failed or tandem stopped before the reply arrived]';
+const UNANSWERED_NOTE = '[no reply: the request failed or tandem stopped before the reply arrived]';
 
 function closeUnanswered(history: ChatMessage[]): void {
   if (history.at(-1)?.role === 'user') history.push({ role: 'assistant', content: UNANSWERED_NOTE });
