@@ -46,7 +46,7 @@ const ALIASES: Readonly<Record<string, string>> = {
 };
 
 /** "python: ruff check" -> { language: 'python', command: 'ruff check' }; "make lint" -> language null. */
-export function parseLintCommand(value: string): LintCommand {
+function parseLintCommand(value: string): LintCommand {
   const match = /^\s*([A-Za-z][\w+#-]*)\s*:\s+(\S.*)$/s.exec(value);
   if (!match?.[1] || !match[2]) return { language: null, command: value.trim() };
   const name = match[1].toLowerCase();

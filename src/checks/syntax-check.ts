@@ -22,7 +22,7 @@ export interface SyntaxCheckResult {
 }
 
 /** Every outermost ERROR node and every MISSING node, in file order, one per line and kind. */
-export function collectSyntaxProblems(root: Node): SyntaxProblem[] {
+function collectSyntaxProblems(root: Node): SyntaxProblem[] {
   const problems: SyntaxProblem[] = [];
   const seen = new Set<string>();
   const add = (problem: SyntaxProblem): void => {
@@ -52,7 +52,7 @@ function problemKey(problem: SyntaxProblem, lines: readonly string[]): string {
 }
 
 /** The problems of `after` that `before` did not already have (counted, so duplicates still show). */
-export function newProblems(
+function newProblems(
   before: readonly SyntaxProblem[],
   beforeText: string,
   after: readonly SyntaxProblem[],

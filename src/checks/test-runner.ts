@@ -45,9 +45,3 @@ export async function runTests(
     timedOut: result.timedOut,
   };
 }
-
-/** A test failure written for the model. */
-export function formatTestFailure(result: TestRunResult): string {
-  const status = result.timedOut ? 'timed out' : `exited with ${result.exitCode ?? 'a signal'}`;
-  return `## Running: ${result.command}\n\nIt ${status}:\n\n${result.output.trimEnd()}`;
-}

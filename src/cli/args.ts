@@ -18,7 +18,7 @@ export type ParseArgsResult =
   | { ok: false; error: string };
 
 /** Session ids look like `20250131-142530-a1b2`: only such a word after a bare `--resume` is its value. */
-export const SESSION_ID_PATTERN = /^\d{8}-\d{6}-[A-Za-z0-9]+$/;
+const SESSION_ID_PATTERN = /^\d{8}-\d{6}-[A-Za-z0-9]+$/;
 
 export function looksLikeSessionId(word: string): boolean {
   return SESSION_ID_PATTERN.test(word);

@@ -18,6 +18,7 @@ import { createOpenAIClient, DEFAULT_BASE_URL } from '../model/openai-client.js'
 import type { ModelClient } from '../model/types.js';
 import { createTokenizerPool } from '../model/tokens.js';
 import { configuredHooksDir } from '../git/hooks-path.js';
+import { systemClock, type Clock } from '../platform/clock.js';
 import { createProcessRunner, type ProcessRunner } from '../platform/process.js';
 import { scrubEnvironment } from '../platform/scrub-env.js';
 import { readConfinedText } from '../platform/text-files.js';
@@ -30,13 +31,14 @@ import { createAsker } from './asker.js';
 import { createChecksPort } from './checks-adapter.js';
 import { createCoderLoader } from './coder-loader.js';
 import { readInstructions } from './instructions.js';
-import { LazySessionLog, newId, recordingEmit, resumeSession, type ResumedSession } from './session-files.js';
+import { LazySessionLog, recordingEmit, resumeSession, sessionMetaOf, type ResumedSession } from './session-files.js';
 import { stateDirProblem, writesInside } from './state-dir.js';
 import type { CliEnvironment } from './cli-environment.js';
 import { allCommands } from './commands/registry.js';
 import type { CommandContext, GitCommandsPort, ShellRunOptions } from './commands/types.js';
 import { addFiles } from './commands/add-files.js';
-import { CliError, EXIT } from './exit-codes.js';
+import { CliError } from './exit-codes.js';
+import { EXIT } from '../session/exit-codes.js';
 import { createGitCommands, createGitPort, createRepoFilesPort } from './git-adapter.js';
 import type { LineReader } from './line-reader.js';
 import { createProgressBar, createRepoMapPort, type RepoMapHandle } from './repo-map-adapter.js';
@@ -96,7 +98,7 @@ function chooseModels(settings: Settings, profileOf: ProfileBuilder): ModelChoic
   };
 }
 
-function createModelClient(settings: Settings, cwd: string, profileOf: ProfileBuilder, logAllowed: boolean): ModelClient {
+function createModelClient(settings: Settings, cwd: string, profileOf: ProfileBuilder, logAllowed: boolean, clock: Clock): ModelClient {
   const client = createOpenAIClient({
     baseURL: settings['base-url'] ?? undefined,
     apiKey: settings['api-key'] ?? undefined,
@@ -106,7 +108,7 @@ function createModelClient(settings: Settings, cwd: string, profileOf: ProfileBu
     maxRetries: settings['max-retries'],
   });
   const llmLog = settings['llm-log'];
-  return llmLog && logAllowed ? withLlmLog(client, resolve(cwd, llmLog), () => new Date()) : client;
+  return llmLog && logAllowed ? withLlmLog(client, resolve(cwd, llmLog), () => clock.now()) : client;
 }
 
 function createMap(input: BuildInput, root: string, tokens: TokenCounter, tokenizer: () => string, contextWindow: number): RepoMapHandle | null {
@@ -177,7 +179,7 @@ export async function buildSession(input: BuildInput): Promise<BuiltSession> {
   const profiles = new ModelProfiles(profileOf, { main: settings.model, weak: settings['weak-model'], editor: settings['editor-model'] });
   // The map and /tokens count with whichever main model the chat has now.
   const tokens: TokenCounter = { count: (text) => profiles.get('main').tokens.count(text) };
-  const client = createModelClient(settings, environment.cwd, profileOf, llmLogAllowed(input, root, emit));
+  const client = createModelClient(settings, environment.cwd, profileOf, llmLogAllowed(input, root, emit), environment.clock ?? systemClock);
   const runner = createProcessRunner();
   const commandTimeoutMs = settings['command-timeout'] * 1000;
   const runShell = (command: string, extra: ShellRunOptions = {}): ReturnType<ShellPort['run']> =>
@@ -317,23 +319,14 @@ function createRequestPorts(input: BuildInput, parts: PortParts): RequestPorts {
  */
 function openSessionLog(input: BuildInput, root: string, choice: ModelChoice, resumed: ResumedSession | null): { recorder: SessionRecorder; emit: EmitEvent } {
   const { environment, settings, emit } = input;
+  const clock = environment.clock ?? systemClock;
   const recorder = new LazySessionLog(
     root,
-    (chat) => ({
-      type: 'meta',
-      id: newId(new Date()),
-      version: environment.version,
-      created: new Date().toISOString(),
-      model: settings.model,
-      editFormat: choice.editFormat,
-      files: chat.files,
-      readOnly: chat.readOnly,
-      interactive: input.interactive,
-    }),
+    sessionMetaOf(clock, { version: environment.version, model: settings.model, editFormat: choice.editFormat, interactive: input.interactive }),
     resumed?.log ?? null,
     (message) => emit({ type: 'warning', message }),
   );
-  return { recorder, emit: recordingEmit(emit, recorder, join(root, '.tandem', 'chat.history.md'), () => new Date()) };
+  return { recorder, emit: recordingEmit(emit, recorder, join(root, '.tandem', 'chat.history.md'), clock) };
 }
 
 /** The built-in syntax check of a whole file: against an empty "before", every problem counts. */

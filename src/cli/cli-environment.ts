@@ -1,5 +1,6 @@
 // Everything the CLI takes from the process, gathered by main.ts so the rest can be driven by tests.
 import type { Readable, Writable } from 'node:stream';
+import type { Clock } from '../platform/clock.js';
 
 export interface CliEnvironment {
   readonly argv: readonly string[];
@@ -22,5 +23,7 @@ export interface CliEnvironment {
   /** This process's id, written into the repository lock so others can tell a crashed holder. */
   readonly pid?: number;
   /** Registers the handler for Ctrl-C / SIGTERM; returns a function that removes it. */
+  /** What time it is (session ids, log and transcript stamps, the double Ctrl-C); default: the system clock. */
+  readonly clock?: Clock;
   readonly onInterrupt: (handler: (signal: 'SIGINT' | 'SIGTERM') => void) => () => void;
 }

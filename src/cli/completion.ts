@@ -21,7 +21,7 @@ export interface CompletionSources {
 export type Completion = [string[], string];
 
 /** The readline completer (callback form, since file listing may be asynchronous). */
-export function createCompleter(sources: CompletionSources): (line: string, callback: (error: Error | null, result: Completion) => void) => void {
+function createCompleter(sources: CompletionSources): (line: string, callback: (error: Error | null, result: Completion) => void) => void {
   return (line, callback) => {
     completeLine(line, sources).then(
       (result) => callback(null, result),

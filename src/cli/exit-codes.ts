@@ -1,5 +1,5 @@
-// The exit codes (defined in session/exit-codes.ts, shared with eval) and the CLI's one-line failure.
-export { EXIT, exitCodeFor } from '../session/exit-codes.js';
+// How several requests' outcomes combine, and the CLI's one-line failure (the exit codes themselves
+// live in session/exit-codes.ts, shared with eval).
 import type { ResultStatus } from '../session/events.js';
 
 // Several requests (lines on stdin) end with the most severe outcome: interrupted, then error, then

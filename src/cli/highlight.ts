@@ -22,7 +22,7 @@ export const ANSI_CODE_STYLE: CodeStyle = {
 /** Common fence names highlight.js knows under another name. */
 const ALIASES: Readonly<Record<string, string>> = { py: 'python', ts: 'typescript', js: 'javascript', sh: 'bash', shell: 'bash', rs: 'rust', golang: 'go' };
 
-export function languageName(fenceInfo: string): string {
+function languageName(fenceInfo: string): string {
   const word = (fenceInfo.trim().split(/\s+/)[0] ?? '').toLowerCase();
   return ALIASES[word] ?? word;
 }

@@ -4,11 +4,11 @@ import { join, relative, sep } from 'node:path';
 import { readConfinedText } from '../platform/text-files.js';
 import type { Instruction } from '../session/session.js';
 
-export const INSTRUCTION_FILE = 'AGENTS.md';
+const INSTRUCTION_FILE = 'AGENTS.md';
 /** Each instruction file is cut to this many characters (about 8k tokens). */
-export const MAX_INSTRUCTION_CHARS = 32_000;
+const MAX_INSTRUCTION_CHARS = 32_000;
 
-export function folderChain(root: string, cwd: string): string[] {
+function folderChain(root: string, cwd: string): string[] {
   const rel = relative(root, cwd);
   if (rel.startsWith('..')) return [root];
   const parts = rel === '' ? [] : rel.split(sep);

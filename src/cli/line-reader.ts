@@ -71,6 +71,9 @@ export function createLineReader(environment: CliEnvironment, interactive: boole
   let inputs = 0;
   let settle: (brief?: boolean) => void = () => {};
   let keys: KeyRouter | null = null;
+  // readline edits the array given as its `history` option in place and hands that same array to each
+  // 'history' listener, which may change it (Node's documented way to persist or filter history).
+  let history: string[] = [...(options.history ?? [])];
 
   const interrupt = (): void => {
     pasted = [];
@@ -102,7 +105,7 @@ export function createLineReader(environment: CliEnvironment, interactive: boole
       input: environment.stdin,
       output: interactive ? environment.stdout : undefined,
       terminal: interactive,
-      history: [...(options.history ?? [])],
+      history,
       historySize: HISTORY_SIZE,
       completer: interactive ? (line: string, callback: Parameters<Completer>[1]) => (completer ? completer(line, callback) : callback(null, [[], line])) : undefined,
     });
@@ -123,8 +126,11 @@ export function createLineReader(environment: CliEnvironment, interactive: boole
       keys = router;
       environment.stdin.on('keypress', (text: string | undefined, key: Parameters<KeyRouter['onKey']>[1]) => router.onKey(text, key));
       environment.stdout.write(PASTE_ON);
-      saved.loadInto(historyOf(rl));
+      saved.loadInto(history);
     }
+    rl.on('history', (live: string[]) => {
+      history = live;
+    });
     rl.on('SIGINT', interrupt);
     rl.on('close', () => {
       ended = true;
@@ -192,30 +198,28 @@ export function createLineReader(environment: CliEnvironment, interactive: boole
     },
     redraw() {
       if (!rl || !pending.isWaiting || !interactive) return;
-      const state = rl as unknown as { line: string; cursor: number };
-      state.line = '';
-      state.cursor = 0;
+      if (rl.line !== '') {
+        // Ctrl-E then Ctrl-U, as if typed: readline's public way to empty the line it is editing.
+        rl.write(null, { ctrl: true, name: 'e' });
+        rl.write(null, { ctrl: true, name: 'u' });
+      }
       rl.prompt();
     },
     history() {
-      return rl ? [...historyOf(rl)] : [];
+      return rl ? [...history] : [];
     },
     configure(setup) {
       if (setup.completer !== undefined) completer = setup.completer;
       if (setup.settle) settle = setup.settle;
       if (setup.historyFile === undefined) return;
       saved.use(setup.historyFile);
-      if (rl && interactive) saved.loadInto(historyOf(rl));
+      if (rl && interactive) saved.loadInto(history);
     },
     close() {
       closing = true;
       rl?.close();
     },
   };
-}
-
-function historyOf(rl: Interface): string[] {
-  return (rl as unknown as { history: string[] }).history;
 }
 
 /** Asks a yes/no question on the reader (one key on a terminal; Enter is no). */

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { systemClock } from '../platform/clock.js';
 import { runCli } from './run-cli.js';
 
 /** The folder holding tandem's package.json (with prompts/ and queries/), and its version. */
@@ -40,6 +41,7 @@ runCli({
   version,
   nodePath: process.execPath,
   pid: process.pid,
+  clock: systemClock,
   onInterrupt(handler) {
     const onSigint = (): void => handler('SIGINT');
     const onSigterm = (): void => handler('SIGTERM');

@@ -130,7 +130,7 @@ export function renderTable(lines: readonly string[], style: MarkdownStyle): str
   return [line(header), separator, ...rows.map(line)].join('\n');
 }
 
-export function visibleLength(text: string): number {
+function visibleLength(text: string): number {
   // eslint-disable-next-line no-control-regex
   return Array.from(text.replace(/\u001b\[[0-9;]*m/g, '')).length;
 }

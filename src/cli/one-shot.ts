@@ -1,7 +1,7 @@
 // --message: one request (or slash command) with its reflections, then the exit code of DESIGN.md.
 import type { BuiltSession } from './build-session.js';
 import type { CliEnvironment } from './cli-environment.js';
-import { EXIT, exitCodeFor } from './exit-codes.js';
+import { EXIT, exitCodeFor } from '../session/exit-codes.js';
 import { runInput } from './run-input.js';
 
 export async function runOneShot(built: BuiltSession, message: string, environment: CliEnvironment): Promise<number> {

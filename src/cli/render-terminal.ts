@@ -1,6 +1,7 @@
 // The terminal renderer: a spinner until the first token, the reply rendered as Markdown while it
 // streams (plain text when not pretty), edits as coloured diffs, and one status line per reply.
 import { escapeControlChars } from '../platform/control-chars.js';
+import type { Terminal } from '../platform/terminal.js';
 import type { SessionEvent } from '../session/events.js';
 import type { Palette } from './colors.js';
 import { ANSI, colorDiff, PLAIN } from './colors.js';
@@ -34,7 +35,7 @@ export interface TerminalRenderer {
 
 const PREPARING = 'Preparing the request (repository map, files)...';
 
-export function markdownStyle(unicode: boolean): MarkdownStyle {
+function markdownStyle(unicode: boolean): MarkdownStyle {
   const sgr = (open: number, close: number) => (s: string) => `\u001b[${open}m${s}\u001b[${close}m`;
   return {
     bold: ANSI.bold,
@@ -46,10 +47,6 @@ export function markdownStyle(unicode: boolean): MarkdownStyle {
     code: ANSI_CODE_STYLE,
     unicode,
   };
-}
-
-export function createTerminalRenderer(io: TerminalOutput): (event: SessionEvent) => void {
-  return createTerminalScreen(io).emit;
 }
 
 export function createTerminalScreen(io: TerminalOutput): TerminalRenderer {
@@ -205,11 +202,10 @@ function formatCount(n: number): string {
 }
 
 export interface TerminalStreams {
-  readonly stdout: NodeJS.WritableStream;
-  readonly stderr: NodeJS.WritableStream;
-  readonly stdoutIsTTY: boolean;
+  readonly stdout: Terminal;
+  /** Spinner, map progress and notes. */
+  readonly stderr: Terminal;
   readonly env: Readonly<Record<string, string | undefined>>;
-  readonly columns?: number | undefined;
 }
 
 /**
@@ -217,18 +213,18 @@ export interface TerminalStreams {
  * with `pretty` on; the spinner only when stderr is a terminal.
  */
 export function createTerminalEmit(streams: TerminalStreams, prettySetting: boolean): TerminalRenderer {
-  const out = (text: string): void => void streams.stdout.write(text);
-  const err = (text: string): void => void streams.stderr.write(text);
+  const { stdout, stderr } = streams;
+  const out = (text: string): void => stdout.write(text);
+  const err = (text: string): void => stderr.write(text);
   const noColor = streams.env['NO_COLOR'] !== undefined && streams.env['NO_COLOR'] !== '';
-  const pretty = streams.stdoutIsTTY && prettySetting && !noColor;
+  const pretty = stdout.isTTY && prettySetting && !noColor;
   const unicode = localeIsUtf8(streams.env);
-  const stderrIsTTY = (streams.stderr as { isTTY?: boolean }).isTTY === true;
-  const spinner = stderrIsTTY && prettySetting ? createSpinner({ write: err, unicode: unicode && !noColor }) : null;
-  // The stream's own width when it has one (it follows resizes), else the width known at start.
-  const columns = (): number | undefined => (streams.stdout as { columns?: number }).columns ?? streams.columns;
+  const spinner = stderr.isTTY && prettySetting ? createSpinner({ write: err, unicode: unicode && !noColor }) : null;
+  // Asked for each reply, so a resize counts; stdout piped while stderr is a terminal wraps to stderr's width.
+  const columns = (): number | undefined => stdout.columns() ?? stderr.columns();
   const screen = createTerminalScreen({ out, err, palette: pretty ? ANSI : PLAIN, pretty, spinner, unicode, columns });
-  if (!stderrIsTTY) return screen;
-  const bar = createProgressBar({ write: err, columns: streams.columns });
+  if (!stderr.isTTY) return screen;
+  const bar = createProgressBar({ write: err, columns: stderr.columns() });
   return {
     ...screen,
     mapProgress: (done, total) => {

@@ -4,29 +4,42 @@
 // in the line reader's queue and run in order after it, each as its own request: they never join a
 // running request (its reflections are about tandem's failures, and a queued line may be a command).
 // `!cmd` runs a shell command like `/run cmd`.
+import { systemClock, type Clock } from '../platform/clock.js';
 import type { ResultStatus } from '../session/events.js';
 import type { ChatMode } from '../session/session.js';
 import type { BuiltSession } from './build-session.js';
 import type { CliEnvironment } from './cli-environment.js';
-import { EXIT, exitCodeFor, mostSevere } from './exit-codes.js';
+import { EXIT, exitCodeFor } from '../session/exit-codes.js';
+import { mostSevere } from './exit-codes.js';
 import type { LineReader } from './line-reader.js';
 import { runInput } from './run-input.js';
 
 const DOUBLE_INTERRUPT_MS = 2000;
 
 /** `ask> ` and `architect> ` in those modes, as Aider shows them; `> ` for code. */
-export function promptFor(mode: ChatMode): string {
+function promptFor(mode: ChatMode): string {
   return mode === 'code' ? '> ' : `${mode}> `;
 }
 
 /** `!cmd` is a shell command. */
-export function shellShortcut(line: string): string {
+function shellShortcut(line: string): string {
   return /^!\s*\S/.test(line) ? `/run ${line.replace(/^!\s*/, '')}` : line;
+}
+
+/** Asked on each Ctrl-C at the prompt: true when it is the second within the window (the user means to leave). */
+export function createDoubleInterrupt(clock: Clock, windowMs = DOUBLE_INTERRUPT_MS): () => boolean {
+  let last = Number.NEGATIVE_INFINITY;
+  return () => {
+    const now = clock.now().getTime();
+    const second = now - last < windowMs;
+    last = now;
+    return second;
+  };
 }
 
 export async function runRepl(built: BuiltSession, environment: CliEnvironment, lines: LineReader, interactive: boolean): Promise<number> {
   let current: AbortController | null = null;
-  let lastInterruptAt = 0;
+  const isSecondInterrupt = createDoubleInterrupt(environment.clock ?? systemClock);
   let quit = false;
   const onInterrupt = (): void => {
     if (current) {
@@ -39,13 +52,11 @@ export async function runRepl(built: BuiltSession, environment: CliEnvironment, 
       current.abort();
       return;
     }
-    const now = Date.now();
-    if (now - lastInterruptAt < DOUBLE_INTERRUPT_MS) {
+    if (isSecondInterrupt()) {
       quit = true;
       lines.close();
       return;
     }
-    lastInterruptAt = now;
     environment.stderr.write('\n(Ctrl-C again to leave, or type /exit)\n');
     lines.redraw();
   };

@@ -7,7 +7,8 @@ import { escapeControlChars } from '../platform/control-chars.js';
 import type { EmitEvent } from '../session/events.js';
 import type { CliEnvironment } from './cli-environment.js';
 import { approvalFile, createApprovalStore } from './command-approvals.js';
-import { CliError, EXIT } from './exit-codes.js';
+import { CliError } from './exit-codes.js';
+import { EXIT } from '../session/exit-codes.js';
 import { askLine, type LineReader } from './line-reader.js';
 
 export interface ApprovalInput {

@@ -4,7 +4,8 @@ import { renderHelp } from './help.js';
 import { parseArgs } from './args.js';
 import type { CliEnvironment } from './cli-environment.js';
 import { escapeControlChars } from '../platform/control-chars.js';
-import { CliError, EXIT } from './exit-codes.js';
+import { CliError } from './exit-codes.js';
+import { EXIT } from '../session/exit-codes.js';
 import { SessionTotals } from '../session/totals.js';
 
 /**

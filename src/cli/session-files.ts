@@ -1,12 +1,15 @@
 // The files a session leaves in .tandem/: the JSONL log (created on first write, or continued on
 // --resume) and the readable transcript chat.history.md.
-import { appendFileSync, existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative } from 'node:path';
 import { normalizeRepoPath } from '../edits/paths.js';
+import type { Clock } from '../platform/clock.js';
+import { nodeFileSystem, type FileSystem } from '../platform/file-system.js';
 import type { EmitEvent, SessionEvent } from '../session/events.js';
 import { listSessions, newSessionId, readSessionLog, replaySession, SessionLog, sessionsDir, type LogEntry, type ReplayedSession, type SessionRecorder } from '../session/session-log.js';
 import { describeFsError } from '../edits/apply.js';
-import { CliError, EXIT } from './exit-codes.js';
+import { CliError } from './exit-codes.js';
+import { EXIT } from '../session/exit-codes.js';
 
 /** The chat's files as the log's first line describes them. */
 export interface LoggedChat {
@@ -29,6 +32,7 @@ export class LazySessionLog implements SessionRecorder {
     existing: SessionLog | null = null,
     /** Told once when the log cannot be written (a full disk): the chat goes on without it. */
     private readonly onWriteError: (message: string) => void = () => {},
+    private readonly fs: FileSystem = nodeFileSystem,
   ) {
     this.log = existing;
   }
@@ -37,13 +41,23 @@ export class LazySessionLog implements SessionRecorder {
     // After a failed write the log stops: lines missing in the middle would make it lie on resume.
     if (this.broken) return;
     try {
-      this.log ??= SessionLog.create(sessionsDir(this.root), this.meta(chatOf(entry)));
+      this.log ??= SessionLog.create(sessionsDir(this.root), this.meta(chatOf(entry)), this.fs);
       this.log.record(entry);
     } catch (error) {
       this.broken = true;
       this.onWriteError(`Could not write the session log (${describeFsError(error)}); the rest of this session will not be saved for --resume.`);
     }
   }
+}
+
+type MetaEntry = Extract<LogEntry, { type: 'meta' }>;
+
+/** The log's first line, stamped when it is written (a lazy log may start long after tandem did). */
+export function sessionMetaOf(clock: Clock, fields: Pick<MetaEntry, 'version' | 'model' | 'editFormat' | 'interactive'>): (chat: LoggedChat) => MetaEntry {
+  return (chat) => {
+    const now = clock.now();
+    return { type: 'meta', id: newId(now), created: now.toISOString(), ...fields, files: chat.files, readOnly: chat.readOnly };
+  };
 }
 
 function chatOf(entry: LogEntry): LoggedChat {
@@ -124,7 +138,7 @@ function wasInteractive(root: string, id: string): boolean {
   }
 }
 
-export function newId(now: Date): string {
+function newId(now: Date): string {
   return newSessionId(now, Math.random);
 }
 
@@ -132,17 +146,12 @@ export function newId(now: Date): string {
 const LOGGED: ReadonlySet<SessionEvent['type']> = new Set(['edit', 'commit', 'reflection', 'usage', 'error', 'question', 'lint', 'test', 'result']);
 
 /** Wraps the renderer so events also reach the session log and the transcript. */
-export function recordingEmit(emit: EmitEvent, recorder: SessionRecorder, transcriptFile: string, now: () => Date): EmitEvent {
-  let transcriptReady = false;
+export function recordingEmit(emit: EmitEvent, recorder: SessionRecorder, transcriptFile: string, clock: Clock, fs: FileSystem = nodeFileSystem): EmitEvent {
   let transcriptBroken = false;
   const transcript = (text: string): void => {
     if (transcriptBroken) return;
     try {
-      if (!transcriptReady) {
-        mkdirSync(join(transcriptFile, '..'), { recursive: true });
-        transcriptReady = true;
-      }
-      appendFileSync(transcriptFile, text);
+      fs.append(transcriptFile, text);
     } catch (error) {
       transcriptBroken = true;
       emit({ type: 'warning', message: `Could not write the transcript .tandem/chat.history.md (${describeFsError(error)}); the chat goes on without it.` });
@@ -151,7 +160,7 @@ export function recordingEmit(emit: EmitEvent, recorder: SessionRecorder, transc
   return (event) => {
     emit(event);
     if (LOGGED.has(event.type)) recorder.record({ type: 'event', event: { ...event } });
-    if (event.type === 'session') transcript(`\n# tandem session ${now().toISOString()} (${event.model}, ${event.editFormat})\n`);
+    if (event.type === 'session') transcript(`\n# tandem session ${clock.now().toISOString()} (${event.model}, ${event.editFormat})\n`);
     if (event.type === 'user') transcript(`\n#### ${event.text.split('\n').join('\n     ')}\n\n`);
     if (event.type === 'assistant') transcript(`${event.text}${event.interrupted ? '\n\n(interrupted)' : ''}\n`);
     if (event.type === 'commit') transcript(`\n> Commit ${event.hash.slice(0, 7)} ${event.message}\n`);

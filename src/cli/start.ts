@@ -11,9 +11,11 @@ import type { EmitEvent } from '../session/events.js';
 import type { ParseArgsResult } from './args.js';
 import type { CliEnvironment } from './cli-environment.js';
 import { approveRepoCommands } from './repo-approvals.js';
-import { CliError, EXIT } from './exit-codes.js';
+import { CliError } from './exit-codes.js';
+import { EXIT } from '../session/exit-codes.js';
 import { createJsonRenderer } from './render-json.js';
 import { createTerminalEmit, type TerminalRenderer } from './render-terminal.js';
+import { streamTerminal } from '../platform/terminal.js';
 import { createRepositoryCompleter } from './completion.js';
 import { askLine, createLineReader, type LineReader } from './line-reader.js';
 import { buildSession, type BuiltSession } from './build-session.js';
@@ -112,7 +114,9 @@ function readMessage(settings: Settings, cwd: string): string | null {
 
 function createRenderer(environment: CliEnvironment, settings: Settings): TerminalRenderer {
   if (settings.json) return { emit: createJsonRenderer((text) => void environment.stdout.write(text)), settle: () => {} };
-  return createTerminalEmit(environment, settings.pretty);
+  const stdout = streamTerminal(environment.stdout, { isTTY: environment.stdoutIsTTY });
+  const stderr = streamTerminal(environment.stderr, { isTTY: environment.stderrIsTTY, columns: environment.columns });
+  return createTerminalEmit({ stdout, stderr, env: environment.env }, settings.pretty);
 }
 
 /** Persistent input history under the repository's .tandem/ and Tab completion for the prompt. */

@@ -165,7 +165,7 @@ async function commitOrUndo(applied: AppliedPlan, written: EditRoundResult['writ
 }
 
 /** The commit of a round failed and its writes were rolled back; `kind` is the commit error's. */
-export class EditCommitError extends Error {
+class EditCommitError extends Error {
   readonly kind: string;
   /** The commit error's long form (git's hints), for the log. */
   readonly detail: string;

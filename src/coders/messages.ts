@@ -93,7 +93,7 @@ export function renderFiles(files: readonly FileText[]): string {
 }
 
 /** Each change as a fenced diff under its path. */
-export function renderChanges(changes: readonly FileChange[]): string {
+function renderChanges(changes: readonly FileChange[]): string {
   return changes
     .map((change) => {
       const fence = fenceFor(change.diff);

@@ -59,7 +59,7 @@ export interface LoadConfigResult {
   readonly approvalsNeeded: ApprovalNeeded[];
 }
 
-export const CONFIG_FILE_NAME = '.tandem.conf.yml';
+const CONFIG_FILE_NAME = '.tandem.conf.yml';
 
 interface LoadState {
   readonly repoRoot: string | null;

@@ -48,7 +48,7 @@ function keepInsideRepo({ key, value, shown, repoRoot }: RepoValue): RepoVerdict
 }
 
 /** Relative paths without `..` stay inside (they resolve from a folder within the repository). */
-export function isInsideRoot(root: string, p: string): boolean {
+function isInsideRoot(root: string, p: string): boolean {
   const posixPath = p.replace(/\\/g, '/');
   if (posixPath.startsWith('~')) return false;
   if (path.isAbsolute(posixPath)) {

@@ -1,80 +1,17 @@
 // The one table of every tandem setting. Flags, config-file keys, environment variables, defaults
 // and --help are all derived from it, so they cannot drift apart.
 import { CODER_FORMATS, EDIT_FORMATS } from '../model/edit-formats.js';
+import type { OptionGroup, OptionSpec } from './option-spec.js';
 
-export type OptionGroup = 'model' | 'request' | 'repomap' | 'git' | 'checks' | 'session' | 'output' | 'general';
-
-/** What a repository's own config file (or its .env) may do with a setting. */
-export type RepoPolicy =
-  | 'allowed'
-  /** Only a value that tightens safety (false) is accepted; true is ignored with a warning. */
-  | 'never-enable'
-  /** Taken, but each value needs the user's approval before it is used (commands to run). */
-  | 'needs-approval'
-  /** Never taken from a repository: only the user's own config, environment or flags set it. */
-  | 'user-only'
-  /** A path: taken only when it lies inside the repository, else ignored with a warning. */
-  | 'inside-repo'
-  /** Used only when the user set none, after a one-time approval naming the file (the API key). */
-  | 'user-first';
-
-interface BaseSpec {
-  readonly group: OptionGroup;
-  readonly help: string;
-  /** Placeholder in --help (`--map-tokens N`). */
-  readonly metavar?: string;
-  /** Single-letter alias without the dash (`m` for `-m`). */
-  readonly short?: string;
-  /** Command-line only: no config key, no environment variable (actions such as --help). */
-  readonly cliOnly?: boolean;
-  readonly repo?: RepoPolicy;
-  /** Environment names read after `TANDEM_<NAME>` (the conventional OPENAI_* ones). */
-  readonly extraEnv?: readonly string[];
-  /** Mask the value in reports (API keys). */
-  readonly secret?: boolean;
-  /** The FILE... arguments; never given as `--files`. */
-  readonly positional?: boolean;
-  /** How the default reads in --help when it is null or computed elsewhere. */
-  readonly defaultLabel?: string;
-  /** `tandem eval` takes it too and passes it to every tandem run it starts. */
-  readonly eval?: boolean;
-}
-
-export interface BooleanSpec extends BaseSpec {
-  readonly type: 'boolean';
-  readonly default: boolean;
-  /** false for actions (`--help`): no `--no-` form. */
-  readonly negatable?: boolean;
-}
-export interface StringSpec extends BaseSpec {
-  readonly type: 'string';
-  readonly default: string | null;
-  /** `--resume` alone is allowed; see args.ts for when the next word is taken as the value. */
-  readonly optionalValue?: string;
-}
-export interface IntSpec extends BaseSpec {
-  readonly type: 'int';
-  readonly default: number | null;
-  readonly min: number;
-  /** Largest accepted value (timeouts: what a timer can hold). */
-  readonly max?: number;
-}
-export interface EnumSpec extends BaseSpec {
-  readonly type: 'enum';
-  readonly values: readonly string[];
-  readonly default: string | null;
-}
-export interface ListSpec extends BaseSpec {
-  readonly type: 'string[]';
-  readonly default: readonly string[];
-}
-export type OptionSpec = BooleanSpec | StringSpec | IntSpec | EnumSpec | ListSpec;
+// The table's row types and the value checks live beside it; everything is imported from here.
+export type { OptionGroup, OptionSpec } from './option-spec.js';
+export { checkConfigValue, checkTextValue, closestName, expectedOf, type CheckedValue } from './option-values.js';
 
 /** `--resume` with no ID means the most recent session. */
 export const RESUME_LATEST = 'latest';
 
 /** Timers hold at most 2^31-1 ms; a longer timeout would fire at once. */
-export const MAX_SECONDS = Math.floor((2 ** 31 - 1) / 1000);
+const MAX_SECONDS = Math.floor((2 ** 31 - 1) / 1000);
 
 export const OPTIONS = {
   // model
@@ -309,107 +246,4 @@ export function envNamesOf(key: SettingKey): string[] {
   const spec = specOf(key);
   if (spec.cliOnly) return [];
   return [`TANDEM_${key.toUpperCase().replace(/-/g, '_')}`, ...(spec.extraEnv ?? [])];
-}
-
-/** A checked value, or a way to say what was wrong given how the caller quotes the bad input. */
-export type CheckedValue = { ok: true; value: unknown } | { ok: false; describe: (shown: string) => string };
-
-const TRUE_WORDS = ['true', 'yes', '1', 'on'];
-const FALSE_WORDS = ['false', 'no', '0', 'off'];
-
-/** "a whole number >= 0": what a setting accepts, for error lines and help. */
-export function expectedOf(spec: OptionSpec): string {
-  switch (spec.type) {
-    case 'boolean':
-      return 'true or false';
-    case 'int':
-      return spec.max === undefined ? `a whole number >= ${spec.min}` : `a whole number from ${spec.min} to ${spec.max}`;
-    case 'enum':
-      return `one of ${spec.values.join(', ')}`;
-    case 'string':
-      return 'a string';
-    case 'string[]':
-      return 'a string or a list of strings';
-  }
-}
-
-function rejected(spec: OptionSpec): CheckedValue {
-  if (spec.type === 'enum') {
-    return { ok: false, describe: (shown) => `${shown} is not one of ${spec.values.join(', ')}` };
-  }
-  return { ok: false, describe: (shown) => `expected ${expectedOf(spec)}, got ${shown}` };
-}
-
-/** A value typed as text: a flag's argument or an environment variable. */
-export function checkTextValue(spec: OptionSpec, raw: string): CheckedValue {
-  switch (spec.type) {
-    case 'boolean': {
-      const word = raw.trim().toLowerCase();
-      if (TRUE_WORDS.includes(word)) return { ok: true, value: true };
-      if (FALSE_WORDS.includes(word)) return { ok: true, value: false };
-      return rejected(spec);
-    }
-    case 'int': {
-      const text = raw.trim();
-      if (!/^[+-]?\d+$/.test(text)) return rejected(spec);
-      const n = Number(text);
-      if (!Number.isSafeInteger(n) || n < spec.min || (spec.max !== undefined && n > spec.max)) return rejected(spec);
-      return { ok: true, value: n };
-    }
-    case 'enum':
-      return spec.values.includes(raw) ? { ok: true, value: raw } : rejected(spec);
-    case 'string':
-      return { ok: true, value: raw };
-    case 'string[]':
-      return { ok: true, value: [raw] };
-  }
-}
-
-/** A value from a YAML config file, already parsed: types must match, strings are read like text. */
-export function checkConfigValue(spec: OptionSpec, value: unknown): CheckedValue {
-  if (typeof value === 'string') {
-    // a quoted "2048" or `yes` in YAML 1.2 is a string; read it the way the environment is read
-    return checkTextValue(spec, value);
-  }
-  switch (spec.type) {
-    case 'boolean':
-      return typeof value === 'boolean' ? { ok: true, value } : rejected(spec);
-    case 'int':
-      return typeof value === 'number' ? checkTextValue(spec, String(value)) : rejected(spec);
-    case 'enum':
-      return rejected(spec);
-    case 'string':
-      return typeof value === 'number' ? { ok: true, value: String(value) } : rejected(spec);
-    case 'string[]':
-      if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return { ok: true, value: [...value] };
-      return rejected(spec);
-  }
-}
-
-function editDistance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      row.push(Math.min((prev[j] ?? 0) + 1, (row[j - 1] ?? 0) + 1, (prev[j - 1] ?? 0) + cost));
-    }
-    prev = row;
-  }
-  return prev[b.length] ?? 0;
-}
-
-/** The candidate closest to a mistyped name, when it is close enough to be a likely typo. */
-export function closestName(name: string, candidates: readonly string[]): string | null {
-  let best: string | null = null;
-  let bestDistance = Infinity;
-  for (const candidate of candidates) {
-    const d = editDistance(name, candidate);
-    if (d < bestDistance) {
-      best = candidate;
-      bestDistance = d;
-    }
-  }
-  const allowed = Math.max(2, Math.floor(name.length / 3));
-  return bestDistance <= allowed ? best : null;
 }

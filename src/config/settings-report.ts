@@ -22,7 +22,7 @@ const SOURCE_LABELS: Readonly<Record<SettingSource, string>> = {
   flag: 'command line',
 };
 
-export function sourceLabel(source: SettingSource): string {
+function sourceLabel(source: SettingSource): string {
   return SOURCE_LABELS[source];
 }
 

@@ -231,11 +231,6 @@ export async function applyPlanWithUndo(root: string, plan: EditPlan, fs: WriteF
   };
 }
 
-/** Like applyPlanWithUndo, for callers that keep what was written. */
-export async function applyPlan(root: string, plan: EditPlan, fs: WriteFs = nodeWriteFs): Promise<string[]> {
-  return (await applyPlanWithUndo(root, plan, fs)).touched;
-}
-
 /** "permission denied", "no space left on device": the error code in words, without a stack. */
 export function describeFsError(err: unknown): string {
   const code = (err as NodeJS.ErrnoException | undefined)?.code;

@@ -25,7 +25,7 @@ export interface EditPolicyDecision {
   readonly reason: string;
 }
 
-export const TANDEM_CONFIG_NAMES: readonly string[] = ['.tandem.conf.yml', '.tandem.conf.yaml'];
+const TANDEM_CONFIG_NAMES: readonly string[] = ['.tandem.conf.yml', '.tandem.conf.yaml'];
 const PERSON_ONLY_FOLDERS: readonly string[] = ['.husky', '.githooks'];
 
 /** The decision for an edit of `path` (repository-relative, posix, normalized); `created` when it does not exist yet. */

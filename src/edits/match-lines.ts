@@ -59,7 +59,7 @@ export function isElisionLine(line: string): boolean {
 export type KeyKind = 'exact' | 'trimEnd' | 'trim' | 'foldTrimEnd' | 'foldTrim' | 'nfcTrim' | 'collapsed';
 
 /** Look-alikes folded and accents composed (NFC), so NFD text from macOS tools equals what models write. */
-export function normalizeLine(line: string): string {
+function normalizeLine(line: string): string {
   return NON_ASCII.test(line) ? foldLine(line).normalize('NFC') : line;
 }
 

@@ -41,7 +41,7 @@ export function readShellBlock(
 }
 
 /** Turns the lines of a shell block into commands. In console style only `$ ` lines are commands. */
-export function commandsFromLines(body: readonly string[], consoleStyle: boolean): string[] {
+function commandsFromLines(body: readonly string[], consoleStyle: boolean): string[] {
   const commands: string[] = [];
   let pending: string[] = [];
   let heredoc: string | undefined;

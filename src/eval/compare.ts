@@ -22,7 +22,7 @@ function rank(result: ExerciseResult): number {
   return result.passedOnTry ?? Number.MAX_SAFE_INTEGER;
 }
 
-export function outcomeLabel(result: ExerciseResult | undefined): string {
+function outcomeLabel(result: ExerciseResult | undefined): string {
   if (!result) return '-';
   const malformed = result.tries.flatMap((t) => t.replies).filter((r) => !r.wellFormed).length;
   const base = result.passed ? `pass (try ${result.passedOnTry})` : 'fail';

@@ -109,7 +109,7 @@ function runOne(exercise: Exercise, info: RunInfo, options: RunEvalOptions): Pro
 }
 
 /** The options handed to every tandem run. The API key is never stored in run.json. */
-export function passThroughArgs(info: RunInfo, apiKey: string | null): string[] {
+function passThroughArgs(info: RunInfo, apiKey: string | null): string[] {
   const args: string[] = [];
   if (info.model !== null) args.push('--model', info.model);
   if (info.editFormat !== null) args.push('--edit-format', info.editFormat);

@@ -5,7 +5,7 @@ import { basename, isAbsolute, join } from 'node:path';
 import { EvalError } from './errors.js';
 import type { ExerciseResult } from './run-exercise.js';
 
-export const EVAL_DIR = '.tandem-eval';
+const EVAL_DIR = '.tandem-eval';
 const RUN_FILE = 'run.json';
 const SUMMARY_FILE = 'summary.json';
 

@@ -5,8 +5,8 @@ import { GitOperationError } from './errors.js';
 import { isUntracked, statusOf, type StatusEntry } from './status.js';
 import { isUnmerged, operationInProgress } from './state.js';
 
-export const TANDEM_TRAILER = 'Tandem-Commit: yes';
-export const COMMITTER_SUFFIX = ' (tandem)';
+const TANDEM_TRAILER = 'Tandem-Commit: yes';
+const COMMITTER_SUFFIX = ' (tandem)';
 const FALLBACK_NAME = 'tandem';
 const FALLBACK_EMAIL = 'tandem@localhost';
 

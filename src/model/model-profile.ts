@@ -71,7 +71,7 @@ export function createProfileBuilder(options: ProfileOptions): ProfileBuilder {
 }
 
 /** History budget when none is set: a sixteenth of the window, between 1k and 8k tokens. */
-export function defaultHistoryBudget(contextWindow: number): number {
+function defaultHistoryBudget(contextWindow: number): number {
   return Math.min(Math.max(Math.floor(contextWindow / 16), 1024), 8192);
 }
 

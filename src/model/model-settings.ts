@@ -102,10 +102,6 @@ export function lookupIn(data: ModelSettingsTable, name: string): ModelSettings 
 }
 
 /** USD for one request, or null when the model's prices are unknown. */
-export function costOf(usage: TokenUsage, settings: Pick<ModelSettings, 'prices'>): number | null {
-  return costWithPrices(usage, settings.prices);
-}
-
 export function costWithPrices(usage: TokenUsage, prices: ModelPrices | null): number | null {
   if (!prices) return null;
   // Servers report cached tokens as a part of the prompt tokens, never on top of them.

@@ -1,9 +1,9 @@
 // Token counting with tiktoken: one encoder per encoding for the whole process, created on first
-// use so start-up never pays for the WASM. Also a cheap approximate counter for tests.
+// use so start-up never pays for the WASM.
 import { createRequire } from 'node:module';
 
 export interface TokenCounter {
-  /** The tiktoken encoding used, or 'approx' for the chars/4 estimate. */
+  /** The tiktoken encoding used. */
   readonly encoding: string;
   count(text: string): number;
 }
@@ -62,16 +62,6 @@ export function createTokenizerPool(): TokenizerPool {
       encoders.clear();
     },
   };
-}
-
-/** A counter for one model; pass the process's pool to share encoders with other counters. */
-export function createTokenCounter(model: string, pool: TokenizerPool = createTokenizerPool()): TokenCounter {
-  return pool.counterFor(model);
-}
-
-/** About four characters a token: good enough for tests and for budgets before tiktoken loads. */
-export function createApproxTokenCounter(): TokenCounter {
-  return { encoding: 'approx', count: (text: string) => Math.ceil(text.length / 4) };
 }
 
 /**

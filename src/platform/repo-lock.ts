@@ -4,8 +4,9 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import { hostname } from 'node:os';
 import path from 'node:path';
+import { systemClock, type Clock } from './clock.js';
 
-export class LockTimeoutError extends Error {
+class LockTimeoutError extends Error {
   readonly kind = 'lock_timeout';
 }
 
@@ -25,20 +26,23 @@ export interface RepoLockOptions {
   readonly pollMs?: number;
   /** This process's id, written into the lock so others can tell a crashed holder. */
   readonly pid: number;
+  /** Stamps the lock and measures the wait; default: the system clock. */
+  readonly clock?: Clock;
 }
 
-export function lockFile(root: string): string {
+function lockFile(root: string): string {
   return path.join(root, '.tandem', 'write.lock');
 }
 
 export function createRepoLock(root: string, options: RepoLockOptions): RepoLock {
   const file = lockFile(root);
   const pollMs = options.pollMs ?? 50;
+  const clock = options.clock ?? systemClock;
   return {
     async acquire(onWait) {
       await fs.mkdir(path.dirname(file), { recursive: true });
-      const me: LockHolder = { pid: options.pid, host: hostname(), since: new Date().toISOString() };
-      const deadline = Date.now() + options.timeoutMs;
+      const me: LockHolder = { pid: options.pid, host: hostname(), since: clock.now().toISOString() };
+      const deadline = clock.now().getTime() + options.timeoutMs;
       let told = false;
       for (;;) {
         if (await tryCreate(file, me)) return () => release(file, me);
@@ -51,7 +55,7 @@ export function createRepoLock(root: string, options: RepoLockOptions): RepoLock
           onWait(holder);
           told = true;
         }
-        if (Date.now() >= deadline) {
+        if (clock.now().getTime() >= deadline) {
           const who = holder ? `tandem process ${holder.pid}` : 'tandem process';
           throw new LockTimeoutError(`Another ${who} kept this repository locked for ${Math.round(options.timeoutMs / 1000)} s (${path.relative(root, file)}); nothing was written. Try again when it has finished.`);
         }

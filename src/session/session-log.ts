@@ -1,8 +1,9 @@
 // The session log on disk: one JSON object a line, appended and flushed as things happen, so a crash
 // loses at most the line being written. Opening a log repairs a torn last line and refuses a corrupt one.
-import { appendFileSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { ChatMessage } from '../model/types.js';
+import { nodeFileSystem, type FileSystem } from '../platform/file-system.js';
 import { logEntryProblem } from './log-entry-shape.js';
 
 export type LogEntry =
@@ -47,22 +48,25 @@ export function newSessionId(now: Date, random: () => number): string {
 }
 
 export class SessionLog implements SessionRecorder {
-  private constructor(readonly file: string) {}
+  private constructor(
+    readonly file: string,
+    private readonly fs: FileSystem,
+  ) {}
 
-  static create(dir: string, meta: Extract<LogEntry, { type: 'meta' }>): SessionLog {
-    mkdirSync(dir, { recursive: true });
-    const log = new SessionLog(join(dir, `${meta.id}.jsonl`));
+  /** The folder is made with the first line. */
+  static create(dir: string, meta: Extract<LogEntry, { type: 'meta' }>, fs: FileSystem = nodeFileSystem): SessionLog {
+    const log = new SessionLog(join(dir, `${meta.id}.jsonl`), fs);
     log.record(meta);
     return log;
   }
 
   /** Continues an existing log file (after `readSessionLog` checked and repaired it). */
-  static continue(file: string): SessionLog {
-    return new SessionLog(file);
+  static continue(file: string, fs: FileSystem = nodeFileSystem): SessionLog {
+    return new SessionLog(file, fs);
   }
 
   record(entry: LogEntry): void {
-    appendFileSync(this.file, `${JSON.stringify(entry)}\n`);
+    this.fs.append(this.file, `${JSON.stringify(entry)}\n`);
   }
 
   get id(): string {
@@ -168,7 +172,7 @@ export function replaySession(entries: readonly LogEntry[]): ReplayedSession {
 }
 
 /** Requests are logged before they are sent: one whose reply never came (an error, a crash) gets a note. */
-export const UNANSWERED_NOTE = '[no reply: the request failed or tandem stopped before the reply arrived]';
+const UNANSWERED_NOTE = '[no reply: the request failed or tandem stopped before the reply arrived]';
 
 function closeUnanswered(history: ChatMessage[]): void {
   if (history.at(-1)?.role === 'user') history.push({ role: 'assistant', content: UNANSWERED_NOTE });

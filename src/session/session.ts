@@ -163,8 +163,8 @@ export class Session {
   /** The messages the next request would carry, with their named parts. `sending`: this request goes out. */
   async buildRequest(request: string, loaded?: LoadedCoder, history: readonly ChatMessage[] = this.history, sending = false): Promise<BuiltMessages> {
     const coder = loaded ?? (await this.deps.loadCoder(this.coderKindFor(this.mode)));
-    const chatFiles = readChatFileTexts(this.options.root, this.chatFiles, this.emit);
-    const readOnlyFiles = readReadOnlyTexts(this.readOnlyFiles, this.emit);
+    const chatFiles = readChatFileTexts(this.options.root, this.chatFiles, this.emit, this.deps.fileSystem);
+    const readOnlyFiles = readReadOnlyTexts(this.readOnlyFiles, this.emit, this.deps.fileSystem);
     const { map, mentioned } = await this.repoMap(request);
     const layout = this.layoutOf(history);
     const turn = layout.next(history, chatFiles);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatSessionList } from '../../src/cli/commands/sessions.js';
 import { globToRegExp, matchGlob } from '../../src/cli/commands/glob.js';
-import { createTerminalRenderer } from '../../src/cli/render-terminal.js';
+import { createTerminalScreen } from '../../src/cli/render-terminal.js';
 import { PLAIN } from '../../src/cli/colors.js';
 
 describe('globs for /add', () => {
@@ -45,7 +45,7 @@ describe('session list', () => {
 describe('failed edits on the terminal', () => {
   it('show the user the explanation the model gets, closest lines included', () => {
     const err: string[] = [];
-    const emit = createTerminalRenderer({ out: () => {}, err: (t) => err.push(t), palette: PLAIN });
+    const emit = createTerminalScreen({ out: () => {}, err: (t) => err.push(t), palette: PLAIN }).emit;
     const detail = 'The SEARCH block does not match a.py.\n```\nthe block as sent\n```\nThe closest lines in a.py (lines 3-4):\n3 | def f():\n4 |     return 1';
     emit({ type: 'edit', path: 'a.py', status: 'failed', error: 'The SEARCH block does not match a.py.', detail });
     expect(err.join('')).toBe('Edit to a.py failed: The SEARCH block does not match a.py.\nThe closest lines in a.py (lines 3-4):\n3 | def f():\n4 |     return 1\n');

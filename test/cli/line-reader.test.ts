@@ -72,6 +72,35 @@ describe('line reader', () => {
     expect(loadHistory(file, 2)).toEqual(['newer request', '/add x.py']);
   });
 
+  it('offers the saved history to Up arrow when the file is only known after the prompt first opened', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'input.history');
+    writeFileSync(file, 'saved request\n');
+    const t = terminal(true);
+    const lines = createLineReader(t.environment, true);
+    const first = lines.read('> ');
+    t.stdin.write('typed now\r');
+    expect(await first).toBe('typed now');
+    lines.configure({ historyFile: file });
+    expect(lines.history()).toEqual(['typed now', 'saved request']);
+    const second = lines.read('> ');
+    t.stdin.write('\u001b[A\u001b[A\r');
+    expect(await second).toBe('saved request');
+    lines.close();
+  });
+
+  it('redraw empties the half-typed line and shows the prompt again', async () => {
+    const t = terminal(true);
+    const lines = createLineReader(t.environment, true);
+    const next = lines.read('> ');
+    t.stdin.write('half typed');
+    await t.showing('half typed');
+    lines.redraw();
+    t.stdin.write('fresh\r');
+    expect(await next).toBe('fresh');
+    lines.close();
+  });
+
   it('hands Tab to the configured completer', async () => {
     const t = terminal(true);
     const lines = createLineReader(t.environment, true);

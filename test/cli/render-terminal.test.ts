@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { ANSI, PLAIN } from '../../src/cli/colors.js';
-import { createTerminalEmit, createTerminalRenderer, usageLine } from '../../src/cli/render-terminal.js';
+import { createTerminalEmit, createTerminalScreen, usageLine } from '../../src/cli/render-terminal.js';
 import { createSpinner, localeIsUtf8, type SpinnerTimers } from '../../src/cli/spinner.js';
 import type { SessionEvent } from '../../src/session/events.js';
-import { PassThrough } from 'node:stream';
+import { FakeTerminal } from '../support/fake-platform.js';
 
 function capture() {
   const log: Array<{ stream: 'out' | 'err'; text: string }> = [];
@@ -31,7 +31,7 @@ const usage = (cost: number | null): SessionEvent => ({
 describe('terminal renderer', () => {
   it('renders a streamed reply as Markdown with colours when pretty', () => {
     const io = capture();
-    const emit = createTerminalRenderer({ ...io, palette: ANSI, pretty: true });
+    const emit = createTerminalScreen({ ...io, palette: ANSI, pretty: true }).emit;
     emit({ type: 'waiting' });
     for (const piece of ['# Ti', 'tle\n```py', 'thon\nimport os\n', '```\ndone']) emit({ type: 'assistant_delta', text: piece });
     emit({ type: 'assistant', text: '', interrupted: false });
@@ -44,7 +44,7 @@ describe('terminal renderer', () => {
 
   it('streams plain text unchanged when not pretty, and ends the reply with a newline', () => {
     const io = capture();
-    const emit = createTerminalRenderer({ ...io, palette: PLAIN });
+    const emit = createTerminalScreen({ ...io, palette: PLAIN }).emit;
     emit({ type: 'waiting' });
     emit({ type: 'assistant_delta', text: '# Title\n**bold** `code`' });
     expect(io.text('out')).toBe('# Title\n**bold** `code`');
@@ -55,7 +55,7 @@ describe('terminal renderer', () => {
 
   it('starts the status line on its own line in plain mode, even when it comes before the reply ends', () => {
     const io = capture();
-    const emit = createTerminalRenderer({ ...io, palette: PLAIN });
+    const emit = createTerminalScreen({ ...io, palette: PLAIN }).emit;
     emit({ type: 'waiting' });
     emit({ type: 'assistant_delta', text: 'no newline at the end' });
     emit(usage(null));
@@ -64,7 +64,7 @@ describe('terminal renderer', () => {
 
   it('draws the unfinished line of a pretty reply and redraws it in place as it grows', () => {
     const io = capture();
-    const emit = createTerminalRenderer({ ...io, palette: ANSI, pretty: true, columns: 40 });
+    const emit = createTerminalScreen({ ...io, palette: ANSI, pretty: true, columns: 40 }).emit;
     emit({ type: 'waiting' });
     emit({ type: 'assistant_delta', text: 'Words arrive' });
     expect(io.text('out')).toBe('Words arrive');
@@ -77,7 +77,7 @@ describe('terminal renderer', () => {
 
   it('renders a reply that arrives whole (no streaming)', () => {
     const io = capture();
-    const emit = createTerminalRenderer({ ...io, palette: ANSI, pretty: true });
+    const emit = createTerminalScreen({ ...io, palette: ANSI, pretty: true }).emit;
     emit({ type: 'waiting' });
     emit({ type: 'assistant', text: '- one\n- two', interrupted: false });
     expect(io.text('out')).toBe('- one\n- two\n');
@@ -87,7 +87,7 @@ describe('terminal renderer', () => {
     const io = capture();
     const clock = manualTimers();
     const spinner = createSpinner({ write: io.err, timers: clock.timers, label: 'thinking' });
-    const emit = createTerminalRenderer({ ...io, palette: PLAIN, spinner });
+    const emit = createTerminalScreen({ ...io, palette: PLAIN, spinner }).emit;
     emit({ type: 'waiting' });
     clock.tick();
     expect(io.text('err')).toBe('\r| thinking\r/ thinking');
@@ -100,7 +100,7 @@ describe('terminal renderer', () => {
   it('shows a spinner while the request is prepared, then one for the model', () => {
     const io = capture();
     const clock = manualTimers();
-    const emit = createTerminalRenderer({ ...io, palette: PLAIN, spinner: createSpinner({ write: io.err, timers: clock.timers }) });
+    const emit = createTerminalScreen({ ...io, palette: PLAIN, spinner: createSpinner({ write: io.err, timers: clock.timers }) }).emit;
     emit({ type: 'user', text: 'hi', mode: 'code' });
     expect(io.text('err')).toContain('Preparing the request');
     emit({ type: 'waiting' });
@@ -112,7 +112,7 @@ describe('terminal renderer', () => {
   it('stops the spinner on an error before any token', () => {
     const io = capture();
     const clock = manualTimers();
-    const emit = createTerminalRenderer({ ...io, palette: PLAIN, spinner: createSpinner({ write: io.err, timers: clock.timers }) });
+    const emit = createTerminalScreen({ ...io, palette: PLAIN, spinner: createSpinner({ write: io.err, timers: clock.timers }) }).emit;
     emit({ type: 'waiting' });
     emit({ type: 'error', message: 'server down' });
     expect(clock.active()).toBe(0);
@@ -125,30 +125,60 @@ describe('terminal renderer', () => {
     );
     expect(usageLine(usage(null) as Extract<SessionEvent, { type: 'usage' }>)).toBe('Tokens: 12.3k sent (2000 cached, 16%), 210 received.');
     const io = capture();
-    createTerminalRenderer({ ...io, palette: PLAIN })(usage(0.0123));
+    createTerminalScreen({ ...io, palette: PLAIN }).emit(usage(0.0123));
     expect(io.text('err').split('\n')).toHaveLength(2);
   });
 
   it('shows edits as coloured diffs', () => {
     const io = capture();
-    createTerminalRenderer({ ...io, palette: ANSI })({ type: 'edit', path: 'a.py', status: 'applied', diff: '--- a/a.py\n+++ b/a.py\n-x = 1\n+x = 2' });
+    createTerminalScreen({ ...io, palette: ANSI }).emit({ type: 'edit', path: 'a.py', status: 'applied', diff: '--- a/a.py\n+++ b/a.py\n-x = 1\n+x = 2' });
     expect(io.text('out')).toContain('\u001b[31m-x = 1\u001b[39m');
     expect(io.text('out')).toContain('\u001b[32m+x = 2\u001b[39m');
   });
 
   it('chooses plain output for NO_COLOR, a pipe, or --no-pretty', () => {
     const run = (env: Record<string, string>, tty: boolean, pretty: boolean): string => {
-      const stdout = new PassThrough();
-      let text = '';
-      stdout.on('data', (d: Buffer) => (text += d.toString()));
-      const { emit } = createTerminalEmit({ stdout, stderr: new PassThrough(), stdoutIsTTY: tty, env }, pretty);
+      const stdout = new FakeTerminal(tty);
+      const { emit } = createTerminalEmit({ stdout, stderr: new FakeTerminal(false), env }, pretty);
       emit({ type: 'assistant', text: '**bold**', interrupted: false });
-      return text;
+      return stdout.output;
     };
     expect(run({}, true, true)).toBe('\u001b[1mbold\u001b[22m\n');
     expect(run({ NO_COLOR: '1' }, true, true)).toBe('**bold**\n');
     expect(run({}, false, true)).toBe('**bold**\n');
     expect(run({}, true, false)).toBe('**bold**\n');
+  });
+
+  it("wraps prose to the terminal's width, asked again for each reply (a resize counts)", () => {
+    const stdout = new FakeTerminal(true, 30);
+    const { emit } = createTerminalEmit({ stdout, stderr: new FakeTerminal(false), env: {} }, true);
+    const paragraph = 'every word of this reply is short but the whole line is far longer than thirty columns';
+    const longest = (text: string): number => Math.max(...text.split('\n').map((line) => line.length));
+    emit({ type: 'waiting' });
+    emit({ type: 'assistant', text: paragraph, interrupted: false });
+    const narrow = stdout.output;
+    expect(narrow.split('\n').length).toBeGreaterThan(3);
+    expect(longest(narrow)).toBeLessThanOrEqual(30);
+    stdout.width = 60;
+    emit({ type: 'waiting' });
+    emit({ type: 'assistant', text: paragraph, interrupted: false });
+    const wide = stdout.output.slice(narrow.length);
+    expect(longest(wide)).toBeGreaterThan(30);
+    expect(longest(wide)).toBeLessThanOrEqual(60);
+  });
+
+  it('uses the width of stderr when stdout reports none, and shows the spinner only when stderr is a terminal', () => {
+    const piped = new FakeTerminal(true, null);
+    const { emit } = createTerminalEmit({ stdout: piped, stderr: new FakeTerminal(true, 25), env: {} }, true);
+    emit({ type: 'waiting' });
+    emit({ type: 'assistant', text: 'a sentence that is a good deal wider than twenty-five columns', interrupted: false });
+    expect(Math.max(...piped.output.split('\n').map((line) => line.length))).toBeLessThanOrEqual(25);
+    const quietErr = new FakeTerminal(false);
+    const noTty = createTerminalEmit({ stdout: new FakeTerminal(true), stderr: quietErr, env: {} }, true);
+    noTty.emit({ type: 'waiting' });
+    noTty.settle();
+    expect(quietErr.output).toBe('');
+    expect(noTty.mapProgress).toBeUndefined();
   });
 
   it('reads the locale to decide on Unicode glyphs', () => {

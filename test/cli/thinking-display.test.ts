@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { ANSI, PLAIN } from '../../src/cli/colors.js';
-import { createTerminalRenderer } from '../../src/cli/render-terminal.js';
+import { createTerminalScreen } from '../../src/cli/render-terminal.js';
 import type { SessionEvent } from '../../src/session/events.js';
 
 function render(events: SessionEvent[], pretty: boolean): string {
   let out = '';
-  const renderer = createTerminalRenderer({ out: (t) => (out += t), err: () => {}, palette: pretty ? ANSI : PLAIN, pretty });
+  const renderer = createTerminalScreen({ out: (t) => (out += t), err: () => {}, palette: pretty ? ANSI : PLAIN, pretty }).emit;
   for (const event of events) renderer(event);
   return out;
 }

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { applyPlan, loadSnapshots } from '../../src/edits/apply.js';
+import { applyPlanWithUndo, loadSnapshots } from '../../src/edits/apply.js';
 import { parseReply } from '../../src/edits/parse.js';
 import { planEdits } from '../../src/edits/plan.js';
 import type { EditFormat } from '../../src/edits/types.js';
@@ -60,7 +60,7 @@ describe('golden apply cases', () => {
         const parsed = parseReply(spec.format, reply, { chatFiles: spec.chatFiles });
         const loaded = await loadSnapshots(work, [...parsed.edits.map((e) => e.path), ...spec.chatFiles]);
         const plan = planEdits(parsed.edits, loaded.files, { chatFiles: spec.chatFiles, refused: loaded.refused, root: work });
-        await applyPlan(work, plan);
+        await applyPlanWithUndo(work, plan);
         const failures = plan.failures.map((f) => f.reason);
         if (update) {
           await fs.rm(path.join(dir, 'after'), { recursive: true, force: true });

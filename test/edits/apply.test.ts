@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ApplyError, applyPlan, loadSnapshots } from '../../src/edits/apply.js';
+import { ApplyError, applyPlanWithUndo, loadSnapshots } from '../../src/edits/apply.js';
 import { decodeFileBytes, encodeSnapshotText } from '../../src/edits/file-text.js';
 import { planEdits } from '../../src/edits/plan.js';
 import type { Edit } from '../../src/edits/types.js';
@@ -22,7 +22,7 @@ function rep(p: string, search: string, replace: string, index = 0): Edit {
 async function run(edits: Edit[], chatFiles: string[] = []): Promise<{ touched: string[]; failures: string[] }> {
   const loaded = await loadSnapshots(root, [...edits.map((e) => e.path), ...chatFiles]);
   const plan = planEdits(edits, loaded.files, { chatFiles, refused: loaded.refused, root });
-  const touched = await applyPlan(root, plan);
+  const { touched } = await applyPlanWithUndo(root, plan);
   return { touched, failures: plan.failures.map((f) => f.reason) };
 }
 
@@ -45,7 +45,7 @@ describe('file-text', () => {
   });
 });
 
-describe('applyPlan', () => {
+describe('applyPlanWithUndo', () => {
   it('keeps CRLF and BOM when editing', async () => {
     await fs.writeFile(path.join(root, 'w.txt'), '\uFEFFone\r\ntwo\r\nthree\r\n');
     const { touched } = await run([rep('w.txt', 'two\n', 'TWO\nmore\n')]);
@@ -103,7 +103,7 @@ describe('applyPlan', () => {
     const loaded = await loadSnapshots(root, ['a.txt', 'b.txt']);
     const plan = planEdits([rep('a.txt', 'a\n', 'A\n'), rep('b.txt', 'b\n', 'B\n', 1)], loaded.files, { chatFiles: [] });
     await fs.writeFile(path.join(root, 'b.txt'), 'changed\n');
-    await expect(applyPlan(root, plan)).rejects.toBeInstanceOf(ApplyError);
+    await expect(applyPlanWithUndo(root, plan)).rejects.toBeInstanceOf(ApplyError);
     expect(await read('a.txt')).toBe('a\n');
   });
 

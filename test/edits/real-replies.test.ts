@@ -5,7 +5,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { applyPlan, loadSnapshots } from '../../src/edits/apply.js';
+import { applyPlanWithUndo, loadSnapshots } from '../../src/edits/apply.js';
 import { parseReply } from '../../src/edits/parse.js';
 import { planEdits } from '../../src/edits/plan.js';
 import { listTree, readReplyCase, replyCaseNames, type ReplyCase } from '../support/reply-cases.js';
@@ -14,7 +14,7 @@ async function planCase(spec: ReplyCase, work: string) {
   const parsed = parseReply(spec.format, spec.reply, { chatFiles: spec.chatFiles });
   const loaded = await loadSnapshots(work, [...parsed.edits.map((e) => e.path), ...spec.chatFiles]);
   const plan = planEdits(parsed.edits, loaded.files, { chatFiles: spec.chatFiles, refused: loaded.refused, root: work });
-  await applyPlan(work, plan);
+  await applyPlanWithUndo(work, plan);
   return { parsed, plan };
 }
 

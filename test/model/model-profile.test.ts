@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { buildModelProfile, createProfileBuilder } from '../../src/model/model-profile.js';
 import { cacheBreakpoints, isLocalServer, requestBody } from '../../src/model/request-body.js';
-import { createApproxTokenCounter } from '../../src/model/tokens.js';
+import { approxTokens } from '../support/fake-ports.js';
 import type { ChatMessage } from '../../src/model/types.js';
 
-const tokenizers = { counterFor: () => createApproxTokenCounter() };
+const tokenizers = { counterFor: () => approxTokens };
 const OPENAI = 'https://api.openai.com/v1';
 const OPENROUTER = 'https://openrouter.ai/api/v1';
 const LLAMA = 'http://127.0.0.1:8080/v1';

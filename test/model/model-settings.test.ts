@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import table from '../../src/model/model-settings.json' with { type: 'json' };
-import { costOf, lookupIn, lookupModelSettings } from '../../src/model/model-settings.js';
+import { costWithPrices, lookupIn, lookupModelSettings } from '../../src/model/model-settings.js';
 
 describe('lookupModelSettings', () => {
   it('knows the common models', () => {
@@ -78,29 +78,29 @@ describe('lookupModelSettings', () => {
   });
 });
 
-describe('costOf', () => {
+describe('costWithPrices', () => {
   const gpt4o = lookupModelSettings('gpt-4o');
 
   it('prices prompt, cached and completion tokens', () => {
-    expect(costOf({ promptTokens: 1_000_000, completionTokens: 0, cachedTokens: 0 }, gpt4o)).toBeCloseTo(2.5);
-    expect(costOf({ promptTokens: 0, completionTokens: 1_000_000, cachedTokens: 0 }, gpt4o)).toBeCloseTo(10);
-    expect(costOf({ promptTokens: 1_000_000, completionTokens: 0, cachedTokens: 1_000_000 }, gpt4o)).toBeCloseTo(1.25);
-    expect(costOf({ promptTokens: 2000, completionTokens: 500, cachedTokens: 1000 }, gpt4o)).toBeCloseTo(0.0025 + 0.00125 + 0.005);
+    expect(costWithPrices({ promptTokens: 1_000_000, completionTokens: 0, cachedTokens: 0 }, gpt4o.prices)).toBeCloseTo(2.5);
+    expect(costWithPrices({ promptTokens: 0, completionTokens: 1_000_000, cachedTokens: 0 }, gpt4o.prices)).toBeCloseTo(10);
+    expect(costWithPrices({ promptTokens: 1_000_000, completionTokens: 0, cachedTokens: 1_000_000 }, gpt4o.prices)).toBeCloseTo(1.25);
+    expect(costWithPrices({ promptTokens: 2000, completionTokens: 500, cachedTokens: 1000 }, gpt4o.prices)).toBeCloseTo(0.0025 + 0.00125 + 0.005);
   });
 
   it('charges cached tokens at the input price when no cached price is known', () => {
     const prices = { inputPerMillion: 1, outputPerMillion: 2, cachedInputPerMillion: null, cacheWritePerMillion: null };
-    expect(costOf({ promptTokens: 1_000_000, completionTokens: 0, cachedTokens: 500_000 }, { prices })).toBeCloseTo(1);
+    expect(costWithPrices({ promptTokens: 1_000_000, completionTokens: 0, cachedTokens: 500_000 }, prices)).toBeCloseTo(1);
   });
 
   it('charges cache writes at their own price, cache reads at the cached price (Anthropic models)', () => {
     const sonnet = lookupModelSettings('anthropic/claude-sonnet-4');
     expect(sonnet.prices).toMatchObject({ inputPerMillion: 3, cachedInputPerMillion: 0.3, cacheWritePerMillion: 3.75 });
     const usage = { promptTokens: 3_000_000, completionTokens: 0, cachedTokens: 1_000_000, cacheWriteTokens: 1_000_000 };
-    expect(costOf(usage, sonnet)).toBeCloseTo(3 + 0.3 + 3.75);
+    expect(costWithPrices(usage, sonnet.prices)).toBeCloseTo(3 + 0.3 + 3.75);
   });
 
   it('is null when prices are unknown', () => {
-    expect(costOf({ promptTokens: 10, completionTokens: 10, cachedTokens: 0 }, lookupModelSettings('mystery'))).toBeNull();
+    expect(costWithPrices({ promptTokens: 10, completionTokens: 10, cachedTokens: 0 }, lookupModelSettings('mystery').prices)).toBeNull();
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createApproxTokenCounter, createTokenCounter, createTokenizerPool, FALLBACK_ENCODING } from '../../src/model/tokens.js';
+import { createTokenizerPool, FALLBACK_ENCODING } from '../../src/model/tokens.js';
 
 describe('token counting', () => {
   const pool = createTokenizerPool();
@@ -11,7 +11,7 @@ describe('token counting', () => {
   });
 
   it('falls back to o200k_base for unknown models', () => {
-    const counter = createTokenCounter('qwen2.5-coder:32b', pool);
+    const counter = pool.counterFor('qwen2.5-coder:32b');
     expect(counter.encoding).toBe(FALLBACK_ENCODING);
     expect(counter.count('hello world')).toBe(2);
   });
@@ -28,13 +28,6 @@ describe('token counting', () => {
     const b = pool.counterFor('unknown-local-model');
     const text = 'The quick brown fox jumps over the lazy dog.';
     expect(a.count(text)).toBe(b.count(text));
-  });
-
-  it('the approximate counter is chars / 4 rounded up', () => {
-    const approx = createApproxTokenCounter();
-    expect(approx.count('')).toBe(0);
-    expect(approx.count('abcde')).toBe(2);
-    expect(approx.count('x'.repeat(400))).toBe(100);
   });
 
   it('free() releases the encoders and a later count builds them again', () => {

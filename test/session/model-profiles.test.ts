@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { createProfileBuilder } from '../../src/model/model-profile.js';
-import { createApproxTokenCounter } from '../../src/model/tokens.js';
+import { approxTokens } from '../support/fake-ports.js';
 import { ModelProfiles } from '../../src/session/model-profiles.js';
 
-const build = createProfileBuilder({ baseURL: 'https://openrouter.ai/api/v1', tokenizers: { counterFor: () => createApproxTokenCounter() } });
+const build = createProfileBuilder({ baseURL: 'https://openrouter.ai/api/v1', tokenizers: { counterFor: () => approxTokens } });
 
 describe('ModelProfiles', () => {
   it('starts the weak model at the main model’s suggestion and the editor at the main model', () => {

@@ -10,11 +10,13 @@ import { createCoder } from '../../src/coders/base-coder.js';
 import type { Answer, ApprovalKind, RepoFilesPort } from '../../src/coders/ports.js';
 import { loadPromptSet } from '../../src/coders/prompt-set.js';
 import type { CoderFormat } from '../../src/model/edit-formats.js';
+import type { FileSystem } from '../../src/platform/file-system.js';
 import type { SessionEvent } from '../../src/session/events.js';
 import { Session, type LoadedCoder, type SessionOptions } from '../../src/session/session.js';
 import { FakeChecks, FakeGit, ScriptedAsker, approxTokens } from '../support/fake-ports.js';
 import { ScriptedModel, fixedReplyModel, type ScriptedTurn } from '../support/scripted-model.js';
 import { tempDir, writeFiles } from '../support/temp-repo.js';
+import { MemoryFileSystem } from '../support/fake-platform.js';
 
 const PROMPTS = fileURLToPath(new URL('../../prompts', import.meta.url));
 
@@ -26,6 +28,8 @@ interface Setup {
   readonly options?: Partial<SessionOptions>;
   /** The repository's files, as the files port lists them (default: no files port). */
   readonly repoFiles?: string[];
+  /** Where the session reads its chat files' texts (default: the temp folder on disk). */
+  readonly fileSystem?: (root: string) => FileSystem;
 }
 
 function start(setup: Setup) {
@@ -76,6 +80,7 @@ function start(setup: Setup) {
       loadCoder,
       recorder: null,
       texts: { summarize: 'Summarize.', summaryTemplate: '{summary}', editorRequest: 'Do this plan:\n{plan}' },
+      fileSystem: setup.fileSystem?.(root),
     },
   );
   for (const path of setup.chat ?? []) session.addChatFile(path);
@@ -298,5 +303,20 @@ describe('a request through the session loop', () => {
     expect(t.ofType('edit')).toEqual([expect.objectContaining({ path: 'app.py', status: 'planned', diff: expect.stringContaining('+    return 0') })]);
     expect(t.read('app.py')).toBe(APP['app.py']);
     expect(t.git.commits).toEqual([]);
+  });
+});
+
+describe("the chat files' texts", () => {
+  it('come from the file system port: a file it cannot give is left out quietly, one it refuses is warned about', async () => {
+    const t = start({
+      chat: ['app.py', 'gone.py', 'big.py'],
+      turns: ['Nothing to change.'],
+      fileSystem: (root) => new MemoryFileSystem({ [join(root, 'app.py')]: 'X = 1  # from the port\n', [join(root, 'big.py')]: 'x'.repeat(1024 * 1024 + 1) }),
+    });
+    expect((await t.session.runRequest('look')).status).toBe('completed');
+    const sent = t.model.requests[0]!.messages.map((m) => m.content).join('\n');
+    expect(sent).toContain('X = 1  # from the port');
+    expect(sent).not.toContain('gone.py\n```');
+    expect(t.ofType('warning').map((w) => w.message)).toEqual([expect.stringContaining('big.py is 1048577 bytes')]);
   });
 });

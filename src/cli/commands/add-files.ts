@@ -9,7 +9,7 @@ import { toRepoPath } from './file-args.js';
 import type { CommandContext } from './types.js';
 
 /** Folders with more files than this ask before adding them all. */
-export const FOLDER_CONFIRM_COUNT = 25;
+const FOLDER_CONFIRM_COUNT = 25;
 
 type AddContext = Pick<CommandContext, 'session' | 'root' | 'cwd' | 'print' | 'confirm' | 'canAsk' | 'model' | 'tokens' | 'listFiles'> & {
   /** Say "Added X" for each file (at start-up only problems are worth a line). */
@@ -131,7 +131,7 @@ function kindOf(full: string): 'file' | 'folder' | 'missing' | 'other' {
 }
 
 /** Why a file is not text the model can read, or null: NUL bytes in its first 8 KiB (UTF-16 aside). */
-export function binaryReason(full: string): string | null {
+function binaryReason(full: string): string | null {
   const head = Buffer.alloc(8192);
   let read = 0;
   try {
