@@ -109,7 +109,7 @@ describe('stored maps across processes', () => {
     const second = port(repo);
     await second.get(request(['app/orders.py']));
     expect(second.lastStats()?.fromCache).toBe(true);
-    const mentioned = await second.mentionedDefinitions({ chatFiles: ['app/orders.py'], requestText: 'use InvoiceBuilder here' });
+    const mentioned = await second.mentionedDefinitions?.({ chatFiles: ['app/orders.py'], requestText: 'use InvoiceBuilder here' }) ?? '';
     expect(mentioned).toContain('app/billing.py');
     expect(mentioned).toContain('class InvoiceBuilder');
   });
