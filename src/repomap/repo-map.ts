@@ -1,5 +1,5 @@
 // The repo map service: lists files, collects tags, ranks, fits the budget and renders, caching
-// maps per request inputs and refreshing them per --map-refresh.
+// maps per request inputs (in memory, and on disk across processes) and refreshing them per --map-refresh.
 
 import { tagCount, type FileTags } from './packed-tags.js';
 import { rankDefinitions } from './rank.js';
@@ -14,6 +14,8 @@ import type { StoredMap } from './map-store.js';
  * last build was slow and the file list is the same;
  * always: rebuild every time; files: rebuild when the repository's file list changed;
  * manual: keep the last map until a request asks for a refresh.
+ * In every mode but an explicit refresh, a map kept on disk (`stored`) for the same files at the
+ * same versions and the same request is shown as it is: building it again would give the same text.
  */
 export type MapRefreshMode = 'auto' | 'always' | 'files' | 'manual';
 
