@@ -58,7 +58,7 @@ export const PROGRESS_MIN_FILES = 300;
  * eighth of the context window, and at NO_CHAT_MAX_TOKENS when the window is unknown.
  */
 export const NO_CHAT_MAX_TOKENS = 8192;
-export const NO_CHAT_WINDOW_SHARE = 1 / 8;
+const NO_CHAT_WINDOW_SHARE = 1 / 8;
 
 export function noChatMaxBudget(contextWindow: number | undefined): number {
   return contextWindow !== undefined && contextWindow > 0 ? Math.floor(contextWindow * NO_CHAT_WINDOW_SHARE) : NO_CHAT_MAX_TOKENS;

@@ -76,7 +76,7 @@ export interface GrammarLoaderOptions {
 type WebTreeSitter = typeof import('web-tree-sitter');
 
 /** Resolves `tree-sitter-wasms/out` from the installed package. */
-export function defaultGrammarDir(): string {
+function defaultGrammarDir(): string {
   const require = createRequire(import.meta.url);
   return path.join(path.dirname(require.resolve('tree-sitter-wasms/package.json')), 'out');
 }

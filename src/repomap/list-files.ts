@@ -118,7 +118,7 @@ export function candidatesDigest(candidates: readonly MapFile[]): string {
 }
 
 /** Lock files and minified bundles, judged by name alone. */
-export function isSkippedByName(relPath: string): boolean {
+function isSkippedByName(relPath: string): boolean {
   const base = path.posix.basename(relPath);
   return LOCK_FILES.has(base.toLowerCase()) || MINIFIED_NAME.test(base);
 }

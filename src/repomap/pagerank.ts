@@ -49,7 +49,7 @@ function usableWeight(raw: unknown): number {
 }
 
 /** The graphology graph as adjacency; node order is graph.nodes(). */
-export function adjacencyOf(graph: MultiDirectedGraph, weightAttribute = 'weight'): { nodes: string[]; adjacency: WeightedAdjacency } {
+function adjacencyOf(graph: MultiDirectedGraph, weightAttribute = 'weight'): { nodes: string[]; adjacency: WeightedAdjacency } {
   const nodes = graph.nodes();
   const ids = new Map<string, number>();
   nodes.forEach((node, i) => ids.set(node, i));

@@ -5,8 +5,8 @@ import { definitionsOf, type FileTags } from './packed-tags.js';
 import type { Tag } from './tag.js';
 import type { RankedItem } from './rank.js';
 
-export const ELISION_MARKER = '|...';
-export const LINE_PREFIX = '|';
+const ELISION_MARKER = '|...';
+const LINE_PREFIX = '|';
 
 export interface MapRendererOptions {
   /** File text by repository-relative path; undefined when it cannot be read (listed by path only). */

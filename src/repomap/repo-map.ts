@@ -226,14 +226,14 @@ export interface Mentions {
 const IDENT = /[A-Za-z_$][A-Za-z0-9_$]*/g;
 
 /** Words this long are specific enough to boost even without `_` or an inner capital. */
-export const IDENT_MIN_PLAIN_LENGTH = 8;
+const IDENT_MIN_PLAIN_LENGTH = 8;
 
 /**
  * Whether a word of a request looks like an identifier rather than English: it contains `_`, or a
  * capital after its first character next to a lowercase letter (camelCase, HTTPServer), or it is at
  * least IDENT_MIN_PLAIN_LENGTH characters. "add" or "map" in a request must not boost every `add`.
  */
-export function looksLikeIdentifier(word: string): boolean {
+function looksLikeIdentifier(word: string): boolean {
   if (word.includes('_')) return /[A-Za-z0-9]/.test(word);
   if (/.[A-Z]/.test(word) && /[a-z]/.test(word)) return true;
   return word.length >= IDENT_MIN_PLAIN_LENGTH;

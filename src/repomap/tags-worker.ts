@@ -25,7 +25,7 @@ export type TagsWorkerRequest = { readonly type: 'batch'; readonly jobs: readonl
 export type TagsWorkerReply = { readonly type: 'outcomes'; readonly outcomes: readonly WireOutcome[] };
 
 
-export function serveTags(port: MessagePort, data: TagsWorkerData): void {
+function serveTags(port: MessagePort, data: TagsWorkerData): void {
   const loader = createGrammarLoader(data.grammarDir ? { grammarDir: data.grammarDir } : {});
   const extractor = createTagExtractor(loader, data.queriesDir);
   // Started now, so loading overlaps the parent's file listing. Batches wait for it: a grammar
