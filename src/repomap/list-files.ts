@@ -19,11 +19,6 @@ export interface ListMapFilesOptions {
    * e.g. it has tags in the cache: its head is then not read again.
    */
   known?: (relPath: string, size: number, mtimeMs: number) => boolean;
-  /**
-   * Called once with the paths that passed the name checks, before any is stat'ed or read: lets
-   * the caller start work (e.g. parser threads) while the rest of the listing runs.
-   */
-  onCandidates?: (relPaths: readonly string[]) => void;
   /** Called for each file that is not `known` and was judged a readable source, as the listing goes. */
   onNewSource?: (relPath: string) => void;
   /** True when this exact version of the file was already judged not a source (generated, binary). */
@@ -76,7 +71,6 @@ export async function statMapCandidates(root: string, options: ListMapFilesOptio
   const ignored = await tandemIgnore(root);
   const byName = candidates.filter((rel) =>
     !rel.startsWith('.tandem/') && !ignored(rel) && accept(rel) && !isSkippedByName(rel)).sort();
-  options.onCandidates?.(byName);
   // Synchronous on purpose: thousands of stats and head reads through fs/promises took 5-6 times
   // as long (each a round trip through the thread pool), and the caller waits for the list anyway.
   const files: MapFile[] = [];

@@ -9,7 +9,7 @@ import { languagesOf, type ProgressCallback, type TagsPool } from './tags-pool.j
 export interface MapSourceOptions {
   readonly pool: TagsPool;
   readonly onProgress?: ProgressCallback;
-  readonly listOptions?: Omit<ListMapFilesOptions, 'known' | 'onCandidates'>;
+  readonly listOptions?: Omit<ListMapFilesOptions, 'known'>;
 }
 
 /**

@@ -1,10 +1,10 @@
 // Which files the map reads: git listing rules, .tandemignore, generated/minified/binary/big files.
 import { execFileSync } from 'node:child_process';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { listMapFiles, listMapFileStats, looksHandWritten } from '../../src/repomap/list-files.js';
+import { candidatesDigest, judgeMapFiles, listMapFiles, listMapFileStats, looksHandWritten, statMapCandidates } from '../../src/repomap/list-files.js';
 
 const temps: string[] = [];
 afterEach(async () => {
@@ -86,19 +86,23 @@ describe('listMapFileStats', () => {
     expect(judged).not.toContain('big/huge.js');
   });
 
-  it('hands over the name-filtered candidates before judging any file', async () => {
+  it('stats the name-filtered candidates without reading them, and judges their heads after', async () => {
     const root = await makeTree(COMMON);
-    const seen: string[][] = [];
-    const files = await listMapFileStats(root, {
-      onCandidates: (paths) => seen.push([...paths]),
-      known: (rel) => {
-        expect(seen).toHaveLength(1);
-        return rel === 'never';
-      },
-    });
+    const candidates = await statMapCandidates(root);
     // Still there: binaries and generated files, which only reading their heads reveals.
-    expect(seen).toEqual([['big/huge.js', 'bin/blob.c', 'gen/api.go', 'gen/model.py', 'lib/keep.rb', 'src/app.py', 'src/util.ts', 'web/bundle.js']]);
-    expect(files.map((f) => f.path)).toEqual(['big/huge.js', 'lib/keep.rb', 'src/app.py', 'src/util.ts']);
+    expect(candidates.map((f) => f.path)).toEqual(['big/huge.js', 'bin/blob.c', 'gen/api.go', 'gen/model.py', 'lib/keep.rb', 'src/app.py', 'src/util.ts', 'web/bundle.js']);
+    expect(judgeMapFiles(root, candidates).map((f) => f.path)).toEqual(['big/huge.js', 'lib/keep.rb', 'src/app.py', 'src/util.ts']);
+  });
+
+  it('digests the candidates so that any change of name, size or mtime shows', async () => {
+    const root = await makeTree(COMMON);
+    const before = candidatesDigest(await statMapCandidates(root));
+    expect(candidatesDigest(await statMapCandidates(root))).toBe(before);
+    await appendFile(path.join(root, 'src/app.py'), '# one more line\n');
+    const grown = candidatesDigest(await statMapCandidates(root));
+    expect(grown).not.toBe(before);
+    await utimes(path.join(root, 'lib/keep.rb'), new Date(2001, 1, 1), new Date(2001, 1, 1));
+    expect(candidatesDigest(await statMapCandidates(root))).not.toBe(grown);
   });
 });
 
