@@ -220,7 +220,7 @@ export class Session {
     if (!reply.ok) return { end: reply.outcome };
     if (!loaded.coder.makesEdits) return { end: { status: 'completed' } };
     const added = await offerFilesTheReplyNeeds(reply.text, loaded.coder, this.fileOffers);
-    if (added.length > 0 && budget.left) return { next: askAgainWithFiles(added, loaded.prompts, budget, this.reflectionDeps) };
+    if (added.length > 0) return askAgainWithFiles(added, loaded.prompts, budget, this.reflectionDeps);
     const round = await runRound(reply.text, loaded, this.roundDeps(loaded), signal);
     if ('end' in round) return round;
     return decideNextRound(round.failures, budget, this.reflectionDeps);

@@ -12,6 +12,7 @@ import { loadPromptSet } from '../../src/coders/prompt-set.js';
 import type { CoderFormat } from '../../src/model/edit-formats.js';
 import type { FileSystem } from '../../src/platform/file-system.js';
 import type { SessionEvent } from '../../src/session/events.js';
+import { exitCodeFor } from '../../src/session/exit-codes.js';
 import { Session, type LoadedCoder, type SessionOptions } from '../../src/session/session.js';
 import { FakeChecks, FakeGit, ScriptedAsker, approxTokens } from '../support/fake-ports.js';
 import { ScriptedModel, fixedReplyModel, type ScriptedTurn } from '../support/scripted-model.js';
@@ -270,19 +271,59 @@ describe('a request through the session loop', () => {
     expect(t.read('app.py')).toBe('def total(xs):\n    return 0\n');
   });
 
-  it('counts the re-ask after added files against the reflection limit too', async () => {
+  it('keeps the re-ask after added files out of the fix budget: two failed lints later, a third fix still goes back', async () => {
     const t = start({
       files: { ...APP, 'util.py': 'ZERO = 0\n' },
       chat: ['app.py'],
       repoFiles: ['app.py', 'util.py'],
-      turns: ['I need util.py.', block('app.py', '    return nothing\n', '    return 0\n')],
+      turns: [
+        'I need util.py.',
+        block('app.py', '    return sum(xs)\n', '    return 1\n'),
+        block('app.py', '    return 1\n', '    return 2\n'),
+        block('app.py', '    return 2\n', '    return 3\n'),
+        block('app.py', '    return 3\n', '    return 0\n'),
+      ],
+      answers: { 'add-file': 'yes', 'fix-failures': 'yes' },
+    });
+    const failed = { ok: false, output: 'app.py:2: magic number' };
+    t.checks.lintOutcomes.push(failed, failed, failed);
+    const outcome = await t.session.runRequest('return zero');
+    expect(outcome.status).toBe('completed');
+    expect(t.ofType('reflection')).toEqual([
+      { type: 'reflection', n: 1, reason: 'files added' },
+      { type: 'reflection', n: 1, reason: 'lint' },
+      { type: 'reflection', n: 2, reason: 'lint' },
+      { type: 'reflection', n: 3, reason: 'lint' },
+    ]);
+    expect(t.model.requests).toHaveLength(5);
+    expect(t.read('app.py')).toBe('def total(xs):\n    return 0\n');
+    expect(t.session.resultTotals().reflections).toBe(4);
+  });
+
+  it('stops a model that keeps asking for more files after 3 re-asks, whatever --max-reflections allows', async () => {
+    const wanted = ['a.py', 'b.py', 'c.py', 'd.py'];
+    const t = start({
+      files: { ...APP, ...Object.fromEntries(wanted.map((f) => [f, 'X = 1\n'])) },
+      chat: ['app.py'],
+      repoFiles: ['app.py', ...wanted],
+      turns: wanted.map((f) => `Before I can do this I need to see ${f}.`),
       answers: { 'add-file': 'yes' },
-      options: { maxReflections: 1 },
+      // No fixes allowed at all: the re-asks have their own budget.
+      options: { maxReflections: 0 },
     });
     const outcome = await t.session.runRequest('return zero');
-    expect(outcome).toMatchObject({ status: 'reflection_limit', message: expect.stringContaining('Stopped after 1 reflections') });
-    expect(t.model.requests).toHaveLength(2);
-    expect(t.ofType('reflection').map((e) => e.reason)).toEqual(['files added']);
+    expect(outcome).toMatchObject({ status: 'reflection_limit', message: expect.stringContaining('Stopped after asking again 3 times with added files') });
+    expect(exitCodeFor(outcome.status)).toBe(3);
+    expect(outcome.message).toContain('d.py, now in the chat');
+    expect(t.ofType('error').map((e) => e.message)).toEqual([outcome.message]);
+    expect(t.ofType('reflection').map((e) => [e.reason, e.n])).toEqual([
+      ['files added', 1],
+      ['files added', 2],
+      ['files added', 3],
+    ]);
+    expect(t.model.requests).toHaveLength(4);
+    expect(t.model.lastUserMessage(3)).toContain('c.py');
+    expect(t.session.chatFiles).toEqual(['app.py', ...wanted]);
   });
 
   it('does not send a request too big for the window unless the user says so', async () => {
