@@ -2,7 +2,7 @@
 // folder, the real coders and prompts. Every way a request ends (completed, reflection limit,
 // approval required, error, interrupted) is checked here in milliseconds, through the session's
 // public surface only (runRequest and its events), so the loop's inner steps may change freely.
-import { readFileSync } from 'node:fs';
+import { readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -359,5 +359,44 @@ describe("the chat files' texts", () => {
     expect(sent).toContain('X = 1  # from the port');
     expect(sent).not.toContain('gone.py\n```');
     expect(t.ofType('warning').map((w) => w.message)).toEqual([expect.stringContaining('big.py is 1048577 bytes')]);
+  });
+
+  it('warn about a refused file once a session, across requests and reflections, and again only when its state changes', async () => {
+    let fs: MemoryFileSystem | undefined;
+    const big = 'x'.repeat(1024 * 1024 + 1);
+    const t = start({
+      files: APP,
+      chat: ['app.py', 'big.py'],
+      turns: [block('app.py', '    return nothing\n', '    return 0\n'), block('app.py', '    return sum(xs)\n', '    return 0\n'), 'Nothing.', 'Nothing.', 'Nothing.', 'Nothing.'],
+      fileSystem: (root) => (fs = new MemoryFileSystem({ [join(root, 'app.py')]: APP['app.py'], [join(root, 'big.py')]: big })),
+    });
+    const bigPath = [...fs!.files.keys()].find((p) => p.endsWith('big.py'))!;
+    const warnings = () => t.ofType('warning').map((w) => w.message);
+    expect((await t.session.runRequest('return zero')).status).toBe('completed');
+    expect(t.model.requests).toHaveLength(2);
+    expect((await t.session.runRequest('look again')).status).toBe('completed');
+    expect(warnings()).toEqual([expect.stringContaining('big.py is 1048577 bytes')]);
+    fs!.files.set(bigPath, 'SMALL = 1\n');
+    expect((await t.session.runRequest('and now')).status).toBe('completed');
+    expect(t.model.requests[3]!.messages.map((m) => m.content).join('\n')).toContain('SMALL = 1');
+    expect(warnings()).toHaveLength(1);
+    fs!.files.set(bigPath, `${big}y`);
+    expect((await t.session.runRequest('once more')).status).toBe('completed');
+    expect((await t.session.runRequest('and again')).status).toBe('completed');
+    expect(warnings()).toEqual([expect.stringContaining('big.py is 1048577 bytes'), expect.stringContaining('big.py is 1048578 bytes')]);
+  });
+
+  it('warn once about a chat file on disk whose real path leaves the repository', async () => {
+    const outside = tempDir('tandem-outside-');
+    writeFiles(outside, { 'secret.py': 'TOKEN = 1\n' });
+    const t = start({ files: APP, chat: ['app.py'], turns: ['Nothing.', 'Nothing.'] });
+    const root = t.session.options.root;
+    symlinkSync(join(outside, 'secret.py'), join(root, 'link.py'));
+    t.session.addChatFile('link.py');
+    await t.session.runRequest('look');
+    await t.session.runRequest('look again');
+    expect(t.ofType('warning')).toHaveLength(1);
+    expect(t.ofType('warning')[0]!.message).toContain('link.py');
+    expect(t.model.requests.flatMap((r) => r.messages.map((m) => m.content)).join('\n')).not.toContain('TOKEN = 1');
   });
 });
