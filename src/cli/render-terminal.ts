@@ -119,7 +119,9 @@ export function createTerminalScreen(io: TerminalOutput): TerminalRenderer {
         if (!event.ok) err(palette.yellow(`${event.type === 'lint' ? 'Lint' : 'Tests'} failed:\n${sanitize(event.output, true)}\n`));
         return;
       case 'reflection':
-        err(palette.yellow(`Sending the ${event.reason} failures back to the model (reflection ${event.n})\n`));
+        // Re-asks after added files are counted apart from fixes (see reflection-step.ts).
+        if (event.reason === 'files added') err(palette.yellow(`Asking again now that the files are in the chat (re-ask ${event.n})\n`));
+        else err(palette.yellow(`Sending the ${event.reason} failures back to the model (reflection ${event.n})\n`));
         return;
       case 'usage':
         err(palette.dim(`${usageLine(event)}\n`));

@@ -134,7 +134,9 @@ export const OPTIONS = {
     type: 'boolean', default: false, group: 'checks', help: 'run the test command after each change',
   },
   'max-reflections': {
-    type: 'int', min: 0, max: 100, default: 3, group: 'checks', metavar: 'N', help: 'failure round-trips per request',
+    type: 'int', min: 0, max: 100, default: 3, group: 'checks', metavar: 'N',
+    // The re-asks' own bound is MAX_FILES_ADDED_REASKS (session/reflection-step.ts).
+    help: 'failure round-trips per request (re-asks after added files: 3 more, apart)',
   },
   // Commands get no secret-looking variables; the user may keep some by name.
   'pass-env': {

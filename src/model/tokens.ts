@@ -1,10 +1,12 @@
 // Token counting with tiktoken: one encoder per encoding for the whole process, created on first
 // use so start-up never pays for the WASM.
 import { createRequire } from 'node:module';
+// Types only: erased at build, so importing them never loads tiktoken.
+import type { TiktokenEncoding } from 'tiktoken';
 
 export interface TokenCounter {
-  /** The tiktoken encoding used. */
-  readonly encoding: string;
+  /** The tiktoken encoding used: the model's own, or FALLBACK_ENCODING for a name tiktoken does not know. */
+  readonly encoding: TiktokenEncoding;
   count(text: string): number;
 }
 
@@ -21,14 +23,14 @@ interface Encoder {
   free(): void;
 }
 interface TiktokenModule {
-  get_encoding(name: string): Encoder;
-  get_encoding_name_for_model(model: string): string;
+  get_encoding(name: TiktokenEncoding): Encoder;
+  get_encoding_name_for_model(model: string): TiktokenEncoding;
 }
 
-export const FALLBACK_ENCODING = 'o200k_base';
+export const FALLBACK_ENCODING: TiktokenEncoding = 'o200k_base';
 
 export function createTokenizerPool(): TokenizerPool {
-  const encoders = new Map<string, Encoder>();
+  const encoders = new Map<TiktokenEncoding, Encoder>();
   let tiktoken: TiktokenModule | undefined;
 
   // tiktoken's Node entry is CommonJS and loads its WASM synchronously, so require keeps count() sync.
@@ -36,7 +38,7 @@ export function createTokenizerPool(): TokenizerPool {
     tiktoken ??= createRequire(import.meta.url)('tiktoken') as TiktokenModule;
     return tiktoken;
   };
-  const encoderFor = (encoding: string): Encoder => {
+  const encoderFor = (encoding: TiktokenEncoding): Encoder => {
     let encoder = encoders.get(encoding);
     if (!encoder) {
       encoder = load().get_encoding(encoding);
@@ -48,8 +50,8 @@ export function createTokenizerPool(): TokenizerPool {
   return {
     counterFor(model: string): TokenCounter {
       // Resolved on first use: creating a counter must not load tiktoken.
-      let encoding: string | undefined;
-      const resolve = (): string => (encoding ??= encodingForModel(load(), model));
+      let encoding: TiktokenEncoding | undefined;
+      const resolve = (): TiktokenEncoding => (encoding ??= encodingForModel(load(), model));
       return {
         get encoding() {
           return resolve();
@@ -68,7 +70,7 @@ export function createTokenizerPool(): TokenizerPool {
  * tiktoken knows OpenAI names only; it throws for the rest (local models, other vendors), and
  * provider prefixes ("openai/gpt-4o") hide known names, so the last path segment is tried too.
  */
-function encodingForModel(tiktoken: TiktokenModule, model: string): string {
+function encodingForModel(tiktoken: TiktokenModule, model: string): TiktokenEncoding {
   const bare = model.trim().split('/').pop() ?? model;
   for (const name of [model.trim(), bare]) {
     try {

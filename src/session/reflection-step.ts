@@ -9,22 +9,24 @@ import type { StepResult } from './session-types.js';
 import type { SessionTotals } from './totals.js';
 
 /**
- * What went back to the model for one request, counted apart: re-asks after the files a reply needed
- * were added, and fixes of failures. Both spend the one budget of --max-reflections.
+ * Re-asks per request after the files a reply needed were added. Each one needs files newly added (a
+ * file already in the chat or declined is never offered again), so only a model that keeps naming
+ * more files reaches it; its own bound, so finding files never eats the fixes --max-reflections allows.
+ */
+export const MAX_FILES_ADDED_REASKS = 3;
+
+/**
+ * What went back to the model for one request, in two budgets of their own: re-asks after the files
+ * a reply needed were added (MAX_FILES_ADDED_REASKS), and fixes of failures (--max-reflections).
  */
 export class ReflectionBudget {
   filesAdded = 0;
   fixes = 0;
 
-  constructor(readonly max: number) {}
-
-  get used(): number {
-    return this.filesAdded + this.fixes;
-  }
-
-  get left(): boolean {
-    return this.used < this.max;
-  }
+  constructor(
+    readonly maxFixes: number,
+    readonly maxFilesAdded: number = MAX_FILES_ADDED_REASKS,
+  ) {}
 }
 
 export interface ReflectionDeps {
@@ -34,19 +36,24 @@ export interface ReflectionDeps {
 }
 
 /** The reply needed files the user just added: the same request again, now that the model sees them. */
-export function askAgainWithFiles(added: readonly string[], prompts: PromptSet, budget: ReflectionBudget, deps: ReflectionDeps): string {
+export function askAgainWithFiles(added: readonly string[], prompts: PromptSet, budget: ReflectionBudget, deps: ReflectionDeps): StepResult {
+  if (budget.filesAdded >= budget.maxFilesAdded) {
+    const note = `Stopped after asking again ${budget.maxFilesAdded} times with added files; the model still needs more (${added.join(', ')}, now in the chat): send the request again to go on.`;
+    deps.emit({ type: 'error', message: note });
+    return { end: { status: 'reflection_limit', message: note } };
+  }
   deps.totals.reflections++;
-  deps.emit({ type: 'reflection', n: budget.used + 1, reason: 'files added' });
   budget.filesAdded++;
-  return prompts.reflection.addedFiles.replace('{files}', () => added.join(', '));
+  deps.emit({ type: 'reflection', n: budget.filesAdded, reason: 'files added' });
+  return { next: prompts.reflection.addedFiles.replace('{files}', () => added.join(', ')) };
 }
 
 /** The next message (the failures for the model to fix), or how the request ends. */
 export async function decideNextRound(failures: RoundFailures, budget: ReflectionBudget, deps: ReflectionDeps): Promise<StepResult> {
-  const decision = decideReflection(failures, budget.used, budget.max);
+  const decision = decideReflection(failures, budget.fixes, budget.maxFixes);
   if (decision.action === 'done') return { end: { status: 'completed' } };
   if (decision.action === 'limit') {
-    const note = `Stopped after ${budget.max} reflections; still failing: ${decision.reason}.`;
+    const note = `Stopped after ${budget.maxFixes} reflections; still failing: ${decision.reason}.`;
     deps.emit({ type: 'error', message: note });
     return { end: { status: 'reflection_limit', message: note } };
   }
@@ -56,7 +63,7 @@ export async function decideNextRound(failures: RoundFailures, budget: Reflectio
     if (answer === 'no') return { end: { status: 'completed' } };
   }
   deps.totals.reflections++;
-  deps.emit({ type: 'reflection', n: budget.used + 1, reason: decision.reason });
   budget.fixes++;
+  deps.emit({ type: 'reflection', n: budget.fixes, reason: decision.reason });
   return { next: decision.message };
 }

@@ -11,7 +11,7 @@ import type { ChatMessage } from '../model/types.js';
 import { Conversation } from './conversation.js';
 import { endWithError } from './error-ending.js';
 import type { EmitEvent, Totals } from './events.js';
-import { readChatFileTexts, readReadOnlyTexts } from './file-texts.js';
+import { readChatFileTexts, readReadOnlyTexts, RefusalWarnings } from './file-texts.js';
 import { offerFilesTheReplyNeeds, offerMentionedFiles, type FileOfferDeps } from './file-offers.js';
 import { ModelProfiles, type ModelRole } from './model-profiles.js';
 import { PromptLayout } from './prompt-layout.js';
@@ -42,6 +42,8 @@ export class Session {
   private readonly uncommittedByTandem = new Map<string, string>();
   /** Files the user said no to (adding, editing) in this chat: not offered again. */
   private readonly declinedFiles = new Set<string>();
+  /** Chat files whose text was refused (too big, special, outside) and already warned about. */
+  private readonly refusalWarnings = new RefusalWarnings();
   /** One append-only prompt layout per conversation (a replaced history array starts a new one). */
   private readonly layouts = new WeakMap<readonly ChatMessage[], PromptLayout>();
 
@@ -163,8 +165,9 @@ export class Session {
   /** The messages the next request would carry, with their named parts. `sending`: this request goes out. */
   async buildRequest(request: string, loaded?: LoadedCoder, history: readonly ChatMessage[] = this.history, sending = false): Promise<BuiltMessages> {
     const coder = loaded ?? (await this.deps.loadCoder(this.coderKindFor(this.mode)));
-    const chatFiles = readChatFileTexts(this.options.root, this.chatFiles, this.emit, this.deps.fileSystem);
-    const readOnlyFiles = readReadOnlyTexts(this.readOnlyFiles, this.emit, this.deps.fileSystem);
+    const reading = { emit: this.emit, warned: this.refusalWarnings, fs: this.deps.fileSystem };
+    const chatFiles = readChatFileTexts(this.options.root, this.chatFiles, reading);
+    const readOnlyFiles = readReadOnlyTexts(this.readOnlyFiles, reading);
     const { map, mentioned } = await this.repoMap(request);
     const layout = this.layoutOf(history);
     const turn = layout.next(history, chatFiles);
@@ -220,7 +223,7 @@ export class Session {
     if (!reply.ok) return { end: reply.outcome };
     if (!loaded.coder.makesEdits) return { end: { status: 'completed' } };
     const added = await offerFilesTheReplyNeeds(reply.text, loaded.coder, this.fileOffers);
-    if (added.length > 0 && budget.left) return { next: askAgainWithFiles(added, loaded.prompts, budget, this.reflectionDeps) };
+    if (added.length > 0) return askAgainWithFiles(added, loaded.prompts, budget, this.reflectionDeps);
     const round = await runRound(reply.text, loaded, this.roundDeps(loaded), signal);
     if ('end' in round) return round;
     return decideNextRound(round.failures, budget, this.reflectionDeps);

@@ -42,6 +42,14 @@ describe('terminal renderer', () => {
     expect(out).not.toContain('# Ti');
   });
 
+  it('tells a re-ask after added files apart from sending failures back, each with its own count', () => {
+    const io = capture();
+    const emit = createTerminalScreen({ ...io, palette: PLAIN }).emit;
+    emit({ type: 'reflection', n: 1, reason: 'files added' });
+    emit({ type: 'reflection', n: 1, reason: 'lint' });
+    expect(io.text('err')).toBe('Asking again now that the files are in the chat (re-ask 1)\nSending the lint failures back to the model (reflection 1)\n');
+  });
+
   it('streams plain text unchanged when not pretty, and ends the reply with a newline', () => {
     const io = capture();
     const emit = createTerminalScreen({ ...io, palette: PLAIN }).emit;

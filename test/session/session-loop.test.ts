@@ -2,7 +2,7 @@
 // folder, the real coders and prompts. Every way a request ends (completed, reflection limit,
 // approval required, error, interrupted) is checked here in milliseconds, through the session's
 // public surface only (runRequest and its events), so the loop's inner steps may change freely.
-import { readFileSync } from 'node:fs';
+import { readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -12,6 +12,7 @@ import { loadPromptSet } from '../../src/coders/prompt-set.js';
 import type { CoderFormat } from '../../src/model/edit-formats.js';
 import type { FileSystem } from '../../src/platform/file-system.js';
 import type { SessionEvent } from '../../src/session/events.js';
+import { exitCodeFor } from '../../src/session/exit-codes.js';
 import { Session, type LoadedCoder, type SessionOptions } from '../../src/session/session.js';
 import { FakeChecks, FakeGit, ScriptedAsker, approxTokens } from '../support/fake-ports.js';
 import { ScriptedModel, fixedReplyModel, type ScriptedTurn } from '../support/scripted-model.js';
@@ -270,19 +271,59 @@ describe('a request through the session loop', () => {
     expect(t.read('app.py')).toBe('def total(xs):\n    return 0\n');
   });
 
-  it('counts the re-ask after added files against the reflection limit too', async () => {
+  it('keeps the re-ask after added files out of the fix budget: two failed lints later, a third fix still goes back', async () => {
     const t = start({
       files: { ...APP, 'util.py': 'ZERO = 0\n' },
       chat: ['app.py'],
       repoFiles: ['app.py', 'util.py'],
-      turns: ['I need util.py.', block('app.py', '    return nothing\n', '    return 0\n')],
+      turns: [
+        'I need util.py.',
+        block('app.py', '    return sum(xs)\n', '    return 1\n'),
+        block('app.py', '    return 1\n', '    return 2\n'),
+        block('app.py', '    return 2\n', '    return 3\n'),
+        block('app.py', '    return 3\n', '    return 0\n'),
+      ],
+      answers: { 'add-file': 'yes', 'fix-failures': 'yes' },
+    });
+    const failed = { ok: false, output: 'app.py:2: magic number' };
+    t.checks.lintOutcomes.push(failed, failed, failed);
+    const outcome = await t.session.runRequest('return zero');
+    expect(outcome.status).toBe('completed');
+    expect(t.ofType('reflection')).toEqual([
+      { type: 'reflection', n: 1, reason: 'files added' },
+      { type: 'reflection', n: 1, reason: 'lint' },
+      { type: 'reflection', n: 2, reason: 'lint' },
+      { type: 'reflection', n: 3, reason: 'lint' },
+    ]);
+    expect(t.model.requests).toHaveLength(5);
+    expect(t.read('app.py')).toBe('def total(xs):\n    return 0\n');
+    expect(t.session.resultTotals().reflections).toBe(4);
+  });
+
+  it('stops a model that keeps asking for more files after 3 re-asks, whatever --max-reflections allows', async () => {
+    const wanted = ['a.py', 'b.py', 'c.py', 'd.py'];
+    const t = start({
+      files: { ...APP, ...Object.fromEntries(wanted.map((f) => [f, 'X = 1\n'])) },
+      chat: ['app.py'],
+      repoFiles: ['app.py', ...wanted],
+      turns: wanted.map((f) => `Before I can do this I need to see ${f}.`),
       answers: { 'add-file': 'yes' },
-      options: { maxReflections: 1 },
+      // No fixes allowed at all: the re-asks have their own budget.
+      options: { maxReflections: 0 },
     });
     const outcome = await t.session.runRequest('return zero');
-    expect(outcome).toMatchObject({ status: 'reflection_limit', message: expect.stringContaining('Stopped after 1 reflections') });
-    expect(t.model.requests).toHaveLength(2);
-    expect(t.ofType('reflection').map((e) => e.reason)).toEqual(['files added']);
+    expect(outcome).toMatchObject({ status: 'reflection_limit', message: expect.stringContaining('Stopped after asking again 3 times with added files') });
+    expect(exitCodeFor(outcome.status)).toBe(3);
+    expect(outcome.message).toContain('d.py, now in the chat');
+    expect(t.ofType('error').map((e) => e.message)).toEqual([outcome.message]);
+    expect(t.ofType('reflection').map((e) => [e.reason, e.n])).toEqual([
+      ['files added', 1],
+      ['files added', 2],
+      ['files added', 3],
+    ]);
+    expect(t.model.requests).toHaveLength(4);
+    expect(t.model.lastUserMessage(3)).toContain('c.py');
+    expect(t.session.chatFiles).toEqual(['app.py', ...wanted]);
   });
 
   it('does not send a request too big for the window unless the user says so', async () => {
@@ -318,5 +359,44 @@ describe("the chat files' texts", () => {
     expect(sent).toContain('X = 1  # from the port');
     expect(sent).not.toContain('gone.py\n```');
     expect(t.ofType('warning').map((w) => w.message)).toEqual([expect.stringContaining('big.py is 1048577 bytes')]);
+  });
+
+  it('warn about a refused file once a session, across requests and reflections, and again only when its state changes', async () => {
+    let fs: MemoryFileSystem | undefined;
+    const big = 'x'.repeat(1024 * 1024 + 1);
+    const t = start({
+      files: APP,
+      chat: ['app.py', 'big.py'],
+      turns: [block('app.py', '    return nothing\n', '    return 0\n'), block('app.py', '    return sum(xs)\n', '    return 0\n'), 'Nothing.', 'Nothing.', 'Nothing.', 'Nothing.'],
+      fileSystem: (root) => (fs = new MemoryFileSystem({ [join(root, 'app.py')]: APP['app.py'], [join(root, 'big.py')]: big })),
+    });
+    const bigPath = [...fs!.files.keys()].find((p) => p.endsWith('big.py'))!;
+    const warnings = () => t.ofType('warning').map((w) => w.message);
+    expect((await t.session.runRequest('return zero')).status).toBe('completed');
+    expect(t.model.requests).toHaveLength(2);
+    expect((await t.session.runRequest('look again')).status).toBe('completed');
+    expect(warnings()).toEqual([expect.stringContaining('big.py is 1048577 bytes')]);
+    fs!.files.set(bigPath, 'SMALL = 1\n');
+    expect((await t.session.runRequest('and now')).status).toBe('completed');
+    expect(t.model.requests[3]!.messages.map((m) => m.content).join('\n')).toContain('SMALL = 1');
+    expect(warnings()).toHaveLength(1);
+    fs!.files.set(bigPath, `${big}y`);
+    expect((await t.session.runRequest('once more')).status).toBe('completed');
+    expect((await t.session.runRequest('and again')).status).toBe('completed');
+    expect(warnings()).toEqual([expect.stringContaining('big.py is 1048577 bytes'), expect.stringContaining('big.py is 1048578 bytes')]);
+  });
+
+  it('warn once about a chat file on disk whose real path leaves the repository', async () => {
+    const outside = tempDir('tandem-outside-');
+    writeFiles(outside, { 'secret.py': 'TOKEN = 1\n' });
+    const t = start({ files: APP, chat: ['app.py'], turns: ['Nothing.', 'Nothing.'] });
+    const root = t.session.options.root;
+    symlinkSync(join(outside, 'secret.py'), join(root, 'link.py'));
+    t.session.addChatFile('link.py');
+    await t.session.runRequest('look');
+    await t.session.runRequest('look again');
+    expect(t.ofType('warning')).toHaveLength(1);
+    expect(t.ofType('warning')[0]!.message).toContain('link.py');
+    expect(t.model.requests.flatMap((r) => r.messages.map((m) => m.content)).join('\n')).not.toContain('TOKEN = 1');
   });
 });
