@@ -91,18 +91,25 @@ function pathOf(item: RankedItem): string {
 /**
  * After the prefix, add later items that still fit. A definition that does not fit may still leave
  * room for its file's path alone, which keeps small budgets nearly full and still tells the model
- * the file exists.
+ * the file exists. Blocks are per file, so a try re-renders and re-counts only its file's block.
  */
 function greedyFill(items: readonly RankedItem[], prefix: number, options: FitOptions, estimate: (items: readonly RankedItem[]) => number): RankedItem[] {
   const chosen = items.slice(0, prefix);
-  const paths = new Set(chosen.map(pathOf));
+  const byFile = new Map<string, RankedItem[]>();
+  for (const item of chosen) byFile.set(pathOf(item), [...(byFile.get(pathOf(item)) ?? []), item]);
+  const blockTokens = new Map<string, number>();
+  for (const [path, fileItems] of byFile) blockTokens.set(path, estimate(fileItems));
   const attempts = options.fillAttempts ?? 200;
   let used = estimate(chosen);
   const tryAdd = (item: RankedItem): boolean => {
-    const tokens = estimate([...chosen, item]);
+    const path = pathOf(item);
+    const fileItems = [...(byFile.get(path) ?? []), item];
+    const block = estimate(fileItems);
+    const tokens = used - (blockTokens.get(path) ?? 0) + block;
     if (tokens > options.budget) return false;
     chosen.push(item);
-    paths.add(pathOf(item));
+    byFile.set(path, fileItems);
+    blockTokens.set(path, block);
     used = tokens;
     return true;
   };
@@ -110,7 +117,7 @@ function greedyFill(items: readonly RankedItem[], prefix: number, options: FitOp
     const item = items[i];
     if (item === undefined) break;
     if (i > prefix && tryAdd(item)) continue;
-    if (item.kind === 'def' && !paths.has(item.tag.path)) tryAdd({ kind: 'file', path: item.tag.path, rank: item.rank });
+    if (item.kind === 'def' && !byFile.has(item.tag.path)) tryAdd({ kind: 'file', path: item.tag.path, rank: item.rank });
   }
   return chosen;
 }
