@@ -8,5 +8,12 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // Vitest's default on 2 cores is one worker; most e2e time is waiting on a spawned CLI or a pane,
+    // which a second file can use.
+    maxWorkers: 2,
+    // A fresh process per file cost more than many files' tests: files share a worker's loaded modules.
+    // Nothing in src/ keeps per-run state in a module (the CLI gets everything from its environment),
+    // and test/support/setup.ts cleans up after each file.
+    isolate: false,
   },
 });
