@@ -129,7 +129,7 @@ describe('sessions lose nothing', () => {
     process.kill(pid, 'SIGKILL');
     await running;
 
-    const resumed = await runCli(['--resume', '-m', 'go on', ...args(server.url)], { cwd: repo });
+    const resumed = await runCliInProcess(['--resume', '-m', 'go on', ...args(server.url)], { cwd: repo });
 
     expect(resumed.code, resumed.stderr).toBe(0);
     const sent = (server.chatRequests('m')[1]!.body.messages as Array<{ role: string; content: string }>).map((m) => `${m.role}: ${m.content}`).join('\n');
@@ -165,7 +165,7 @@ describe('one writer per repository', () => {
     writeFileSync(join(repo, '.tandem', 'write.lock'), JSON.stringify({ pid: Number(gone), host: hostname(), since: 'then' }));
     server = await startFakeOpenAI({ replies: { m: [textReply(searchReplace('app.py', 'x = 1\n', 'x = 2\n'))], w: [textReply('change x')] } });
 
-    const run = await runCli(['-m', 'go', ...args(server.url), 'app.py'], { cwd: repo });
+    const run = await runCliInProcess(['-m', 'go', ...args(server.url), 'app.py'], { cwd: repo });
 
     expect(run.code, run.stderr).toBe(0);
     expect(read(repo, 'app.py')).toBe('x = 2\n');
