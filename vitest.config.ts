@@ -3,6 +3,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    globalSetup: ['./test/support/global-setup.ts'],
     setupFiles: ['./test/support/setup.ts'],
     reporters: ['default', './test/support/count-reporter.ts'],
     testTimeout: 30_000,

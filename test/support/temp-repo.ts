@@ -5,6 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { inject } from 'vitest';
 
 const created: string[] = [];
 
@@ -57,20 +58,25 @@ export function gitRepo(files: Record<string, string> = {}, options: { commit?: 
   return root;
 }
 
-let template: string | null = null;
-
-/** An empty repository with the test identity, made once per worker and kept until it exits. */
-function templateRepo(): string {
-  if (template !== null) return template;
+/**
+ * An empty repository with the test identity. Made once per run by test/support/global-setup.ts, which
+ * also removes it (a worker is killed at the end, so it cannot clean up after itself).
+ */
+export function makeTemplateRepo(): string {
   const root = join(mkdtempSync(join(tmpdir(), 'tandem-template-')), 'repo');
   mkdirSync(root);
   git(root, 'init', '-q');
   git(root, 'config', 'user.name', 'Test User');
   git(root, 'config', 'user.email', 'test@example.com');
   rmSync(join(root, '.git', 'hooks'), { recursive: true, force: true }); // samples only; nothing runs them
-  process.once('exit', () => rmSync(dirname(root), { recursive: true, force: true }));
-  template = root;
   return root;
+}
+
+let template: string | null = null;
+
+function templateRepo(): string {
+  template ??= inject('templateRepo');
+  return template;
 }
 
 export function read(root: string, path: string): string {
