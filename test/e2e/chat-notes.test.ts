@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeOpenAI, textReply, type FakeOpenAIServer } from '../support/fake-openai-server.js';
 import { searchReplace } from '../support/replies.js';
-import { runCli } from '../support/cli.js';
+import { runCliInProcess as runCli } from '../support/cli-in-process.js';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { git, gitRepo, read } from '../support/temp-repo.js';

@@ -2,7 +2,7 @@
 // /model, /read-only, /settings and /help.
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeOpenAI, textReply, type FakeOpenAIServer } from '../support/fake-openai-server.js';
-import { runCli } from '../support/cli.js';
+import { runCliInProcess as runCli } from '../support/cli-in-process.js';
 import { gitRepo } from '../support/temp-repo.js';
 
 let server: FakeOpenAIServer | undefined;

@@ -2,7 +2,7 @@
 // `...` and CRLF, and a SEARCH that matches nothing comes back to the model and is then corrected.
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeOpenAI, textReply, type FakeOpenAIServer } from '../support/fake-openai-server.js';
-import { runCli } from '../support/cli.js';
+import { runCliInProcess as runCli } from '../support/cli-in-process.js';
 import { commitCount, gitRepo, read, statusShort } from '../support/temp-repo.js';
 
 type Format = 'diff' | 'diff-fenced' | 'whole' | 'udiff';

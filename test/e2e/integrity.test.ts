@@ -6,6 +6,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeOpenAI, textReply, type FakeOpenAIServer } from '../support/fake-openai-server.js';
+import { runCliInProcess } from '../support/cli-in-process.js';
 import { runCli } from '../support/cli.js';
 import { searchReplace } from '../support/replies.js';
 import { commitCount, git, gitRepo, read, statusShort, tempDir, writeFiles } from '../support/temp-repo.js';
@@ -41,7 +42,7 @@ describe('errors end the request, not the chat', () => {
       },
     });
 
-    const run = await runCli([...args(server.url), '--json', 'app.py'], { cwd: repo, stdin: 'change x\nchange y\n' });
+    const run = await runCliInProcess([...args(server.url), '--json', 'app.py'], { cwd: repo, stdin: 'change x\nchange y\n' });
 
     const events = run.events();
     const errors = events.filter((e) => e.type === 'error');
@@ -74,7 +75,7 @@ describe('errors end the request, not the chat', () => {
       server = await startFakeOpenAI({
         replies: { m: [textReply(searchReplace('app.py', 'x = 1\n', 'x = 2\n') + searchReplace('locked/new.py', '', 'pass\n'))], w: [textReply('change')] },
       });
-      const run = await runCli(['-m', 'go', ...args(server.url), 'app.py', 'locked/new.py'], { cwd: repo });
+      const run = await runCliInProcess(['-m', 'go', ...args(server.url), 'app.py', 'locked/new.py'], { cwd: repo });
 
       expect(run.code).toBe(1);
       const errorLines = run.stderr.split('\n').filter((line) => /error|could not/i.test(line));
@@ -102,7 +103,7 @@ describe('errors end the request, not the chat', () => {
     try {
       server = await startFakeOpenAI({ replies: { m: [textReply(searchReplace('app.py', 'x = 1\n', 'x = 2\n'))], w: [textReply('change x')] } });
 
-      const run = await runCli(['-m', 'go', '--json', ...args(server.url), 'app.py'], { cwd: repo });
+      const run = await runCliInProcess(['-m', 'go', '--json', ...args(server.url), 'app.py'], { cwd: repo });
 
       expect(run.code, run.stderr).toBe(0);
       const warnings = run.events().filter((e) => e.type === 'warning').map((e) => e.message as string);
@@ -128,7 +129,7 @@ describe('sessions lose nothing', () => {
     process.kill(pid, 'SIGKILL');
     await running;
 
-    const resumed = await runCli(['--resume', '-m', 'go on', ...args(server.url)], { cwd: repo });
+    const resumed = await runCliInProcess(['--resume', '-m', 'go on', ...args(server.url)], { cwd: repo });
 
     expect(resumed.code, resumed.stderr).toBe(0);
     const sent = (server.chatRequests('m')[1]!.body.messages as Array<{ role: string; content: string }>).map((m) => `${m.role}: ${m.content}`).join('\n');
@@ -164,7 +165,7 @@ describe('one writer per repository', () => {
     writeFileSync(join(repo, '.tandem', 'write.lock'), JSON.stringify({ pid: Number(gone), host: hostname(), since: 'then' }));
     server = await startFakeOpenAI({ replies: { m: [textReply(searchReplace('app.py', 'x = 1\n', 'x = 2\n'))], w: [textReply('change x')] } });
 
-    const run = await runCli(['-m', 'go', ...args(server.url), 'app.py'], { cwd: repo });
+    const run = await runCliInProcess(['-m', 'go', ...args(server.url), 'app.py'], { cwd: repo });
 
     expect(run.code, run.stderr).toBe(0);
     expect(read(repo, 'app.py')).toBe('x = 2\n');
@@ -198,7 +199,7 @@ describe('git as it really is', () => {
 
     // The user's own pending work on the edited file stays theirs: no "wip" commit in the middle of a merge.
     writeFiles(repo, { 'other.py': 'v = 1\n# mine\n' });
-    const run = await runCli(['-m', 'go', '--json', ...args(server.url), 'other.py', 'conflict.txt'], { cwd: repo });
+    const run = await runCliInProcess(['-m', 'go', '--json', ...args(server.url), 'other.py', 'conflict.txt'], { cwd: repo });
 
     expect(run.code, run.stderr).toBe(0);
     expect(statusShort(repo)).toContain('UU conflict.txt');
@@ -214,7 +215,7 @@ describe('git as it really is', () => {
     const reply = searchReplace('.gitignore', 'node_modules/\n', 'node_modules/\nbuild/\n') + searchReplace('build/out.txt', 'old\n', 'new\n');
     server = await startFakeOpenAI({ replies: { m: [textReply(reply)], w: [textReply('ignore build')] } });
 
-    const run = await runCli(['-m', 'go', ...args(server.url), '.gitignore', 'build/out.txt'], { cwd: repo });
+    const run = await runCliInProcess(['-m', 'go', ...args(server.url), '.gitignore', 'build/out.txt'], { cwd: repo });
 
     expect(run.code, run.stderr).toBe(0);
     expect(statusShort(repo)).toBe('');
@@ -229,7 +230,7 @@ describe('git as it really is', () => {
       replies: { m: [textReply(searchReplace('config.py', 'debug = False\n', 'debug = True\n')), textReply('Understood, I will leave it.')] },
     });
 
-    const run = await runCli(['-m', 'go', '--json', ...args(server.url), 'config.py'], { cwd: repo });
+    const run = await runCliInProcess(['-m', 'go', '--json', ...args(server.url), 'config.py'], { cwd: repo });
 
     expect(run.code, run.stderr).toBe(0);
     expect(read(repo, 'config.py')).toBe('debug = False\n');

@@ -1,64 +1,48 @@
 // On a real terminal (tmux): the context window /tokens reports follows /model, /settings names the chat
 // as the source, and a reasoning model's thinking shows dimmed before its reply. Every step waits for the
 // screen to show what it asserts.
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeOpenAI, textReply, type FakeOpenAIServer } from '../support/fake-openai-server.js';
+import { describe, expect, it } from 'vitest';
+import { textReply } from '../support/fake-openai-server.js';
 import { gitRepo } from '../support/temp-repo.js';
-import { openTmuxPane, TMUX, tmuxAvailable, type TmuxPane } from '../support/tmux-pane.js';
+import { tmuxTests } from './pty-pane.js';
 
-let pane: TmuxPane | undefined;
-let server: FakeOpenAIServer | undefined;
-
-beforeAll(() => {
-  if (!tmuxAvailable()) throw new Error(`this test drives the CLI through tmux, which is missing at ${TMUX}: install tmux`);
-});
-
-afterEach(async () => {
-  pane?.close();
-  pane = undefined;
-  await server?.close();
-  server = undefined;
-});
+// Joined lines keep the bare prompt's trailing space, which the prompt checks below look for.
+const { open, serve } = tmuxTests({ columns: 120, rows: 50, joined: true });
 
 const count = (screen: string, text: string): number => screen.split(text).length - 1;
 
 describe('/model on a terminal', () => {
   it('changes the context window /tokens reports', async () => {
-    server = await startFakeOpenAI();
+    const server = await serve();
     const repo = gitRepo({ 'app.py': 'def main():\n    return 1\n' });
-    pane = openTmuxPane(repo, ['--base-url', server.url, '--api-key', 'k', '--model', 'gpt-4.1', '--map-tokens', '0', 'app.py']);
+    const pane = open(repo, ['--base-url', server.url, '--api-key', 'k', '--model', 'gpt-4.1', '--map-tokens', '0', 'app.py']);
     await pane.waitFor((s) => /^\S*> $/m.test(s), 'the prompt');
 
-    pane.type('/tokens');
-    pane.keys('Enter');
+    pane.enter('/tokens');
     await pane.waitFor((s) => /room left\s+\d+ of 1047576/.test(s), 'the window of gpt-4.1');
 
-    pane.type('/model gpt-4o-mini');
-    pane.keys('Enter');
+    pane.enter('/model gpt-4o-mini');
     await pane.waitFor((s) => s.includes('The model is now gpt-4o-mini: context window 128,000 tokens'), 'the switch');
 
-    pane.type('/tokens');
-    pane.keys('Enter');
+    pane.enter('/tokens');
     const screen = await pane.waitFor((s) => /room left\s+\d+ of 128000/.test(s), 'the window of gpt-4o-mini');
     expect(count(screen, 'room left')).toBe(2);
 
-    pane.type('/settings');
-    pane.keys('Enter');
+    pane.enter('/settings');
     const settings = await pane.waitFor((s) => /^model\s+gpt-4o-mini\s+\(\/model in this chat\)$/m.test(s), '/settings after the switch');
     expect(settings).toMatch(/^context-window\s+128000\s+\(\/model in this chat\)$/m);
     expect(server.chatRequests()).toHaveLength(0);
   });
 
   it('streams a reasoning model’s thinking dimmed under a label, then the reply in normal text', async () => {
-    server = await startFakeOpenAI({
+    const server = await serve({
       replies: { r1: [textReply('The capital is Paris.', { reasoning: 'France, capital: recall-marker-42.', chunkSize: 4, chunkDelayMs: 20 })] },
     });
     const repo = gitRepo({ 'a.txt': 'a\n' });
-    pane = openTmuxPane(repo, ['--base-url', server.url, '--api-key', 'k', '--model', 'r1', '--weak-model', 'w', '--map-tokens', '0', '--edit-format', 'ask']);
+    const pane = open(repo, ['--base-url', server.url, '--api-key', 'k', '--model', 'r1', '--weak-model', 'w', '--map-tokens', '0', '--edit-format', 'ask']);
     await pane.waitFor((s) => /^\S*> $/m.test(s), 'the prompt');
-    pane.type('What is the capital of France?');
-    pane.keys('Enter');
-    const screen = await pane.waitFor((s) => s.includes('The capital is Paris.') && /Tokens: \d+ sent/.test(s), 'the reply and its status line', { colours: true });
+    pane.enter('What is the capital of France?');
+    const screen = await pane.waitFor((s) => s.includes('The capital is Paris.') && /Tokens: \d+ sent/.test(s), 'the reply and its status line', true);
     const thinking = screen.indexOf('Thinking…');
     const marker = screen.indexOf('recall-marker-42');
     expect(thinking).toBeGreaterThanOrEqual(0);

@@ -3,7 +3,7 @@
 // and the prompt-cache hints reach the request body only for the servers they are meant for.
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeOpenAI, textReply, type FakeOpenAIServer } from '../support/fake-openai-server.js';
-import { runCli } from '../support/cli.js';
+import { runCliInProcess as runCli } from '../support/cli-in-process.js';
 import { gitRepo } from '../support/temp-repo.js';
 
 let server: FakeOpenAIServer | undefined;

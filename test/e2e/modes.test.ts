@@ -1,7 +1,7 @@
 // Issue 7's session side through the CLI: architect mode (planner, then editor), ask mode, file mentions.
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeOpenAI, textReply, type FakeOpenAIServer } from '../support/fake-openai-server.js';
-import { runCli } from '../support/cli.js';
+import { runCliInProcess as runCli } from '../support/cli-in-process.js';
 import { commitCount, gitRepo, read, statusShort } from '../support/temp-repo.js';
 
 let server: FakeOpenAIServer | undefined;

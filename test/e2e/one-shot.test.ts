@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { errorReply, startFakeOpenAI, textReply, type FakeOpenAIServer } from '../support/fake-openai-server.js';
+import { runCliInProcess } from '../support/cli-in-process.js';
 import { runCli } from '../support/cli.js';
 import { commitCount, git, gitRepo, read, statusShort } from '../support/temp-repo.js';
 
@@ -36,7 +37,7 @@ describe('one-shot request', () => {
     server = await startFakeOpenAI({ replies: { m: [textReply(EDIT)], w: [textReply('fix: greet the whole world')] } });
     const repo = gitRepo({ 'hello.py': HELLO });
 
-    const run = await runCli(['--message', 'Greet the world', '--yes-always', '--no-stream', ...baseArgs(server.url), 'hello.py'], { cwd: repo });
+    const run = await runCliInProcess(['--message', 'Greet the world', '--yes-always', '--no-stream', ...baseArgs(server.url), 'hello.py'], { cwd: repo });
 
     expect(run.code, run.stderr).toBe(0);
     expect(read(repo, 'hello.py')).toBe('def hello():\n    print("hello, world")\n');
@@ -57,7 +58,7 @@ describe('one-shot request', () => {
     });
     const repo = gitRepo({ 'hello.py': HELLO });
 
-    const run = await runCli(['-m', 'Greet the world', '--yes-always', ...baseArgs(server.url), 'hello.py'], { cwd: repo });
+    const run = await runCliInProcess(['-m', 'Greet the world', '--yes-always', ...baseArgs(server.url), 'hello.py'], { cwd: repo });
 
     expect(run.code, run.stderr).toBe(0);
     expect(server.chatRequests('m')).toHaveLength(2);
@@ -69,7 +70,7 @@ describe('one-shot request', () => {
   it('says in one sentence that an unreachable server is unreachable, and exits 1', async () => {
     const repo = gitRepo({ 'hello.py': HELLO });
 
-    const run = await runCli(['-m', 'hi', '--max-retries', '0', ...baseArgs('http://127.0.0.1:9/v1'), 'hello.py'], { cwd: repo });
+    const run = await runCliInProcess(['-m', 'hi', '--max-retries', '0', ...baseArgs('http://127.0.0.1:9/v1'), 'hello.py'], { cwd: repo });
 
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/Cannot reach the model server at http:\/\/127\.0\.0\.1:9\/v1/);
@@ -82,7 +83,7 @@ describe('one-shot request', () => {
     server = await startFakeOpenAI({ replies: { m: [textReply(other)] } });
     const repo = gitRepo({ 'hello.py': HELLO, 'other.py': 'x = 1\n' });
 
-    const run = await runCli(['-m', 'change x', '--json', ...baseArgs(server.url), 'hello.py'], { cwd: repo });
+    const run = await runCliInProcess(['-m', 'change x', '--json', ...baseArgs(server.url), 'hello.py'], { cwd: repo });
 
     expect(run.code).toBe(4);
     expect(read(repo, 'other.py')).toBe('x = 1\n');
@@ -98,7 +99,7 @@ describe('one-shot request', () => {
     const repo = gitRepo({ 'hello.py': HELLO });
     const log = join(repo, '..', 'llm.jsonl');
 
-    const run = await runCli(['-m', 'Greet the world', '--json', '--yes-always', '--llm-log', log, ...baseArgs(server.url), 'hello.py'], { cwd: repo });
+    const run = await runCliInProcess(['-m', 'Greet the world', '--json', '--yes-always', '--llm-log', log, ...baseArgs(server.url), 'hello.py'], { cwd: repo });
 
     expect(run.code, run.stderr).toBe(0);
     const events = run.events();
@@ -114,7 +115,7 @@ describe('one-shot request', () => {
   it('runs a slash command given as the message', async () => {
     const repo = gitRepo({ 'hello.py': HELLO });
 
-    const run = await runCli(['-m', '/ls', '--map-tokens', '0', 'hello.py'], { cwd: repo });
+    const run = await runCliInProcess(['-m', '/ls', '--map-tokens', '0', 'hello.py'], { cwd: repo });
 
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toContain('hello.py');

@@ -25,6 +25,20 @@ export interface Pane {
   exited(): boolean;
 }
 
+export interface PaneOptions {
+  readonly columns?: number;
+  readonly rows?: number;
+  /**
+   * Read the screen with wrapped lines joined and trailing spaces kept (`capture-pane -J`), so a long
+   * line is one line and a bare prompt ends in its space.
+   */
+  readonly joined?: boolean;
+  /** The CLI's HOME, for a test that reads what it stored there (default: a fresh private one). */
+  readonly home?: string;
+  /** Lines of scrollback read above the screen. */
+  readonly scrollback?: number;
+}
+
 export function requireTmux(): void {
   if (!existsSync(TMUX)) throw new Error(`these tests drive the CLI through tmux, which is missing at ${TMUX}: install tmux`);
 }
@@ -35,16 +49,17 @@ function shellQuote(word: string): string {
 
 let opened = 0;
 
-export function openPane(cwd: string, args: readonly string[], env: Record<string, string> = {}, size = { columns: 120, rows: 40 }): Pane {
+export function openPane(cwd: string, args: readonly string[], env: Record<string, string> = {}, options: PaneOptions = {}): Pane {
+  const { columns = 120, rows = 40, joined = false, scrollback = 200 } = options;
   const socket = `tandem-test-${process.pid}-${opened++}-${Date.now()}`;
-  const home = join(tempDir('tandem-home-'), 'home');
+  const home = options.home ?? join(tempDir('tandem-home-'), 'home');
   mkdirSync(home, { recursive: true });
   // baseEnv sets NO_COLOR for the piped tests; on a terminal colour is what is being tested.
   const { NO_COLOR: _unused, ...inherited } = baseEnv(home);
   const fullEnv: Record<string, string> = { ...inherited, TERM: 'xterm-256color', LANG: 'C.UTF-8', ...env };
   const command = ['env', '-i', ...Object.entries(fullEnv).map(([k, v]) => `${k}=${v}`), process.execPath, CLI, ...args].map(shellQuote).join(' ');
   const tmux = (...words: string[]): string => execFileSync(TMUX, ['-L', socket, '-f', '/dev/null', ...words], { encoding: 'utf8' });
-  tmux('new-session', '-d', '-s', 'main', '-x', String(size.columns), '-y', String(size.rows), '-c', cwd, command);
+  tmux('new-session', '-d', '-s', 'main', '-x', String(columns), '-y', String(rows), '-c', cwd, command);
   // Keep the pane after the CLI exits, so a failure shows what it printed last.
   tmux('set-option', '-t', 'main', 'remain-on-exit', 'on');
   const pane: Pane = {
@@ -56,7 +71,7 @@ export function openPane(cwd: string, args: readonly string[], env: Record<strin
       tmux('send-keys', '-t', 'main', 'Enter');
     },
     exited: () => tmux('display-message', '-p', '-t', 'main', '#{pane_dead}').trim() === '1',
-    screen: (colours = false) => tmux('capture-pane', '-p', '-t', 'main', '-S', '-200', ...(colours ? ['-e'] : [])),
+    screen: (colours = false) => tmux('capture-pane', '-p', ...(joined ? ['-J'] : []), '-t', 'main', '-S', String(-scrollback), ...(colours ? ['-e'] : [])),
     async waitFor(test, what, colours = false) {
       const deadline = Date.now() + WAIT_MS;
       let last = '';
@@ -99,9 +114,10 @@ export function count(screen: string, text: string): number {
 
 /**
  * The set-up every tmux test file shares: tmux must be installed, and after each test the panes it opened
- * are killed and the fake servers it started are closed. `open` and `serve` register what they start.
+ * are killed and the fake servers it started are closed. `open` and `serve` register what they start;
+ * `defaults` are the file's pane options, which one `open` may override.
  */
-export function tmuxTests(): { open: typeof openPane; serve: typeof startFakeOpenAI } {
+export function tmuxTests(defaults: PaneOptions = {}): { open: typeof openPane; serve: typeof startFakeOpenAI } {
   const panes: Pane[] = [];
   const servers: FakeOpenAIServer[] = [];
   beforeAll(requireTmux);
@@ -110,8 +126,8 @@ export function tmuxTests(): { open: typeof openPane; serve: typeof startFakeOpe
     for (const server of servers.splice(0)) await server.close();
   });
   return {
-    open: (...args) => {
-      const pane = openPane(...args);
+    open: (cwd, args, env, options) => {
+      const pane = openPane(cwd, args, env, { ...defaults, ...options });
       panes.push(pane);
       return pane;
     },

@@ -2,7 +2,7 @@
 // files; --resume without an id continues the latest interactive chat, not a one-shot run made since.
 import { describe, expect, it } from 'vitest';
 import { textReply, type FakeOpenAIServer, type FakeRequest } from '../support/fake-openai-server.js';
-import { runCli } from '../support/cli.js';
+import { runCliInProcess as runCli } from '../support/cli-in-process.js';
 import { gitRepo } from '../support/temp-repo.js';
 import { cliArgs, promptShown, tmuxTests } from './pty-pane.js';
 

@@ -3,7 +3,7 @@
 // what had to go back to the model carried in the next request.
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeOpenAI, textReply, type FakeOpenAIServer } from '../support/fake-openai-server.js';
-import { runCli } from '../support/cli.js';
+import { runCliInProcess as runCli } from '../support/cli-in-process.js';
 import { listTree, readReplyCase, replyCaseNames } from '../support/reply-cases.js';
 import { gitRepo, statusShort } from '../support/temp-repo.js';
 

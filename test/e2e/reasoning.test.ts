@@ -3,7 +3,7 @@
 // reasoning is on screen; the next request's history holds none of it; --reasoning-effort reaches the body.
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeOpenAI, textReply, type FakeOpenAIServer, type FakeTextStep } from '../support/fake-openai-server.js';
-import { runCli } from '../support/cli.js';
+import { runCliInProcess as runCli } from '../support/cli-in-process.js';
 import { searchReplace } from '../support/replies.js';
 import { gitRepo, read } from '../support/temp-repo.js';
 

@@ -4,6 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeOpenAI, textReply, type FakeOpenAIServer } from '../support/fake-openai-server.js';
+import { runCliInProcess } from '../support/cli-in-process.js';
 import { runCli } from '../support/cli.js';
 import { searchReplace } from '../support/replies.js';
 import { commitCount, git, gitRepo, read, statusShort, writeFiles } from '../support/temp-repo.js';
@@ -16,11 +17,11 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function run(replies: string[], files: Record<string, string>, args: string[], options: { dirty?: Record<string, string> } = {}) {
+async function run(replies: string[], files: Record<string, string>, args: string[], options: { dirty?: Record<string, string>; spawned?: boolean } = {}) {
   server = await startFakeOpenAI({ replies: { m: replies.map((r) => textReply(r)) }, fallback: textReply('fix: adjust code') });
   const repo = gitRepo(files);
   if (options.dirty) writeFiles(repo, options.dirty);
-  const result = await runCli(
+  const result = await (options.spawned ? runCli : runCliInProcess)(
     ['--no-stream', '--base-url', server.url, '--model', 'm', '--weak-model', 'w', '--map-tokens', '0', ...args],
     { cwd: repo },
   );
@@ -111,7 +112,7 @@ describe('git', () => {
     expect(result.code, result.stderr).toBe(0);
     writeFiles(repo, { 'notes.txt': 'mine, edited\n' });
 
-    const undo = await runCli(['-m', '/undo', '--map-tokens', '0'], { cwd: repo });
+    const undo = await runCliInProcess(['-m', '/undo', '--map-tokens', '0'], { cwd: repo });
 
     expect(undo.code, undo.stderr).toBe(0);
     expect(read(repo, 'a.py')).toBe('a = 1\n');
@@ -124,7 +125,7 @@ describe('git', () => {
     writeFiles(repo, { 'a.py': 'a = 2\n' });
     git(repo, 'commit', '-qam', 'user change');
 
-    const undo = await runCli(['-m', '/undo', '--map-tokens', '0'], { cwd: repo });
+    const undo = await runCliInProcess(['-m', '/undo', '--map-tokens', '0'], { cwd: repo });
 
     expect(undo.code).toBe(1);
     expect(undo.stdout + undo.stderr).toMatch(/not made by tandem/);
@@ -148,7 +149,7 @@ describe('commands', () => {
     const edit = block('a.py', 'a = 1\n', 'a = 2\n');
     const { repo, result } = await run([edit, 'I cannot fix a hanging test.'], { 'a.py': 'a = 1\n' }, [
       '-m', 'edit', '--yes-always', '--auto-test', '--test-cmd', test, '--command-timeout', '1', 'a.py',
-    ]);
+    ], { spawned: true });
 
     expect(result.code, result.stderr).toBe(0);
     const pid = Number(readFileSync(join(repo, 'child.pid'), 'utf8'));

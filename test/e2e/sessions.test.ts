@@ -4,6 +4,7 @@ import { appendFileSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { hangReply, partialReply, startFakeOpenAI, textReply, type FakeOpenAIServer } from '../support/fake-openai-server.js';
+import { runCliInProcess } from '../support/cli-in-process.js';
 import { runCli } from '../support/cli.js';
 import { gitRepo, read, statusShort, writeFiles } from '../support/temp-repo.js';
 
@@ -25,10 +26,10 @@ describe('resume', () => {
   it('carries the first exchange into the next process', async () => {
     server = await startFakeOpenAI({ replies: { m: [textReply('The answer is forty-two.'), textReply('Still forty-two.')] } });
     const repo = gitRepo({ 'a.py': 'a = 1\n' });
-    const first = await runCli(['-m', 'What is the answer?', ...args(server.url), 'a.py'], { cwd: repo });
+    const first = await runCliInProcess(['-m', 'What is the answer?', ...args(server.url), 'a.py'], { cwd: repo });
     expect(first.code, first.stderr).toBe(0);
 
-    const second = await runCli(['--resume', '-m', 'Are you sure?', ...args(server.url)], { cwd: repo });
+    const second = await runCliInProcess(['--resume', '-m', 'Are you sure?', ...args(server.url)], { cwd: repo });
 
     expect(second.code, second.stderr).toBe(0);
     const sent = sentText(server.chatRequests('m')[1]!);
@@ -41,11 +42,11 @@ describe('resume', () => {
   it('drops a torn last line with a notice and still resumes', async () => {
     server = await startFakeOpenAI({ replies: { m: [textReply('First answer.'), textReply('Second answer.')] } });
     const repo = gitRepo({ 'a.py': 'a = 1\n' });
-    await runCli(['-m', 'First question', ...args(server.url), 'a.py'], { cwd: repo });
+    await runCliInProcess(['-m', 'First question', ...args(server.url), 'a.py'], { cwd: repo });
     const [log] = logFiles(repo);
     appendFileSync(log!, '{"type":"message","role":"user","cont');
 
-    const second = await runCli(['--resume', '-m', 'Second question', ...args(server.url)], { cwd: repo });
+    const second = await runCliInProcess(['--resume', '-m', 'Second question', ...args(server.url)], { cwd: repo });
 
     expect(second.code, second.stderr).toBe(0);
     expect(second.stderr).toMatch(/torn last line/);
@@ -56,14 +57,14 @@ describe('resume', () => {
   it('refuses a log corrupt in the middle, naming file and line, and changes nothing', async () => {
     server = await startFakeOpenAI({ replies: { m: [textReply('First answer.')] } });
     const repo = gitRepo({ 'a.py': 'a = 1\n' });
-    await runCli(['-m', 'First question', ...args(server.url), 'a.py'], { cwd: repo });
+    await runCliInProcess(['-m', 'First question', ...args(server.url), 'a.py'], { cwd: repo });
     const [log] = logFiles(repo);
     const lines = readFileSync(log!, 'utf8').split('\n');
     lines.splice(1, 0, 'not json');
     const corrupt = lines.join('\n');
     writeFiles(repo, { [log!.slice(repo.length + 1)]: corrupt });
 
-    const second = await runCli(['--resume', '-m', 'again', ...args(server.url)], { cwd: repo });
+    const second = await runCliInProcess(['--resume', '-m', 'again', ...args(server.url)], { cwd: repo });
 
     expect(second.code).toBe(1);
     expect(second.stderr).toMatch(/\.jsonl:2: not a valid log line/);
@@ -79,7 +80,7 @@ describe('context', () => {
     });
     const repo = gitRepo({ 'a.py': 'a = 1\n' });
 
-    const run = await runCli([...args(server.url), '--max-chat-history-tokens', '300', 'a.py'], {
+    const run = await runCliInProcess([...args(server.url), '--max-chat-history-tokens', '300', 'a.py'], {
       cwd: repo,
       stdin: 'first question\nsecond question\nthird question\n',
     });
@@ -95,12 +96,12 @@ describe('context', () => {
   it('sends AGENTS.md, and cuts a huge one with a note', async () => {
     server = await startFakeOpenAI({ replies: { m: [textReply('ok'), textReply('ok')] } });
     const repo = gitRepo({ 'a.py': 'a = 1\n', 'AGENTS.md': 'Always use tabs in this project.\n' });
-    const small = await runCli(['-m', 'hi', ...args(server.url), 'a.py'], { cwd: repo });
+    const small = await runCliInProcess(['-m', 'hi', ...args(server.url), 'a.py'], { cwd: repo });
     expect(small.code, small.stderr).toBe(0);
     expect(sentText(server.chatRequests('m')[0]!)).toContain('Always use tabs in this project.');
 
     writeFiles(repo, { 'AGENTS.md': `RULES START\n${'x'.repeat(1024 * 1024)}\n` });
-    const big = await runCli(['-m', 'hi', ...args(server.url), 'a.py'], { cwd: repo });
+    const big = await runCliInProcess(['-m', 'hi', ...args(server.url), 'a.py'], { cwd: repo });
 
     expect(big.code, big.stderr).toBe(0);
     expect(big.stderr).toMatch(/AGENTS\.md is .* characters; only the first/);
@@ -115,7 +116,7 @@ describe('the context window', () => {
     server = await startFakeOpenAI({ replies: { m: [textReply('never sent')] } });
     const repo = gitRepo({ 'small.py': 'x = 1\n', 'big.py': `${'value = 12345\n'.repeat(2000)}` });
 
-    const run = await runCli(['-m', 'hi', '--context-window', '2000', ...args(server.url), 'small.py', 'big.py'], { cwd: repo });
+    const run = await runCliInProcess(['-m', 'hi', '--context-window', '2000', ...args(server.url), 'small.py', 'big.py'], { cwd: repo });
 
     expect(run.code).toBe(4);
     expect(server.chatRequests('m')).toHaveLength(0);
@@ -145,7 +146,7 @@ describe('interrupts and cut replies', () => {
     server = await startFakeOpenAI({ replies: { m: [partialReply(edit, 3, 'destroy', { chunkSize: 30 })] } });
     const repo = gitRepo({ 'a.py': 'a = 1\n' });
 
-    const run = await runCli(['-m', 'change a', '--yes-always', '--base-url', server.url, '--model', 'm', '--map-tokens', '0', 'a.py'], { cwd: repo });
+    const run = await runCliInProcess(['-m', 'change a', '--yes-always', '--base-url', server.url, '--model', 'm', '--map-tokens', '0', 'a.py'], { cwd: repo });
 
     expect(run.code).toBe(1);
     expect(read(repo, 'a.py')).toBe('a = 1\n');

@@ -28,30 +28,39 @@ function plan(file: readonly string[], edits: Edit[]): { ms: number; failures: n
   return { ms: performance.now() - t0, failures: p.failures.length, text: p.files[0]?.after ?? '' };
 }
 
-/** The fastest of three runs: one slow run (a GC, another process on the core) does not decide the ratio. */
-function fastest(file: readonly string[], edits: Edit[]): { ms: number; failures: number; text: string } {
-  const runs = [plan(file, edits), plan(file, edits), plan(file, edits)];
-  return runs.reduce((best, run) => (run.ms < best.ms ? run : best));
+type Run = { ms: number; failures: number; text: string };
+
+/**
+ * Each side's fastest of three runs, the two sides taking turns: one slow run (a GC, another process on
+ * the core) does not decide the ratio, and a load that comes and goes weighs on both sides alike.
+ */
+function fastestPair(file: readonly string[], a: Edit[], b: Edit[]): [Run, Run] {
+  let best: [Run, Run] | null = null;
+  for (let i = 0; i < 3; i++) {
+    const ra = plan(file, a);
+    const rb = plan(file, b);
+    best = best === null ? [ra, rb] : [ra.ms < best[0].ms ? ra : best[0], rb.ms < best[1].ms ? rb : best[1]];
+  }
+  return best!;
 }
 
 describe('matching speed', () => {
   it('applies re-indented blocks nearly as fast as exact ones over a 20k-line file', () => {
     const file = bigFile(20_000);
     plan(file.slice(0, 800), blocks(file.slice(0, 800), 1, (l) => l)); // warm up the JIT
-    const exact = fastest(file, blocks(file, 1, (l) => l));
-    const shifted = fastest(file, blocks(file, 1, (l) => l.map((x) => `    ${x}`)));
+    const [exact, shifted] = fastestPair(file, blocks(file, 1, (l) => l), blocks(file, 1, (l) => l.map((x) => `    ${x}`)));
     expect(shifted.failures).toBe(0);
     expect(shifted.text).toBe(exact.text);
     expect(shifted.text.startsWith('def f_0(v):\n    t_1 = walk(v, 1,')).toBe(true);
-    // A ratio holds on a loaded machine where a fixed limit would not; scanning made it about 15x.
-    expect(shifted.ms).toBeLessThan(4 * exact.ms + 100);
+    // A ratio holds on a loaded machine where a fixed limit would not; scanning made it about 15x, and
+    // with other test files on both cores it has reached 4.5x, so the bound sits between the two.
+    expect(shifted.ms).toBeLessThan(6 * exact.ms + 100);
   });
 
   it('reports 40 unmatched blocks over a 20k-line file in about the time 2,500 exact ones take', () => {
     const file = bigFile(20_000);
     plan(file.slice(0, 800), blocks(file.slice(0, 800), 1, (l) => l)); // warm up the JIT
-    const exact = fastest(file, blocks(file, 1, (l) => l));
-    const r = fastest(file, blocks(file, 60, (l) => l.map((x) => x.replace('run(', 'rnu('))).slice(0, 40));
+    const [exact, r] = fastestPair(file, blocks(file, 1, (l) => l), blocks(file, 60, (l) => l.map((x) => x.replace('run(', 'rnu('))).slice(0, 40));
     expect(r.failures).toBe(40);
     // Measured here at 2-4x; a scan per failed block for its closest lines made it far more.
     expect(r.ms).toBeLessThan(10 * exact.ms + 100);

@@ -69,18 +69,18 @@ describe('createProcessRunner', () => {
     expect(result.timedOut).toBe(true);
     expect(result.exitCode).toBeNull();
     expect(result.output).toBe('started\n');
-    expect(result.durationMs).toBeLessThan(10_000);
     const childPid = Number((await readFile(pidFile, 'utf8')).trim());
     expect(childPid).toBeGreaterThan(0);
     expect(await isAlive(childPid)).toBe(false);
-  });
+    // No wall-clock assertion: the guard against waiting out the 30 s child is this test's timeout.
+  }, 10_000);
 
   it('does not wait for a background child that keeps the output pipe open', async () => {
     const result = await createProcessRunner().run('sleep 30 & echo bye', { cwd: dir, timeoutMs: 20_000, env });
     expect(result.timedOut).toBe(false);
     expect(result.exitCode).toBe(0);
-    expect(result.durationMs).toBeLessThan(10_000);
-  });
+    // No wall-clock assertion: the guard against waiting out the 30 s child is this test's timeout.
+  }, 10_000);
 
   it('runs without a limit when the timeout is Infinity', async () => {
     const result = await createProcessRunner().run('sleep 0.2; echo late', { cwd: dir, timeoutMs: Infinity, env });
