@@ -11,6 +11,8 @@ import { pathToFileURL } from 'node:url';
 import { get_encoding } from 'tiktoken';
 import { findQueriesDir } from '../src/repomap/extract-tags.js';
 import { createRepoMapPort } from '../src/cli/repo-map-adapter.js';
+import type { RepoMapStats } from '../src/repomap/repo-map.js';
+import { median } from './measure.js';
 import { listMapFiles } from '../src/repomap/list-files.js';
 import { mapStorePath } from '../src/repomap/map-store.js';
 import { tagCachePath } from '../src/repomap/tag-cache.js';
@@ -28,6 +30,8 @@ export interface RepoMapBenchOptions {
   readonly generatedMegabytes?: number;
   readonly budget?: number;
   readonly threads?: number;
+  /** Rounds per tree; each reported time is the median (default 3). */
+  readonly rounds?: number;
   readonly log?: (line: string) => void;
 }
 
@@ -49,6 +53,8 @@ export interface TreeResult {
   readonly filesPerSecond: number;
   readonly megabytesPerSecond: number;
   readonly mapTokens: number;
+  /** Each time is the median of this many rounds (cold, warm, touched, ctags in turn). */
+  readonly rounds: number;
 }
 
 export interface RepoMapBenchReport {
@@ -107,32 +113,41 @@ async function buildMap(tree: string, packageRoot: string, threads: number, chat
   return { text, stats: port.lastStats(), flush: () => port.flush() };
 }
 
-async function benchTree({ label, path: tree, role: treeRole }: RealTree, origin: TreeResult['origin'], options: Required<Pick<RepoMapBenchOptions, 'threads' | 'packageRoot'>>, queriesDir: string, countTokens: (t: string) => number): Promise<TreeResult> {
+async function benchTree({ label, path: tree, role: treeRole }: RealTree, origin: TreeResult['origin'], options: Required<Pick<RepoMapBenchOptions, 'threads' | 'packageRoot' | 'rounds'>>, queriesDir: string, countTokens: (t: string) => number): Promise<TreeResult> {
   await ensureGitRepo(tree);
-  await rm(tagCachePath(tree), { force: true });
-  await rm(mapStorePath(tree), { force: true });
   // Listed once outside the timings, for the counts and to pick the chat file and the touched file.
   const files = await listMapFiles(tree);
   const chatFile = files[0] ?? '';
   const build = (): ReturnType<typeof buildMap> => buildMap(tree, options.packageRoot, options.threads, chatFile, countTokens);
-  // Each build writes its caches after its map is done; the next build (a new process) needs them.
-  const cold = await timed(build);
-  await cold.value.flush();
-  const peakRssMb = process.resourceUsage().maxRSS / 1024;
-  const warm = await timed(build);
-  await warm.value.flush();
-
   const touched = path.join(tree, files[Math.floor(files.length / 2)] ?? '');
   const original = await readFile(touched);
-  await appendFile(touched, '\n');
-  const after = await timed(build);
-  await after.value.flush();
-  await writeFile(touched, original);
-  const ownParse = { ms: await freshParseMs(touched, queriesDir) };
-
   const tagsOut = path.join(os.tmpdir(), `tandem-bench-ctags-${process.pid}`);
-  const ctags = await timed(() => run('ctags', ['-R', '-f', tagsOut, '.'], { cwd: tree, maxBuffer: 64 * 1024 * 1024 }));
-  await rm(tagsOut, { force: true });
+  // Rounds of cold, warm, touched and ctags one after another, so each figure's median and its
+  // reference's come from the same stretch of time on a shared machine.
+  const rounds: { cold: number; warm: number; touched: number; ctags: number }[] = [];
+  let stats: RepoMapStats | undefined;
+  let peakRssMb = 0;
+  for (let round = 0; round < options.rounds; round++) {
+    await rm(tagCachePath(tree), { force: true });
+    await rm(mapStorePath(tree), { force: true });
+    // Each build writes its caches after its map is done; the next build (a new process) needs them.
+    const cold = await timed(build);
+    await cold.value.flush();
+    stats = cold.value.stats;
+    peakRssMb = Math.max(peakRssMb, process.resourceUsage().maxRSS / 1024);
+    const warm = await timed(build);
+    await warm.value.flush();
+    await appendFile(touched, '\n');
+    const after = await timed(build);
+    await after.value.flush();
+    await writeFile(touched, original);
+    const ctags = await timed(() => run('ctags', ['-R', '-f', tagsOut, '.'], { cwd: tree, maxBuffer: 64 * 1024 * 1024 }));
+    await rm(tagsOut, { force: true });
+    rounds.push({ cold: cold.ms, warm: warm.ms, touched: after.ms, ctags: ctags.ms });
+  }
+  const mid = (pick: (r: (typeof rounds)[number]) => number): number => median(rounds.map(pick));
+  const coldMs = mid((r) => r.cold);
+  const ownParse = { ms: await freshParseMs(touched, queriesDir) };
 
   const megabytes = (await totalBytes(tree, files)) / (1024 * 1024);
   return {
@@ -141,16 +156,17 @@ async function benchTree({ label, path: tree, role: treeRole }: RealTree, origin
     role: treeRole,
     files: files.length,
     megabytes,
-    tags: cold.value.stats?.tags ?? 0,
-    coldMs: cold.ms,
-    warmMs: warm.ms,
-    touchedMs: after.ms,
+    tags: stats?.tags ?? 0,
+    coldMs,
+    warmMs: mid((r) => r.warm),
+    touchedMs: mid((r) => r.touched),
     ownParseMs: ownParse.ms,
-    ctagsMs: ctags.ms,
+    ctagsMs: mid((r) => r.ctags),
     peakRssMb,
-    filesPerSecond: files.length / (cold.ms / 1000),
-    megabytesPerSecond: megabytes / (cold.ms / 1000),
-    mapTokens: cold.value.stats?.tokens ?? 0,
+    filesPerSecond: files.length / (coldMs / 1000),
+    megabytesPerSecond: megabytes / (coldMs / 1000),
+    mapTokens: stats?.tokens ?? 0,
+    rounds: rounds.length,
   };
 }
 
@@ -201,7 +217,7 @@ export async function runRepoMapBench(options: RepoMapBenchOptions): Promise<Rep
     const countTokens = (text: string): number => encoder.encode_ordinary(text).length;
     for (const { tree, origin } of trees) {
       log(`measuring ${tree.label}`);
-      results.push(await benchTree(tree, origin, { threads, packageRoot: options.packageRoot }, queriesDir, countTokens));
+      results.push(await benchTree(tree, origin, { threads, packageRoot: options.packageRoot, rounds: options.rounds ?? 3 }, queriesDir, countTokens));
     }
   } finally {
     encoder.free();
