@@ -55,6 +55,7 @@ function rowsOf(r: TreeResult): BenchRow[] {
       target: `<= ${MAP_TARGETS.touched}x ctags + 1 parse (${r.ownParseMs.toFixed(0)} ms)`,
       ok: r.touchedMs <= MAP_TARGETS.touched * r.ctagsMs + r.ownParseMs,
     },
+    ...(r.oneThreadMs === undefined ? [] : [{ metric: `${name}: every file tagged on one thread, nothing else`, value: r.oneThreadMs, unit: 'ms', reference, ratio: r.oneThreadMs / r.ctagsMs }]),
     { metric: `${name}: cold throughput`, value: r.megabytesPerSecond, unit: 'MB/s' },
     { metric: `${name}: peak RSS`, value: r.peakRssMb, unit: 'MB' },
   ];

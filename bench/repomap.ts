@@ -9,14 +9,15 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import { get_encoding } from 'tiktoken';
-import { findQueriesDir } from '../src/repomap/extract-tags.js';
+import { createTagExtractor, findQueriesDir } from '../src/repomap/extract-tags.js';
+import { createGrammarLoader } from '../src/platform/tree-sitter.js';
 import { createRepoMapPort } from '../src/cli/repo-map-adapter.js';
 import type { RepoMapStats } from '../src/repomap/repo-map.js';
 import { median } from './measure.js';
 import { listMapFiles } from '../src/repomap/list-files.js';
 import { mapStorePath } from '../src/repomap/map-store.js';
 import { tagCachePath } from '../src/repomap/tag-cache.js';
-import { defaultTagThreads } from '../src/repomap/tags-pool.js';
+import { defaultTagThreads, languagesOf } from '../src/repomap/tags-pool.js';
 import { ensureGitRepo, generateTree, realPythonTree, threeRenderersTree, type RealTree } from './repomap-trees.js';
 
 const run = promisify(execFile);
@@ -55,6 +56,8 @@ export interface TreeResult {
   readonly mapTokens: number;
   /** Each time is the median of this many rounds (cold, warm, touched, ctags in turn). */
   readonly rounds: number;
+  /** The large real tree only: every listed file read, parsed and queried on this one thread (the cold map's floor). */
+  readonly oneThreadMs?: number;
 }
 
 export interface RepoMapBenchReport {
@@ -96,6 +99,18 @@ async function freshParseMs(file: string, queriesDir: string): Promise<number> {
   ].join('\n');
   const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script]);
   return Number(stdout);
+}
+
+/**
+ * Every file's tags on this one thread (read, parse, query), nothing else: what the cold map's
+ * parser threads must do between them, so its floor on two perfectly scaling cores is half of this.
+ */
+async function oneThreadTagsMs(tree: string, files: readonly string[], queriesDir: string): Promise<number> {
+  const extractor = createTagExtractor(createGrammarLoader(), queriesDir);
+  await extractor.prepare(languagesOf(files));
+  const started = performance.now();
+  for (const file of files) await extractor.extract(file, readFileSync(path.join(tree, file), 'utf8'));
+  return performance.now() - started;
 }
 
 async function totalBytes(tree: string, files: readonly string[]): Promise<number> {
@@ -148,6 +163,7 @@ async function benchTree({ label, path: tree, role: treeRole }: RealTree, origin
   const mid = (pick: (r: (typeof rounds)[number]) => number): number => median(rounds.map(pick));
   const coldMs = mid((r) => r.cold);
   const ownParse = { ms: await freshParseMs(touched, queriesDir) };
+  const oneThreadMs = treeRole === 'large' ? await oneThreadTagsMs(tree, files, queriesDir) : undefined;
 
   const megabytes = (await totalBytes(tree, files)) / (1024 * 1024);
   return {
@@ -167,6 +183,7 @@ async function benchTree({ label, path: tree, role: treeRole }: RealTree, origin
     megabytesPerSecond: megabytes / (coldMs / 1000),
     mapTokens: stats?.tokens ?? 0,
     rounds: rounds.length,
+    ...(oneThreadMs === undefined ? {} : { oneThreadMs }),
   };
 }
 
