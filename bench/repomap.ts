@@ -149,7 +149,8 @@ async function benchTree({ label, path: tree, role: treeRole }: RealTree, origin
     const cold = await timed(build);
     await cold.value.flush();
     stats = cold.value.stats;
-    peakRssMb = Math.max(peakRssMb, process.resourceUsage().maxRSS / 1024);
+    // The process's peak so far, read after the first cold build only: later rounds add the garbage of earlier ones.
+    if (round === 0) peakRssMb = process.resourceUsage().maxRSS / 1024;
     const warm = await timed(build);
     await warm.value.flush();
     await appendFile(touched, '\n');
