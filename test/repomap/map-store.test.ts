@@ -59,6 +59,17 @@ describe('map store file', () => {
   });
 });
 
+/** A port that showed the map a first port built and kept on disk (as a second process would). */
+async function secondProcess(repo: string): Promise<ReturnType<typeof port>> {
+  const first = port(repo);
+  await first.get(request(['app/orders.py']));
+  await first.flush();
+  const second = port(repo);
+  await second.get(request(['app/orders.py']));
+  expect(second.lastStats()?.fromCache).toBe(true);
+  return second;
+}
+
 describe('stored maps across processes', () => {
   it('shows the same map from disk on an unchanged repository, without the tag cache', async () => {
     const repo = gitRepo(repoFiles());
@@ -101,28 +112,14 @@ describe('stored maps across processes', () => {
   });
 
   it('still finds the definitions a request mentions when the map came from disk', async () => {
-    const repo = gitRepo(repoFiles());
-    const first = port(repo);
-    await first.get(request(['app/orders.py']));
-    await first.flush();
-
-    const second = port(repo);
-    await second.get(request(['app/orders.py']));
-    expect(second.lastStats()?.fromCache).toBe(true);
+    const second = await secondProcess(gitRepo(repoFiles()));
     const mentioned = await second.mentionedDefinitions?.({ chatFiles: ['app/orders.py'], requestText: 'use InvoiceBuilder here' }) ?? '';
     expect(mentioned).toContain('app/billing.py');
     expect(mentioned).toContain('class InvoiceBuilder');
   });
 
   it('loads the tags for Tab completion once asked, when the map came from disk', async () => {
-    const repo = gitRepo(repoFiles());
-    const first = port(repo);
-    await first.get(request(['app/orders.py']));
-    await first.flush();
-
-    const second = port(repo);
-    await second.get(request(['app/orders.py']));
-    expect(second.lastStats()?.fromCache).toBe(true);
+    const second = await secondProcess(gitRepo(repoFiles()));
     second.identifiers();
     await vi.waitFor(() => expect(second.identifiers()).toContain('InvoiceBuilder'));
   });
