@@ -43,7 +43,7 @@ export interface StoredMaps {
   /** A digest of the repository's listed files as they are now (stats only, nothing read). */
   fingerprint(): Promise<string>;
   get(key: string): Promise<StoredMap | undefined>;
-  /** Remembered; written when the owner flushes. */
+  /** Remembered and written in the background (the owner can wait for the write). */
   set(key: string, map: StoredMap): void;
 }
 
@@ -188,8 +188,12 @@ export function createRepoMap(deps: RepoMapDeps): RepoMap {
       const storedKey = deps.stored ? JSON.stringify([await deps.stored.fingerprint(), requestKey(request), budget]) : '';
       const stored = deps.stored && !request.refresh ? await deps.stored.get(storedKey) : undefined;
       if (stored) {
-        stats = { ...stored, fromCache: true, buildMs: deps.now() - started };
-        return stored.text;
+        const { text, ...facts } = stored;
+        // Remembered like a build (with no tags): manual mode keeps it, the other modes rebuild it
+        // once the files change, as they would a map built here.
+        const entry: CachedMap = { text, fileList: '', stats: { ...facts, fromCache: false, buildMs: deps.now() - started }, tagsByFile: new Map() };
+        remember(requestKey(request), entry);
+        return reuse(entry);
       }
       const files = sorted(await deps.listFiles());
       const key = requestKey(request);

@@ -124,6 +124,20 @@ describe('stored maps across processes', () => {
     await vi.waitFor(() => expect(second.identifiers()).toContain('InvoiceBuilder'));
   });
 
+  it('keeps a map shown from disk in manual mode, until a refresh is asked for', async () => {
+    const repo = gitRepo(repoFiles());
+    const first = port(repo);
+    const built = await first.get(request(['app/orders.py']));
+    await first.flush();
+
+    const manual = createRepoMapPort({ root: repo, packageRoot, tokens, refreshMode: 'manual', emit: () => {}, tokenizer: () => 'gpt-4o' });
+    expect(await manual.get(request(['app/orders.py']))).toBe(built);
+    writeFileSync(path.join(repo, 'app/billing.py'), 'def refund_payment(amount):\n    return -amount\n');
+    expect(await manual.get(request(['app/orders.py']))).toBe(built);
+    manual.refresh();
+    expect(await manual.get(request(['app/orders.py']))).toContain('refund_payment');
+  });
+
   it('keeps nothing on disk when the caller does not say which tokenizer counts', async () => {
     const repo = gitRepo(repoFiles());
     const map = createRepoMapPort({ root: repo, packageRoot, tokens, refreshMode: 'always', emit: () => {} });
