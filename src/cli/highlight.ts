@@ -1,8 +1,21 @@
 // Syntax highlighting for fenced code in replies, on cli-highlight (highlight.js grammars) with our own
 // colours. A fence streams line by line: the block so far is highlighted again and its last line shown,
 // so a string or comment opened on an earlier line keeps its colour.
-import { highlight, supportsLanguage, type Theme } from 'cli-highlight';
+import { createRequire } from 'node:module';
+import type { Theme } from 'cli-highlight';
 import { sgr } from './colors.js';
+
+type CliHighlight = typeof import('cli-highlight');
+let loaded: CliHighlight | undefined;
+/**
+ * Loaded on the first code block, not at start-up: highlight.js registers every grammar when loaded
+ * (tens of ms), which a `--json` run or a reply without code never needs. Rendering streams line by
+ * line and is synchronous, hence `require` rather than `import()`.
+ */
+function cliHighlight(): CliHighlight {
+  loaded ??= createRequire(import.meta.url)('cli-highlight') as CliHighlight;
+  return loaded;
+}
 
 export interface CodeStyle {
   readonly keyword: (s: string) => string;
@@ -29,7 +42,7 @@ function languageName(fenceInfo: string): string {
 
 export function isKnownLanguage(language: string): boolean {
   const name = languageName(language);
-  return name !== '' && supportsLanguage(name);
+  return name !== '' && cliHighlight().supportsLanguage(name);
 }
 
 /** Colours a token line by line, so splitting the result on newlines keeps every line's colour whole. */
@@ -47,7 +60,7 @@ function themeFor(style: CodeStyle): Theme {
 export function highlightCode(code: string, language: string, style: CodeStyle): string {
   if (!isKnownLanguage(language)) return code;
   try {
-    return highlight(code, { language: languageName(language), ignoreIllegals: true, theme: themeFor(style) });
+    return cliHighlight().highlight(code, { language: languageName(language), ignoreIllegals: true, theme: themeFor(style) });
   } catch {
     return code;
   }
