@@ -143,9 +143,8 @@ export function createRepoMap(deps: RepoMapDeps): RepoMap {
     return entry.text;
   };
 
-  const build = async (request: RepoMapRequest, files: readonly string[], tagsByFile: ReadonlyMap<string, FileTags>, started: number): Promise<CachedMap> => {
+  const build = async (request: RepoMapRequest, budget: number, files: readonly string[], tagsByFile: ReadonlyMap<string, FileTags>, started: number): Promise<CachedMap> => {
     const hidden = [...request.chatFiles, ...(request.readOnlyFiles ?? [])];
-    const budget = effectiveBudget(request.budget, request.chatFiles.length, deps.budgetGrowth);
     const ranked = rankDefinitions(tagsByFile, {
       chatFiles: hidden,
       mentionedFiles: request.mentionedFiles ?? [],
@@ -184,19 +183,19 @@ export function createRepoMap(deps: RepoMapDeps): RepoMap {
       if (mode === 'manual' && !request.refresh && last !== undefined) return reuse(last);
       const started = deps.now();
       const budget = effectiveBudget(request.budget, request.chatFiles.length, deps.budgetGrowth);
+      const key = requestKey(request);
       // Same files at the same versions, same request: the same map, whatever the mode says.
-      const storedKey = deps.stored ? JSON.stringify([await deps.stored.fingerprint(), requestKey(request), budget]) : '';
+      const storedKey = deps.stored ? JSON.stringify([await deps.stored.fingerprint(), key, budget]) : '';
       const stored = deps.stored && !request.refresh ? await deps.stored.get(storedKey) : undefined;
       if (stored) {
         const { text, ...facts } = stored;
         // Remembered like a build (with no tags): manual mode keeps it, the other modes rebuild it
         // once the files change, as they would a map built here.
         const entry: CachedMap = { text, fileList: '', stats: { ...facts, fromCache: false, buildMs: deps.now() - started }, tagsByFile: new Map() };
-        remember(requestKey(request), entry);
+        remember(key, entry);
         return reuse(entry);
       }
       const files = sorted(await deps.listFiles());
-      const key = requestKey(request);
       const cached = cache.get(key);
       const sameFiles = cached !== undefined && cached.fileList === files.join('\0');
       if (cached !== undefined && !request.refresh && sameFiles) {
@@ -212,7 +211,7 @@ export function createRepoMap(deps: RepoMapDeps): RepoMap {
           return reuse(cached);
         }
       }
-      const entry = await build(request, files, tagsByFile, started);
+      const entry = await build(request, budget, files, tagsByFile, started);
       remember(key, entry);
       stats = entry.stats;
       deps.stored?.set(storedKey, storable(entry));
