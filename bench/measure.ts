@@ -1,6 +1,7 @@
 // Shared measuring tools for the benchmark sections: medians, timed child processes (with the child's
 // own peak RSS reported by a preloaded probe), and the row type every section reports.
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
@@ -67,10 +68,11 @@ export interface ChildOptions {
   readonly rssProbe?: string;
 }
 
-/** Where the built tree keeps a file: the CLI and the RSS probe run compiled, even under vitest. */
+/** Where the built tree keeps a file: the CLI (package.json's `bin`, as a user runs it) and the RSS probe. */
 export function builtPaths(packageRoot: string): { cli: string; rssProbe: string } {
+  const pkg = JSON.parse(readFileSync(path.join(packageRoot, 'package.json'), 'utf8')) as { bin: { tandem: string } };
   return {
-    cli: path.join(packageRoot, 'dist', 'src', 'cli', 'main.js'),
+    cli: path.join(packageRoot, pkg.bin.tandem),
     rssProbe: path.join(packageRoot, 'dist', 'bench', 'rss-probe.js'),
   };
 }

@@ -18,8 +18,9 @@ export interface CliEnvironment {
   /** The folder holding package.json, prompts/ and queries/. */
   readonly packageRoot: string;
   readonly version: string;
-  /** The Node binary running tandem, for spawning tandem again (eval). */
+  /** The Node binary running tandem and the script it runs, for spawning the same tandem again (eval). */
   readonly nodePath: string;
+  readonly cliPath: string;
   /** This process's id, written into the repository lock so others can tell a crashed holder. */
   readonly pid?: number;
   /** Registers the handler for Ctrl-C / SIGTERM; returns a function that removes it. */

@@ -40,6 +40,7 @@ runCli({
   packageRoot,
   version,
   nodePath: process.execPath,
+  cliPath: fileURLToPath(import.meta.url),
   pid: process.pid,
   clock: systemClock,
   onInterrupt(handler) {

@@ -14,7 +14,7 @@ import { approveRepoCommands } from './repo-approvals.js';
 import { CliError } from './exit-codes.js';
 import { EXIT } from '../session/exit-codes.js';
 import { createJsonRenderer } from './render-json.js';
-import { createTerminalEmit, type TerminalRenderer } from './render-terminal.js';
+import type { TerminalRenderer } from './render-terminal.js';
 import { streamTerminal } from '../platform/terminal.js';
 import { createRepositoryCompleter } from './completion.js';
 import { askLine, createLineReader, type LineReader } from './line-reader.js';
@@ -37,7 +37,7 @@ export async function startTandem(environment: CliEnvironment, parsed: ParsedArg
   const message = readMessage(settings, environment.cwd);
   const interactive = !json && message === null && environment.stdinIsTTY;
   const lines = createLineReader(environment, interactive);
-  const { emit, settle, mapProgress } = createRenderer(environment, settings);
+  const { emit, settle, mapProgress } = await createRenderer(environment, settings);
   lines.configure({ settle });
   let built: BuiltSession | undefined;
   try {
@@ -112,8 +112,10 @@ function readMessage(settings: Settings, cwd: string): string | null {
   }
 }
 
-function createRenderer(environment: CliEnvironment, settings: Settings): TerminalRenderer {
+/** The terminal renderer (Markdown, wrapping, spinner) is loaded only by a run that draws on a terminal. */
+async function createRenderer(environment: CliEnvironment, settings: Settings): Promise<TerminalRenderer> {
   if (settings.json) return { emit: createJsonRenderer((text) => void environment.stdout.write(text)), settle: () => {} };
+  const { createTerminalEmit } = await import('./render-terminal.js');
   const stdout = streamTerminal(environment.stdout, { isTTY: environment.stdoutIsTTY });
   const stderr = streamTerminal(environment.stderr, { isTTY: environment.stderrIsTTY, columns: environment.columns });
   return createTerminalEmit({ stdout, stderr, env: environment.env }, settings.pretty);

@@ -1,8 +1,8 @@
 // Layered configuration: defaults, home file, repository file, --config file, environment (.env
 // fills gaps), flags; later wins. Never throws: every mistake becomes a ConfigProblem.
 
+import { createRequire } from 'node:module';
 import path from 'node:path';
-import { parseDocument } from 'yaml';
 import {
   checkConfigValue,
   checkTextValue,
@@ -60,6 +60,15 @@ export interface LoadConfigResult {
 }
 
 const CONFIG_FILE_NAME = '.tandem.conf.yml';
+
+type YamlModule = typeof import('yaml');
+let yaml: YamlModule | undefined;
+
+/** yaml is loaded by the first file or list that needs it: most runs have no config file at all. */
+function parseYaml(text: string): ReturnType<YamlModule['parseDocument']> {
+  yaml ??= createRequire(import.meta.url)('yaml') as YamlModule;
+  return yaml.parseDocument(text);
+}
 
 interface LoadState {
   readonly repoRoot: string | null;
@@ -136,7 +145,7 @@ function readConfigFile(
     if (source === 'config-file') problem(state, 'error', source, `${shown}: file not found`);
     return;
   }
-  const doc = parseDocument(text);
+  const doc = parseYaml(text);
   const yamlError = doc.errors[0];
   if (yamlError !== undefined) {
     problem(state, 'error', source, `${shown}: not valid YAML: ${firstLine(yamlError)}`);
@@ -239,7 +248,7 @@ function applyEnvValue(state: LoadState, key: SettingKey, raw: string, source: S
 
 /** A list in one variable, written as a YAML flow sequence: `TANDEM_READ='[a.md, b.md]'`. */
 function checkFlowList(raw: string): CheckedValue {
-  const doc = parseDocument(raw);
+  const doc = parseYaml(raw);
   let value: unknown;
   try {
     value = doc.errors.length === 0 ? doc.toJS() : undefined;

@@ -21,8 +21,9 @@ export interface EvalEnvironment {
   readonly stderr: Writable;
   /** The folder holding package.json, dist/ and eval/exercises. */
   readonly packageRoot: string;
-  /** The Node binary running tandem, to run the same tandem on each exercise. */
+  /** The Node binary running tandem and the script it runs, to run the same tandem on each exercise. */
   readonly nodePath: string;
+  readonly cliPath: string;
 }
 
 export async function runEvalCli(environment: EvalEnvironment, argv: readonly string[]): Promise<number> {
@@ -77,7 +78,7 @@ async function runAndReport(environment: EvalEnvironment, args: EvalArgs): Promi
     defaultExercisesDir: join(environment.packageRoot, 'eval', 'exercises'),
     // The eval runs the same Node and the same built tandem that it is part of.
     nodePath: environment.nodePath,
-    cliPath: join(environment.packageRoot, 'dist', 'src', 'cli', 'main.js'),
+    cliPath: environment.cliPath,
     env: environment.env,
     tempRoot: tmpdir(),
     ...args,

@@ -3,7 +3,7 @@
 import { spawn } from 'node:child_process';
 
 export interface TandemLaunch {
-  /** The Node binary and the built CLI entry (dist/src/cli/main.js). */
+  /** The Node binary and the built CLI entry (package.json's `bin`). */
   readonly nodePath: string;
   readonly cliPath: string;
   /** The complete environment of the tandem process. */

@@ -25,11 +25,15 @@ interface Identity {
   readonly email: string;
 }
 
-/** The configured user identity, with tandem's own for whatever is missing. */
+/** The configured user identity (the last value of each key wins, as in git), tandem's own for what is missing. */
 async function resolveIdentity(git: Git): Promise<Identity> {
-  const name = (await tryGit(git, ['config', '--get', 'user.name']))?.trim();
-  const email = (await tryGit(git, ['config', '--get', 'user.email']))?.trim();
-  return { name: name || FALLBACK_NAME, email: email || FALLBACK_EMAIL };
+  const out = (await tryGit(git, ['config', '-z', '--get-regexp', '^user\\.(name|email)$'])) ?? '';
+  const values = new Map<string, string>();
+  for (const record of out.split('\0')) {
+    const newline = record.indexOf('\n');
+    if (newline > 0) values.set(record.slice(0, newline), record.slice(newline + 1).trim());
+  }
+  return { name: values.get('user.name') || FALLBACK_NAME, email: values.get('user.email') || FALLBACK_EMAIL };
 }
 
 function commitArgs(identity: Identity, message: string, options: CommitOptions, paths: string[]): string[] {

@@ -40,14 +40,14 @@ export async function untrackablePaths(root: string, paths: readonly string[], o
   const git = createGit(root, options);
   const relative = toRepoPaths(root, paths);
   const found: UntrackablePath[] = [];
-  const flagged = await runGit(git, ['--literal-pathspecs', 'ls-files', '-v', '-z', '--', ...relative]);
-  for (const record of flagged.split('\0').filter((r) => r.length > 2)) {
-    const tag = record[0] ?? '';
-    const path = record.slice(2);
+  const index = await indexEntries(git);
+  const wanted = new Set(relative);
+  for (const { tag, path } of index) {
+    if (!wanted.has(path)) continue;
     if (tag === 'S') found.push({ path, reason: `${path} is marked skip-worktree in git, so a commit would not include the edit` });
     else if (tag !== tag.toUpperCase()) found.push({ path, reason: `${path} is marked assume-unchanged in git, so a commit would not include the edit` });
   }
-  const submodules = await submoduleFolders(git);
+  const submodules = index.filter((entry) => entry.mode === '160000').map((entry) => entry.path);
   for (const path of relative) {
     const inside = submodules.find((folder) => path === folder || path.startsWith(`${folder}/`));
     if (inside && !found.some((f) => f.path === path)) {
@@ -57,10 +57,18 @@ export async function untrackablePaths(root: string, paths: readonly string[], o
   return found;
 }
 
-async function submoduleFolders(git: Git): Promise<string[]> {
-  const out = await runGit(git, ['ls-files', '-s', '-z']);
+interface IndexEntry {
+  /** ls-files -v's tag: S for skip-worktree, lower case for assume-unchanged. */
+  readonly tag: string;
+  readonly mode: string;
+  readonly path: string;
+}
+
+/** Every index entry with its tag and mode, in one listing (`<tag> <mode> <hash> <stage>\t<path>`). */
+async function indexEntries(git: Git): Promise<IndexEntry[]> {
+  const out = await runGit(git, ['ls-files', '-s', '-v', '-z']);
   return out
     .split('\0')
-    .filter((record) => record.startsWith('160000 '))
-    .map((record) => record.slice(record.indexOf('\t') + 1));
+    .filter((record) => record.includes('\t'))
+    .map((record) => ({ tag: record[0] ?? '', mode: record.slice(2, record.indexOf(' ', 2)), path: record.slice(record.indexOf('\t') + 1) }));
 }

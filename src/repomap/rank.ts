@@ -1,7 +1,6 @@
 // Ranks definitions for the repo map: a weighted file graph (referencing file -> defining file),
 // personalized PageRank over it, then each file's rank flows along its edges to (file, name) pairs.
 
-import { MultiDirectedGraph } from 'graphology';
 import { definerCount, definersOf, definitionTag, indexTags, mentionedNameIds, type NameIndex } from './name-index.js';
 import type { FileTags } from './packed-tags.js';
 import type { Tag } from './tag.js';
@@ -137,18 +136,6 @@ class EdgeList {
     this.weights[this.length] = weight;
     this.length++;
   }
-}
-
-/** The ranking's file graph as a graphology graph (for inspection and for checking the ranks). */
-export function fileGraphOf(files: readonly string[], adjacency: WeightedAdjacency): MultiDirectedGraph {
-  const graph = new MultiDirectedGraph();
-  for (const file of files) graph.addNode(file);
-  for (let source = 0; source < adjacency.nodeCount; source++) {
-    for (let j = adjacency.starts[source] ?? 0; j < (adjacency.starts[source + 1] ?? 0); j++) {
-      graph.addEdge(files[source] ?? '', files[adjacency.targets[j] ?? 0] ?? '', { weight: adjacency.weights[j] ?? 0 });
-    }
-  }
-  return graph;
 }
 
 function normalizeStem(text: string): string {

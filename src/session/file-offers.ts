@@ -30,10 +30,8 @@ export async function offerMentionedFiles(text: string, deps: FileOfferDeps): Pr
  */
 export async function offerFilesTheReplyNeeds(reply: string, coder: Coder, deps: FileOfferDeps): Promise<string[]> {
   if (!deps.files) return [];
-  const mentioned = mentionedFiles(reply, await deps.files.list(), deps.chatFiles);
-  if (mentioned.length === 0) return [];
   if (coder.parse(reply, { chatFiles: deps.chatFiles }).edits.length > 0) return [];
-  return offer(mentioned, deps);
+  return offer(mentionedFiles(reply, await deps.files.list(), deps.chatFiles), deps);
 }
 
 /** Offers the repository files (not in the chat) that edits failed on; returns those added. */

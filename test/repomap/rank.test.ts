@@ -1,6 +1,8 @@
+import { MultiDirectedGraph } from 'graphology';
 import { describe, expect, it } from 'vitest';
 import * as pagerankModule from 'graphology-metrics/centrality/pagerank.js';
-import { fileGraphOf, RANK_WEIGHTS, rankDefinitions, type RankedItem } from '../../src/repomap/rank.js';
+import type { WeightedAdjacency } from '../../src/repomap/pagerank.js';
+import { RANK_WEIGHTS, rankDefinitions, type RankedItem } from '../../src/repomap/rank.js';
 import { NameTable } from '../../src/repomap/name-table.js';
 import { packTags } from '../../src/repomap/packed-tags.js';
 import type { Tag } from '../../src/repomap/tag.js';
@@ -18,7 +20,19 @@ function ref(path: string, name: string, line = 0): Tag {
   return { path, name, role: 'ref', kind: 'call', line, endLine: line };
 }
 
-type Reference = (graph: ReturnType<typeof fileGraphOf>, options: { getEdgeWeight: string }) => Record<string, number>;
+/** The ranking's file graph as a graphology graph, for graphology-metrics to rank it independently. */
+function fileGraphOf(files: readonly string[], adjacency: WeightedAdjacency): MultiDirectedGraph {
+  const graph = new MultiDirectedGraph();
+  for (const file of files) graph.addNode(file);
+  for (let source = 0; source < adjacency.nodeCount; source++) {
+    for (let j = adjacency.starts[source] ?? 0; j < (adjacency.starts[source + 1] ?? 0); j++) {
+      graph.addEdge(files[source] ?? '', files[adjacency.targets[j] ?? 0] ?? '', { weight: adjacency.weights[j] ?? 0 });
+    }
+  }
+  return graph;
+}
+
+type Reference = (graph: MultiDirectedGraph, options: { getEdgeWeight: string }) => Record<string, number>;
 const referencePageRank = ((pagerankModule as unknown as { default: unknown }).default ?? pagerankModule) as Reference;
 
 describe('rankDefinitions', () => {

@@ -2,16 +2,12 @@
 // HOME, environment and arguments a spawned run gets, but no Node start-up per run. Real git repos, the
 // real fake HTTP server, the real prompts: only the process boundary is missing, so tests of argv as a
 // process sees it, exit statuses, signals and terminals keep spawning the built CLI (cli.ts).
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
-import { fileURLToPath } from 'node:url';
 import { runCli } from '../../src/cli/run-cli.js';
-import { baseEnv, type CliOptions, type CliRun } from './cli.js';
+import { baseEnv, CLI, PACKAGE_ROOT, VERSION, type CliOptions, type CliRun } from './cli.js';
 import { tempDir } from './temp-repo.js';
-
-const PACKAGE_ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const VERSION = (JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 
 /** Same contract as cli.ts's runCli (arguments, cwd, env, stdin; code/stdout/stderr back); no signals. */
 export async function runCliInProcess(args: readonly string[], options: Omit<CliOptions, 'onSpawn'>): Promise<CliRun> {
@@ -34,6 +30,7 @@ export async function runCliInProcess(args: readonly string[], options: Omit<Cli
     packageRoot: PACKAGE_ROOT,
     version: VERSION,
     nodePath: process.execPath,
+    cliPath: CLI,
     pid: process.pid,
     onInterrupt: () => () => {},
   });

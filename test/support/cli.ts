@@ -1,11 +1,15 @@
 // Spawns the built CLI as a user would, with a private HOME and no inherited model settings.
 import { spawn } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { tempDir } from './temp-repo.js';
 
-export const CLI = fileURLToPath(new URL('../../dist/src/cli/main.js', import.meta.url));
+export const PACKAGE_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const PACKAGE = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string; bin: { tandem: string } };
+export const VERSION = PACKAGE.version;
+/** The built CLI a user's `npx tandem` runs: package.json's `bin`, bundled by `npm run build`. */
+export const CLI = join(PACKAGE_ROOT, PACKAGE.bin.tandem);
 
 export interface CliRun {
   readonly code: number | null;
