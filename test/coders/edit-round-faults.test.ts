@@ -1,6 +1,6 @@
 // A reply lands whole or not at all: the Nth file operation or the Nth commit fails with a real error
 // code, and the work tree is then either exactly as before the reply or fully applied and committed.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { cpSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createCoder } from '../../src/coders/base-coder.js';
@@ -14,7 +14,7 @@ import { commitFiles } from '../../src/git/commit.js';
 import { dirtyFiles } from '../../src/git/dirty.js';
 import { GitOperationError } from '../../src/git/errors.js';
 import { searchReplace } from '../support/replies.js';
-import { git, gitRepo, writeFiles } from '../support/temp-repo.js';
+import { git, gitRepo, tempDir, writeFiles } from '../support/temp-repo.js';
 
 const coder = createCoder('diff', {} as FormatPrompts);
 const REPLY = [
@@ -85,8 +85,13 @@ function gitPort(root: string, failCommit: number | null): GitPort & { commits: 
   return port;
 }
 
+let template: string | undefined;
+
+/** A fresh copy of one committed repository (copying costs no git processes; each case makes dozens). */
 function setup(): { root: string; before: Record<string, string> } {
-  const root = gitRepo({ 'app.py': 'x = 1\n', 'lib/util.py': 'def f():\n    return 1\n' });
+  template ??= gitRepo({ 'app.py': 'x = 1\n', 'lib/util.py': 'def f():\n    return 1\n' });
+  const root = join(tempDir(), 'repo');
+  cpSync(template, root, { recursive: true });
   // The user's own pending change to a file the reply edits: it must end up committed as theirs or stay.
   writeFiles(root, { 'lib/util.py': 'def f():\n    return 1\n# mine\n' });
   return { root, before: snapshot(root) };

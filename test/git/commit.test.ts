@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { commitFiles, isTandemCommit } from '../../src/git/commit.js';
@@ -68,6 +68,21 @@ describe('commitFiles', () => {
     const hash = await commitFiles(fx.root, ['a.txt'], 'chore: mine', { attribution: false, env: fx.env });
     expect(await fx.git('log', '-1', '--format=%cn|%B', hash!)).toBe('Ada User|chore: mine\n\n');
     expect(await isTandemCommit(fx.root, hash!, { env: fx.env })).toBe(false);
+  });
+
+  it("takes the repository's identity over the home one, and tandem's own name for a missing one", async () => {
+    fx = await makeFixture({ identity: false });
+    const homeConfig = join(fx.env['HOME'] ?? '', '.gitconfig');
+    await writeFile(homeConfig, '[user]\n\tname = Home Name\n\temail = home@example.com\n');
+    await fx.git('config', 'user.email', 'repo@example.com');
+    await fx.write({ 'a.txt': '1\n' });
+    const first = await commitFiles(fx.root, ['a.txt'], 'feat: a', { attribution: false, env: fx.env });
+    expect(await fx.git('log', '-1', '--format=%an <%ae>', first!)).toBe('Home Name <repo@example.com>\n');
+
+    await rm(homeConfig);
+    await fx.write({ 'a.txt': '2\n' });
+    const second = await commitFiles(fx.root, ['a.txt'], 'feat: b', { attribution: true, env: fx.env });
+    expect(await fx.git('log', '-1', '--format=%an <%ae>|%cn', second!)).toBe('tandem <repo@example.com>|tandem\n');
   });
 
   it('works in a repository without commits and without any identity', async () => {

@@ -318,9 +318,9 @@ describe('reasoning', () => {
   });
 
   it('counts reasoning as a sign of life for the idle timeout', async () => {
-    // Twelve reasoning chunks 200 ms apart: 2.4 s before the first answer text, never 1 s of silence.
-    const server = await serve([textReply('done', { reasoning: 'r'.repeat(96), chunkSize: 8, chunkDelayMs: 200 })]);
-    const { client } = clientFor(server, { timeoutMs: 1000, maxRetries: 0 });
+    // Twelve reasoning chunks 100 ms apart: 1.2 s before the first answer text, never 0.5 s of silence.
+    const server = await serve([textReply('done', { reasoning: 'r'.repeat(96), chunkSize: 8, chunkDelayMs: 100 })]);
+    const { client } = clientFor(server, { timeoutMs: 500, maxRetries: 0 });
     expect(await client.chat(ask())).toMatchObject({ ok: true, text: 'done' });
   });
 
