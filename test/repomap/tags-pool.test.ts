@@ -2,10 +2,13 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import { findQueriesDir } from '../../src/repomap/extract-tags.js';
 import type { ParseJob } from '../../src/repomap/parse-file.js';
 import { createTagsPool, defaultTagThreads, languagesOf } from '../../src/repomap/tags-pool.js';
+import type { TagsWorkerReply, TagsWorkerRequest } from '../../src/repomap/tags-worker.js';
+import { CLI } from '../support/cli.js';
 
 const FIXTURES = fileURLToPath(new URL('./fixtures/', import.meta.url));
 const queriesDir = findQueriesDir(import.meta.url);
@@ -41,6 +44,23 @@ describe('tags pool', () => {
     expect(progress).toEqual(jobs.map((_, i) => i + 1));
     expect(inProcess.filter((o) => o.ok).length).toBe(jobs.length - 1);
     expect(inProcess.at(-1)).toMatchObject({ path: 'missing/gone.py', ok: false });
+  });
+
+  it('has a worker beside the bundled CLI that answers a batch itself', async () => {
+    // tags-pool looks for ./tags-worker.js next to its own chunk; without it the map would quietly parse
+    // on the main thread, so the bundle's worker is checked directly, not through the pool's fallback.
+    const jobs = (await fixtureJobs()).slice(0, 3);
+    const worker = new Worker(path.join(path.dirname(CLI), 'tags-worker.js'), { workerData: { queriesDir } });
+    try {
+      const reply = await new Promise<TagsWorkerReply>((resolve, reject) => {
+        worker.once('message', resolve);
+        worker.once('error', reject);
+        worker.postMessage({ type: 'batch', jobs } satisfies TagsWorkerRequest);
+      });
+      expect(reply.outcomes.map((o) => [o.path, o.ok])).toEqual(jobs.map((job) => [job.path, true]));
+    } finally {
+      await worker.terminate();
+    }
   });
 
   it('parses in-process when the worker module does not exist', async () => {
