@@ -1,13 +1,14 @@
 // Issue 12 through the real CLI with real faults: a held index.lock, an immutable folder, a merge in
 // progress, ignored tracked files, skip-worktree; errors end the request and the chat goes on.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, watch, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeOpenAI, textReply, type FakeOpenAIServer } from '../support/fake-openai-server.js';
 import { runCliInProcess } from '../support/cli-in-process.js';
 import { runCli } from '../support/cli.js';
+import { pidWritten, signalProcess } from '../support/pid-file.js';
 import { searchReplace } from '../support/replies.js';
 import { commitCount, git, gitRepo, read, statusShort, tempDir, writeFiles } from '../support/temp-repo.js';
 
@@ -126,7 +127,7 @@ describe('sessions lose nothing', () => {
     let pid = 0;
     const running = runCli(['-m', 'rename x to count', ...args(server.url), 'app.py'], { cwd: repo, onSpawn: (p) => (pid = p) });
     await server.waitForRequests(1);
-    process.kill(pid, 'SIGKILL');
+    signalProcess(pid, 'SIGKILL');
     await running;
 
     const resumed = await runCliInProcess(['--resume', '-m', 'go on', ...args(server.url)], { cwd: repo });
@@ -280,20 +281,6 @@ describe('exit codes scripts can trust', () => {
 });
 
 describe('commands stop when asked', () => {
-  function appears(dir: string, name: string): Promise<void> {
-    return new Promise((resolve) => {
-      const check = (): boolean => {
-        // The shell creates the file before it writes the pid: wait for a whole line.
-        if (!existsSync(join(dir, name)) || !readFileSync(join(dir, name), 'utf8').endsWith('\n')) return false;
-        watcher.close();
-        resolve();
-        return true;
-      };
-      const watcher = watch(dir, check);
-      check();
-    });
-  }
-
   /** Waits (bounded, as a guard only) for a killed process to be gone: a group kill ends it within moments. */
   async function goneSoon(pid: number): Promise<boolean> {
     for (let i = 0; i < 50 && alive(pid); i++) await new Promise((resolve) => setTimeout(resolve, 100));
@@ -317,10 +304,9 @@ describe('commands stop when asked', () => {
     server = await startFakeOpenAI({ replies: { m: [textReply(searchReplace('app.py', 'x = 1\n', 'x = 2\n'))], w: [textReply('change x')] } });
     let pid = 0;
     const running = runCli(['-m', 'go', '--json', '--lint-cmd', `sh ${join(side, 'lint.sh')}`, ...args(server.url), 'app.py'], { cwd: repo, onSpawn: (p) => (pid = p) });
-    await appears(side, 'lint.pid');
-    const sleeper = Number(readFileSync(join(side, 'lint.pid'), 'utf8'));
+    const sleeper = await pidWritten(side, 'lint.pid');
 
-    process.kill(pid, 'SIGINT');
+    signalProcess(pid, 'SIGINT');
     const run = await running;
 
     expect(run.code, run.stderr).toBe(130);
@@ -337,10 +323,9 @@ describe('commands stop when asked', () => {
     writeFileSync(join(side, 'long.sh'), `echo started\nsleep 30 &\necho $! > ${join(side, 'run.pid')}\nwait\n`);
     let pid = 0;
     const running = runCli(['--map-tokens', '0', 'app.py'], { cwd: repo, stdin: `/run sh ${join(side, 'long.sh')}\n/ls\n`, onSpawn: (p) => (pid = p) });
-    await appears(side, 'run.pid');
-    const sleeper = Number(readFileSync(join(side, 'run.pid'), 'utf8'));
+    const sleeper = await pidWritten(side, 'run.pid');
 
-    process.kill(pid, 'SIGINT');
+    signalProcess(pid, 'SIGINT');
     const run = await running;
 
     expect(await goneSoon(sleeper)).toBe(true);

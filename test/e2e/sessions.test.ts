@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { hangReply, partialReply, startFakeOpenAI, textReply, type FakeOpenAIServer } from '../support/fake-openai-server.js';
 import { runCliInProcess } from '../support/cli-in-process.js';
 import { runCli } from '../support/cli.js';
+import { signalProcess } from '../support/pid-file.js';
 import { gitRepo, read, statusShort, writeFiles } from '../support/temp-repo.js';
 
 let server: FakeOpenAIServer | undefined;
@@ -131,7 +132,7 @@ describe('interrupts and cut replies', () => {
     let pid = 0;
     const running = runCli(['-m', 'change a', '--yes-always', ...args(server.url), 'a.py'], { cwd: repo, onSpawn: (p) => (pid = p) });
     await server.waitForRequests(1);
-    process.kill(pid, 'SIGINT');
+    signalProcess(pid, 'SIGINT');
     const run = await running;
 
     expect(run.code).toBe(130);

@@ -1,6 +1,6 @@
 // Commands stop when asked: Ctrl-C ends the whole process group, a child that left the group (setsid)
 // does not hold the run past its timeout, output streams as it arrives, and a hanging git hook is killed.
-import { existsSync, readFileSync, writeFileSync, chmodSync, mkdtempSync, rmSync, watch } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync, chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -8,6 +8,7 @@ import { commitFiles } from '../../src/git/commit.js';
 import { GitOperationError } from '../../src/git/errors.js';
 import { createProcessRunner } from '../../src/platform/process.js';
 import { makeFixture, type Fixture } from '../git/git-fixture.js';
+import { killLeftover, pidWritten, readPid } from '../support/pid-file.js';
 
 const env = { PATH: process.env.PATH ?? '/usr/bin:/bin' };
 
@@ -22,32 +23,10 @@ function isAlive(pid: number): boolean {
   return state !== '' && state !== 'Z' && state !== 'X';
 }
 
-/** Resolves once `file` exists (the command wrote it), without polling on a clock. */
-function fileAppears(dir: string, name: string): Promise<void> {
-  return new Promise((resolve) => {
-    const watcher = watch(dir, () => {
-      if (existsSync(join(dir, name))) {
-        watcher.close();
-        resolve();
-      }
-    });
-    if (existsSync(join(dir, name))) {
-      watcher.close();
-      resolve();
-    }
-  });
-}
-
 let dir: string;
 const leftovers: number[] = [];
 afterEach(() => {
-  for (const pid of leftovers.splice(0)) {
-    try {
-      process.kill(pid, 'SIGKILL');
-    } catch {
-      // gone
-    }
-  }
+  for (const pid of leftovers.splice(0)) killLeftover(pid);
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -56,8 +35,7 @@ describe('the process runner', () => {
     dir = mkdtempSync(join(tmpdir(), 'tandem-life-'));
     const controller = new AbortController();
     const running = createProcessRunner().run('sleep 30 & echo $! > child.pid; wait', { cwd: dir, env, timeoutMs: 60_000, signal: controller.signal });
-    await fileAppears(dir, 'child.pid');
-    const child = Number(readFileSync(join(dir, 'child.pid'), 'utf8'));
+    const child = await pidWritten(dir, 'child.pid');
     leftovers.push(child);
     controller.abort();
     const result = await running;
@@ -68,7 +46,9 @@ describe('the process runner', () => {
   it('a setsid child does not hold the run past the timeout, and the output says one was left', async () => {
     dir = mkdtempSync(join(tmpdir(), 'tandem-life-'));
     const result = await createProcessRunner().run('setsid sleep 25 & echo $! > escaped.pid; sleep 30', { cwd: dir, env, timeoutMs: 500 });
-    leftovers.push(Number(readFileSync(join(dir, 'escaped.pid'), 'utf8')));
+    const escaped = readPid(join(dir, 'escaped.pid'));
+    expect(escaped, 'the command wrote the pid of the child it let escape').not.toBeNull();
+    leftovers.push(escaped!);
     expect(result.timedOut).toBe(true);
     expect(result.output).toMatch(/left the command's process group/);
   }, 15_000);
@@ -115,7 +95,8 @@ describe('git calls', () => {
     expect(error).toBeInstanceOf(GitOperationError);
     expect((error as GitOperationError).kind).toBe('git_timeout');
     expect((error as Error).message).toBe('git commit did not finish within 1 s (a hook may be hanging) and was stopped.');
-    const hookPid = Number(readFileSync(join(dir, 'hook.pid'), 'utf8'));
-    expect(isAlive(hookPid)).toBe(false);
+    const hookPid = readPid(join(dir, 'hook.pid'));
+    expect(hookPid, 'the hook wrote its pid').not.toBeNull();
+    expect(isAlive(hookPid!)).toBe(false);
   }, 15_000);
 });
