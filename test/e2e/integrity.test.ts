@@ -1,14 +1,14 @@
 // Issue 12 through the real CLI with real faults: a held index.lock, an immutable folder, a merge in
 // progress, ignored tracked files, skip-worktree; errors end the request and the chat goes on.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeOpenAI, textReply, type FakeOpenAIServer } from '../support/fake-openai-server.js';
 import { runCliInProcess } from '../support/cli-in-process.js';
 import { runCli } from '../support/cli.js';
-import { pidWritten, signalProcess } from '../support/pid-file.js';
+import { isRunning, pidWritten, signalProcess } from '../support/pid-file.js';
 import { searchReplace } from '../support/replies.js';
 import { commitCount, git, gitRepo, read, statusShort, tempDir, writeFiles } from '../support/temp-repo.js';
 
@@ -283,18 +283,8 @@ describe('exit codes scripts can trust', () => {
 describe('commands stop when asked', () => {
   /** Waits (bounded, as a guard only) for a killed process to be gone: a group kill ends it within moments. */
   async function goneSoon(pid: number): Promise<boolean> {
-    for (let i = 0; i < 50 && alive(pid); i++) await new Promise((resolve) => setTimeout(resolve, 100));
-    return !alive(pid);
-  }
-
-  function alive(pid: number): boolean {
-    try {
-      process.kill(pid, 0);
-    } catch {
-      return false;
-    }
-    const stat = existsSync(`/proc/${pid}/stat`) ? readFileSync(`/proc/${pid}/stat`, 'utf8') : '';
-    return !/^\S+ \(.*\) [ZX]/.test(stat);
+    for (let i = 0; i < 50 && isRunning(pid); i++) await new Promise((resolve) => setTimeout(resolve, 100));
+    return !isRunning(pid);
   }
 
   it('SIGINT during a 30 s lint ends the run with exit 130 and leaves no process behind', async () => {

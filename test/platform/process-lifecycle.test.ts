@@ -1,6 +1,6 @@
 // Commands stop when asked: Ctrl-C ends the whole process group, a child that left the group (setsid)
 // does not hold the run past its timeout, output streams as it arrives, and a hanging git hook is killed.
-import { existsSync, readFileSync, writeFileSync, chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { writeFileSync, chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -8,20 +8,9 @@ import { commitFiles } from '../../src/git/commit.js';
 import { GitOperationError } from '../../src/git/errors.js';
 import { createProcessRunner } from '../../src/platform/process.js';
 import { makeFixture, type Fixture } from '../git/git-fixture.js';
-import { killLeftover, pidWritten, readPid } from '../support/pid-file.js';
+import { isRunning, killLeftover, pidWritten, readPid } from '../support/pid-file.js';
 
 const env = { PATH: process.env.PATH ?? '/usr/bin:/bin' };
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  const stat = existsSync(`/proc/${pid}/stat`) ? readFileSync(`/proc/${pid}/stat`, 'utf8') : '';
-  const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
-  return state !== '' && state !== 'Z' && state !== 'X';
-}
 
 let dir: string;
 const leftovers: number[] = [];
@@ -40,7 +29,7 @@ describe('the process runner', () => {
     controller.abort();
     const result = await running;
     expect(result.exitCode).toBeNull();
-    expect(isAlive(child)).toBe(false);
+    expect(isRunning(child)).toBe(false);
   }, 15_000);
 
   it('a setsid child does not hold the run past the timeout, and the output says one was left', async () => {
@@ -97,6 +86,6 @@ describe('git calls', () => {
     expect((error as Error).message).toBe('git commit did not finish within 1 s (a hook may be hanging) and was stopped.');
     const hookPid = readPid(join(dir, 'hook.pid'));
     expect(hookPid, 'the hook wrote its pid').not.toBeNull();
-    expect(isAlive(hookPid!)).toBe(false);
+    expect(isRunning(hookPid!)).toBe(false);
   }, 15_000);
 });

@@ -3,21 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createProcessRunner, OutputCollector, ProcessError } from '../../src/platform/process.js';
+import { isRunning } from '../support/pid-file.js';
 
 const env = { PATH: process.env.PATH ?? '/usr/bin:/bin' };
 
 // A killed child whose parent shell is gone may linger as a zombie until PID 1 reaps it; a zombie is dead.
-async function isAlive(pid: number): Promise<boolean> {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
-  const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
-  return state !== '' && state !== 'Z' && state !== 'X';
-}
-
 describe('createProcessRunner', () => {
   let dir: string;
   beforeEach(async () => {
@@ -71,7 +61,7 @@ describe('createProcessRunner', () => {
     expect(result.output).toBe('started\n');
     const childPid = Number((await readFile(pidFile, 'utf8')).trim());
     expect(childPid).toBeGreaterThan(0);
-    expect(await isAlive(childPid)).toBe(false);
+    expect(isRunning(childPid)).toBe(false);
     // No wall-clock assertion: the guard against waiting out the 30 s child is this test's timeout.
   }, 10_000);
 

@@ -41,3 +41,16 @@ export function killLeftover(pid: number): void {
     if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
   }
 }
+
+/** Whether `pid` names a running process: it exists and is not a zombie waiting to be reaped. */
+export function isRunning(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) throw new Error(`refusing to probe pid ${pid}: 0 or less means a whole process group`);
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  const stat = existsSync(`/proc/${pid}/stat`) ? readFileSync(`/proc/${pid}/stat`, 'utf8') : '';
+  const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+  return state !== '' && state !== 'Z' && state !== 'X';
+}
