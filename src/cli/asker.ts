@@ -2,6 +2,7 @@
 // A person answers with one key: y, n, a (yes to the rest of this kind until the next prompt), d (no,
 // and the same question is answered no for the rest of the session without asking).
 import type { ApprovalKind, Answer, Asker } from '../coders/ports.js';
+import type { AuditBy, AuditKind, AuditLog } from '../platform/audit-log.js';
 import { escapeControlChars } from '../platform/control-chars.js';
 import type { EmitEvent } from '../session/events.js';
 import type { Choice } from './keys.js';
@@ -15,7 +16,20 @@ export interface AskerOptions {
   readonly emit: EmitEvent;
   /** Counts the prompts shown so far: an "all" answer lasts until the user's next input. */
   readonly promptCount?: () => number;
+  /** Where each decision about something that changes or leaves the machine is recorded. */
+  readonly audit?: AuditLog;
 }
+
+/** The audit log's kind for a question; absent: not recorded (it only retries or spends tokens). */
+const AUDIT_KINDS: Partial<Record<ApprovalKind, AuditKind>> = {
+  'shell-command': 'command',
+  'edit-outside-chat': 'edit',
+  'create-file': 'new-file',
+  'sensitive-file': 'person-only',
+  'add-file': 'add-file',
+};
+
+const NOBODY_REASON = 'nobody to ask: no terminal (headless or --json)';
 
 /** Kinds that --yes-always (and "all") never answers: a person must say yes each time. */
 const ALWAYS_ASK: ReadonlySet<ApprovalKind> = new Set(['shell-command', 'sensitive-file']);
@@ -28,25 +42,30 @@ export function createAsker(options: AskerOptions): Asker {
   const never = new Set<string>();
   const epoch = (): number => options.promptCount?.() ?? 0;
   return {
-    async confirm(raw: string, kind: ApprovalKind): Promise<Answer> {
+    async confirm(raw: string, kind: ApprovalKind, subject?: string): Promise<Answer> {
       // Questions quote a reply's or a repository's text: show control characters, so what is approved is what runs.
       const question = escapeControlChars(raw);
-      const answer = await decide(question, kind);
+      const { answer, by } = await decide(question, kind);
       const answeredBy = answer === 'unanswerable' ? 'nobody' : options.yesAlways && !ALWAYS_ASK.has(kind) ? 'yes-always' : 'user';
       options.emit({ type: 'question', text: question, answer: answer === 'yes', answeredBy });
+      const auditKind = AUDIT_KINDS[kind];
+      if (auditKind) {
+        const reason = answer === 'unanswerable' ? NOBODY_REASON : by === 'remembered' ? (answer === 'yes' ? "'all' earlier" : "'never' earlier") : undefined;
+        options.audit?.record({ kind: auditKind, subject: subject ?? raw, decision: answer === 'yes' ? 'yes' : 'no', by, ...(reason ? { reason } : {}) });
+      }
       return answer;
     },
   };
 
-  async function decide(question: string, kind: ApprovalKind): Promise<Answer> {
-    if (options.yesAlways && !ALWAYS_ASK.has(kind)) return 'yes';
-    if (!options.prompt) return 'unanswerable';
-    if (never.has(question)) return 'no';
-    if (allFor.get(kind) === epoch()) return 'yes';
+  async function decide(question: string, kind: ApprovalKind): Promise<{ answer: Answer; by: AuditBy }> {
+    if (options.yesAlways && !ALWAYS_ASK.has(kind)) return { answer: 'yes', by: 'yes-always' };
+    if (!options.prompt) return { answer: 'unanswerable', by: 'policy' };
+    if (never.has(question)) return { answer: 'no', by: 'remembered' };
+    if (allFor.get(kind) === epoch()) return { answer: 'yes', by: 'remembered' };
     const choices: Choice[] = ALWAYS_ASK.has(kind) ? ['yes', 'no', 'never'] : ['yes', 'no', 'all', 'never'];
     const choice = await options.prompt(question, choices, DEFAULT_YES.has(kind) ? 'yes' : 'no');
     if (choice === 'all') allFor.set(kind, epoch());
     if (choice === 'never') never.add(question);
-    return choice === 'yes' || choice === 'all' ? 'yes' : 'no';
+    return { answer: choice === 'yes' || choice === 'all' ? 'yes' : 'no', by: 'user' };
   }
 }

@@ -19,7 +19,10 @@ import type { ModelClient } from '../model/types.js';
 import { createTokenizerPool } from '../model/tokens.js';
 import { configuredHooksDir } from '../git/hooks-path.js';
 import { systemClock, type Clock } from '../platform/clock.js';
-import { createProcessRunner, type ProcessRunner } from '../platform/process.js';
+import type { ProcessRunner } from '../platform/process.js';
+import type { AuditLog } from '../platform/audit-log.js';
+import { openAudit } from './audit.js';
+import { createCommandRunner, sandboxFor, sandboxNote } from './command-runner.js';
 import { scrubEnvironment } from '../platform/scrub-env.js';
 import { readConfinedText } from '../platform/text-files.js';
 import { createRepoLock } from '../platform/repo-lock.js';
@@ -149,6 +152,7 @@ function sessionOptions(settings: Settings, choice: ModelChoice, root: string): 
     reminderPlacement: choice.settings.reminder,
     editFormatChosen: settings['edit-format'] !== null && settings['edit-format'] !== 'ask',
     editorFormatChosen: settings['editor-edit-format'] !== null,
+    sandbox: sandboxNote(settings),
   };
 }
 
@@ -180,7 +184,10 @@ export async function buildSession(input: BuildInput): Promise<BuiltSession> {
   // The map and /tokens count with whichever main model the chat has now.
   const tokens: TokenCounter = { count: (text) => profiles.get('main').tokens.count(text) };
   const client = createModelClient(settings, environment.cwd, profileOf, llmLogAllowed(input, root, emit), environment.clock ?? systemClock);
-  const runner = createProcessRunner();
+  // Filled in once the session log exists, so audit lines name their session.
+  let sessionId: () => string | null = () => null;
+  const audit = openAudit(environment, input.repoRoot, emit, () => sessionId());
+  const runner = createCommandRunner(sandboxFor(environment, settings, root), audit);
   const commandTimeoutMs = settings['command-timeout'] * 1000;
   const runShell = (command: string, extra: ShellRunOptions = {}): ReturnType<ShellPort['run']> =>
     runner.run(command, { cwd: root, timeoutMs: commandTimeoutMs, env: childEnv, ...extra });
@@ -190,7 +197,8 @@ export async function buildSession(input: BuildInput): Promise<BuiltSession> {
   if (stateProblem && settings.resume !== null) throw new CliError(`cannot resume: ${stateProblem}`, EXIT.usage);
   const resumed = settings.resume !== null ? resumeSession(root, settings.resume) : null;
   const log = stateProblem ? { recorder: null, emit } : openSessionLog(input, root, choice, resumed);
-  const ports = createRequestPorts(input, { root, gitOptions, client, tokens, repoMap, runner, runShell, commandTimeoutMs, emit: log.emit });
+  if (log.recorder) sessionId = () => log.recorder.id;
+  const ports = createRequestPorts(input, { root, gitOptions, client, tokens, repoMap, runner, runShell, commandTimeoutMs, emit: log.emit, audit });
   const hooksDir = input.repoRoot ? await configuredHooksDir(input.repoRoot, gitOptions) : null;
   const session = new Session({ ...sessionOptions(settings, choice, root), hooksDir }, {
     ports,
@@ -269,7 +277,7 @@ function commandContextOf(input: BuildInput, parts: ContextParts): BuiltSession[
     canAsk: input.interactive,
     syntaxCheck: (path) => syntaxCheckOf(root, path, ports),
     commitMessage: (diff) => userCommitMessage(diff, { client, model: session.models.weak, packageRoot: environment.packageRoot }),
-    confirm: (question, kind) => ports.asker.confirm(question, kind),
+    confirm: (question, kind, subject) => ports.asker.confirm(question, kind, subject),
     listFiles: async () => (ports.files ? ports.files.list() : []),
     settingsReport: () => renderSettingsReport(...withChatChanges(settings, input.sources ?? new Map(), session)),
   });
@@ -286,6 +294,7 @@ interface PortParts {
   readonly commandTimeoutMs: number;
   /** The recording emitter: the asker's questions and answers join the log. */
   readonly emit: EmitEvent;
+  readonly audit: AuditLog;
 }
 
 /** The real ports a request runs through: model, git, checks, asker, map, shell, repository files, lock. */
@@ -304,12 +313,14 @@ function createRequestPorts(input: BuildInput, parts: PortParts): RequestPorts {
       prompt: input.interactive ? (question, choices, fallback) => input.lines.ask(question, choices, fallback) : null,
       promptCount: () => input.lines.inputCount(),
       emit: parts.emit,
+      audit: parts.audit,
     }),
     repoMap,
     shell: { run: (command) => runShell(command) },
     files: input.repoRoot ? createRepoFilesPort(input.repoRoot, gitOptions) : null,
     lock: input.repoRoot ? createRepoLock(input.repoRoot, { timeoutMs: settings['lock-timeout'] * 1000, pid: environment.pid ?? 0 }) : null,
     applyJournal: input.repoRoot ? { file: join(input.repoRoot, '.tandem', 'apply-journal.json'), pid: environment.pid ?? 0 } : null,
+    audit: parts.audit,
   };
 }
 
@@ -317,7 +328,7 @@ function createRequestPorts(input: BuildInput, parts: PortParts): RequestPorts {
  * The session log (created on its first entry, or the resumed one continued) and an emitter that
  * records events in it and in the transcript. Its first line describes the chat from the entries.
  */
-function openSessionLog(input: BuildInput, root: string, choice: ModelChoice, resumed: ResumedSession | null): { recorder: SessionRecorder; emit: EmitEvent } {
+function openSessionLog(input: BuildInput, root: string, choice: ModelChoice, resumed: ResumedSession | null): { recorder: LazySessionLog; emit: EmitEvent } {
   const { environment, settings, emit } = input;
   const clock = environment.clock ?? systemClock;
   const recorder = new LazySessionLog(

@@ -87,7 +87,7 @@ export function createTerminalScreen(io: TerminalOutput): TerminalRenderer {
         io.spinner?.start(PREPARING);
         return;
       case 'session':
-        err(palette.dim(`tandem: model ${event.model}, edit format ${event.editFormat}${filesNote(event.files)}\n`));
+        err(palette.dim(`tandem: model ${event.model}, edit format ${event.editFormat}${event.sandbox ? `, ${event.sandbox}` : ''}${filesNote(event.files)}\n`));
         return;
       case 'waiting':
         streamed = false;

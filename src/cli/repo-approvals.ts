@@ -3,6 +3,7 @@
 import { createHash } from 'node:crypto';
 import type { ApprovalNeeded } from '../config/load.js';
 import type { Settings } from '../config/schema.js';
+import type { AuditBy, AuditLog } from '../platform/audit-log.js';
 import { escapeControlChars } from '../platform/control-chars.js';
 import type { EmitEvent } from '../session/events.js';
 import type { CliEnvironment } from './cli-environment.js';
@@ -18,6 +19,8 @@ export interface ApprovalInput {
   readonly interactive: boolean;
   readonly lines: LineReader;
   readonly emit: EmitEvent;
+  /** Each decision (asked, remembered or refused headless) is one line of the audit log. */
+  readonly audit?: AuditLog;
 }
 
 /**
@@ -30,14 +33,21 @@ export async function approveRepoCommands(environment: CliEnvironment, input: Ap
   const store = createApprovalStore(approvalFile(environment.homeDir));
   for (const needed of input.approvalsNeeded) {
     const text = approvalText(needed);
-    if (await store.isApproved(repoRoot, text)) continue;
+    const record = (decision: 'yes' | 'no', by: AuditBy, reason?: string): void =>
+      input.audit?.record({ kind: 'repo-settings', subject: `${needed.key} from ${needed.file}: ${text}`, decision, by, ...(reason ? { reason } : {}) });
+    if (await store.isApproved(repoRoot, text)) {
+      record('yes', 'remembered', 'approved for this repository before');
+      continue;
+    }
     const question = approvalQuestion(needed, settings);
     if (settings['yes-always'] || !interactive) {
       emit({ type: 'question', text: question, answer: false, answeredBy: 'nobody' });
+      record('no', 'policy', settings['yes-always'] ? '--yes-always does not approve a repository\'s settings' : 'nobody to ask: no terminal (headless or --json)');
       throw new CliError(`${unapproved(needed)}, which you have not approved; run tandem interactively once to approve it`, EXIT.approvalRequired);
     }
     const answer = await askLine(lines, `${question} (y/n) `);
     emit({ type: 'question', text: question, answer: answer === 'yes', answeredBy: 'user' });
+    record(answer === 'yes' ? 'yes' : 'no', 'user');
     if (answer !== 'yes') throw new CliError(`not using the repository's ${needed.key}; remove it from ${escapeControlChars(needed.file)} or approve it`, EXIT.approvalRequired);
     await store.approve(repoRoot, text);
   }

@@ -1,4 +1,5 @@
 // One line of user input, whichever mode it came from: a slash command or a request to the model.
+import { SandboxError } from '../platform/sandbox.js';
 import type { ResultStatus } from '../session/events.js';
 import type { ChatMode } from '../session/session.js';
 import type { BuiltSession } from './build-session.js';
@@ -32,7 +33,8 @@ function failedInput(built: BuiltSession, error: unknown): InputOutcome {
   if (error instanceof CliError || (error instanceof Error && typeof (error as { kind?: unknown }).kind === 'string')) {
     built.session.logDetail(line, (error as { detail?: unknown }).detail);
     built.emit({ type: 'error', message: line });
-    return { status: 'error', exit: false };
+    // /run, /test or !cmd the sandbox could not contain: nothing ran, as if nobody could approve it (exit 4).
+    return { status: error instanceof SandboxError ? 'approval_required' : 'error', exit: false };
   }
   built.session.logDetail(line, error instanceof Error ? (error.stack ?? '') : '');
   built.emit({ type: 'error', message: `internal error: ${line} (a bug in tandem; the stack trace is in the session log, .tandem/sessions/)` });

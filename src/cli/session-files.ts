@@ -37,6 +37,11 @@ export class LazySessionLog implements SessionRecorder {
     this.log = existing;
   }
 
+  /** The session's id once its log exists (it is created on the first entry). */
+  get id(): string | null {
+    return this.log?.id ?? null;
+  }
+
   record(entry: LogEntry): void {
     // After a failed write the log stops: lines missing in the middle would make it lie on resume.
     if (this.broken) return;

@@ -11,6 +11,7 @@ import type { EmitEvent } from '../session/events.js';
 import type { ParseArgsResult } from './args.js';
 import type { CliEnvironment } from './cli-environment.js';
 import { approveRepoCommands } from './repo-approvals.js';
+import { openAudit } from './audit.js';
 import { CliError } from './exit-codes.js';
 import { EXIT } from '../session/exit-codes.js';
 import { createJsonRenderer } from './render-json.js';
@@ -42,7 +43,7 @@ export async function startTandem(environment: CliEnvironment, parsed: ParsedArg
   let built: BuiltSession | undefined;
   try {
     if (repoRoot === null) repoRoot = await offerGitInit(environment, interactive, lines, emit);
-    await approveRepoCommands(environment, { repoRoot, settings, approvalsNeeded, interactive, lines, emit });
+    await approveRepoCommands(environment, { repoRoot, settings, approvalsNeeded, interactive, lines, emit, audit: openAudit(environment, repoRoot, emit) });
     built = await buildSession({ environment, settings, repoRoot, files: parsed.files, emit, interactive, lines, sources, mapProgress });
     if (interactive) configurePrompt(lines, built, environment, repoRoot);
     if (settings['show-repo-map']) {

@@ -9,6 +9,7 @@ const ENTRIES: ReadonlyArray<readonly [name: string, kind: 'file' | 'dir']> = [
   ['chat.history.md', 'file'],
   ['input.history', 'file'],
   ['tags.cache', 'file'],
+  ['audit.jsonl', 'file'],
 ];
 
 /** tandem reads its transcript, history and cache whole: a planted file larger than this is refused. */

@@ -1,5 +1,6 @@
 // One reply becomes a change: parse -> lock -> plan (dry run) -> approvals -> apply -> commit -> unlock.
 // Everything the model must fix comes back as text in `problems`; nothing here throws for a model mistake.
+import type { AuditKind, AuditLog } from '../platform/audit-log.js';
 import { existsSync } from 'node:fs';
 import { applyPlanWithUndo, loadSnapshots, type AppliedPlan, type JournalOptions } from '../edits/apply.js';
 import { recoverJournal } from '../edits/apply-journal.js';
@@ -65,6 +66,8 @@ interface Deps {
   readonly fs?: WriteFs;
   /** The on-disk record of a reply being applied, so a killed tandem's half-applied reply is put back. */
   readonly journal?: JournalOptions | null;
+  /** Records the decisions made without a question: a path refused by policy, a file declined earlier. */
+  readonly audit?: AuditLog;
 }
 
 export async function runEditRound(reply: string, options: EditRoundOptions, deps: Deps): Promise<EditRoundResult> {
@@ -216,6 +219,7 @@ async function approvePlan(plan: EditPlan, options: EditRoundOptions, deps: Deps
   for (const file of plan.files) {
     const question = approvalQuestion(file, options, await realRepoPath(options.root, file.path));
     if (question?.kind === 'refused') {
+      deps.audit?.record({ kind: file.created ? 'new-file' : 'edit', subject: file.path, decision: 'no', by: 'policy', reason: question.text });
       for (const index of file.editIndexes) {
         denied.push({ edit: editStub(file, index), reason: 'outside_repo', message: `Refused edit of ${file.path}: ${question.text}. Do not send edits to this file again.` });
       }
@@ -226,7 +230,9 @@ async function approvePlan(plan: EditPlan, options: EditRoundOptions, deps: Deps
       continue;
     }
     // No means no: a file declined earlier in this chat is not asked about again.
-    const answer = options.declined?.has(file.path) === true ? 'no' : await deps.asker.confirm(question.text, question.kind);
+    const declinedBefore = options.declined?.has(file.path) === true;
+    if (declinedBefore) deps.audit?.record({ kind: auditKindOf(question.kind), subject: file.path, decision: 'no', by: 'remembered', reason: 'declined earlier in this chat' });
+    const answer = declinedBefore ? 'no' : await deps.asker.confirm(question.text, question.kind, file.path);
     if (answer === 'no') options.declined?.add(file.path);
     if (answer === 'yes') {
       files.push(file);
@@ -250,6 +256,10 @@ function approvalQuestion(file: PlannedFile, options: EditRoundOptions, realPath
   if (decision.answer === 'person-only') return { text: `${action}? Careful: ${decision.reason}.`, kind: 'sensitive-file' as const };
   if (!file.created) return { text: `Allow edits to ${file.path}, which is not in the chat?`, kind: 'edit-outside-chat' as const };
   return { text: `Create new file ${file.path}?`, kind: 'create-file' as const };
+}
+
+function auditKindOf(kind: 'sensitive-file' | 'edit-outside-chat' | 'create-file'): AuditKind {
+  return kind === 'sensitive-file' ? 'person-only' : kind === 'create-file' ? 'new-file' : 'edit';
 }
 
 /** The lexical path's answer, unless the path's real target (through symlinks) is refused or needs a person. */

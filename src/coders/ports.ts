@@ -1,5 +1,6 @@
 // The side effects one request needs, as small interfaces. The CLI builds the real ones; tests may swap them.
 import type { ModelClient } from '../model/types.js';
+import type { AuditLog } from '../platform/audit-log.js';
 import type { RepoLock } from '../platform/repo-lock.js';
 
 export interface TokenCounter {
@@ -48,7 +49,8 @@ export type Answer = 'yes' | 'no' | 'unanswerable';
 
 /** Asks the user a yes/no question. `unanswerable` means nobody could answer (headless). */
 export interface Asker {
-  confirm(question: string, kind: ApprovalKind): Promise<Answer>;
+  /** `subject`: what is decided about (the command, the file), for the audit log; default the question. */
+  confirm(question: string, kind: ApprovalKind, subject?: string): Promise<Answer>;
 }
 
 export interface RepoMapPort {
@@ -87,4 +89,6 @@ export interface RequestPorts {
   readonly lock?: RepoLock | null;
   /** Where a reply being applied is recorded on disk (with the lock), so a killed run can be undone. */
   readonly applyJournal?: { readonly file: string; readonly pid: number } | null;
+  /** Decisions no question was asked for (a refused path, an edit declined earlier) go to the audit log here. */
+  readonly audit?: AuditLog;
 }

@@ -8,7 +8,7 @@ export async function offerShellCommands(
   deps: { readonly shell: ShellPort | null; readonly asker: Asker; readonly emit: (event: ShellEvent) => void },
 ): Promise<void> {
   for (const command of commands) {
-    const answer = deps.shell ? await deps.asker.confirm(`Run the suggested command: ${command}?`, 'shell-command') : 'no';
+    const answer = deps.shell ? await deps.asker.confirm(`Run the suggested command: ${command}?`, 'shell-command', command) : 'no';
     if (answer !== 'yes' || !deps.shell) {
       deps.emit({ type: 'shell', command, ran: false });
       continue;

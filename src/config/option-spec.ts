@@ -7,6 +7,8 @@ export type RepoPolicy =
   | 'allowed'
   /** Only a value that tightens safety (false) is accepted; true is ignored with a warning. */
   | 'never-enable'
+  /** Only a value that tightens safety (true) is accepted; false is ignored with a warning (the sandbox). */
+  | 'never-disable'
   /** Taken, but each value needs the user's approval before it is used (commands to run). */
   | 'needs-approval'
   /** Never taken from a repository: only the user's own config, environment or flags set it. */

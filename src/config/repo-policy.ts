@@ -28,6 +28,9 @@ export function judgeRepoValue(input: RepoValue): RepoVerdict {
   if (policy === 'never-enable' && value === true) {
     return { warnings: [`${shown}: ${key}: ignored; the repository's config cannot turn on ${key}`] };
   }
+  if (policy === 'never-disable' && value === false) {
+    return { warnings: [`${shown}: ${key}: ignored; the repository's config cannot turn off ${key}`] };
+  }
   if (policy === 'user-only') return { warnings: [`${shown}: ${key}: ignored; only your own config or flags can set ${key}`] };
   if (policy === 'user-first' && USER_SOURCES.has(input.current)) return { warnings: [`${shown}: ${key}: ignored; your own ${key} is used`] };
   if (policy === 'inside-repo') return keepInsideRepo(input);

@@ -147,6 +147,15 @@ export const OPTIONS = {
     type: 'int', min: 1, max: MAX_SECONDS, default: 600, group: 'checks', metavar: 'SECONDS',
     help: 'kill lint/test commands after this long',
   },
+  // A repository may ask for the sandbox (a tightening), never turn it off, never open the network.
+  sandbox: {
+    type: 'boolean', default: false, group: 'checks', repo: 'never-disable',
+    help: 'run every command (lint, test, /run, suggestions) inside bubblewrap',
+  },
+  'sandbox-network': {
+    type: 'boolean', default: false, group: 'checks', repo: 'never-enable',
+    help: 'let sandboxed commands use the network',
+  },
 
   // session
   'max-chat-history-tokens': {

@@ -1,6 +1,8 @@
 // One way to run shell commands (lint, test, /run, suggested commands) on execa: repo root as cwd, stdin closed,
 // stdout and stderr merged in order, a timeout that kills the whole process group, bounded output.
+// With a sandbox, every command starts inside it (sandbox.ts), and none starts when it cannot be built.
 import { StringDecoder } from 'node:string_decoder';
+import { refusedMessage, SandboxError, type Sandbox } from './sandbox.js';
 
 export interface RunOptions {
   readonly cwd: string;
@@ -111,28 +113,63 @@ const KILL_GRACE_MS = 1000;
 const PIPE_GRACE_MS = 300;
 const ESCAPED_NOTE = '\n[tandem stopped reading: a process that left the command\'s process group still holds its output open and may still be running]\n';
 
-export function createProcessRunner(): ProcessRunner {
+export interface ProcessRunnerOptions {
+  /** Run every command inside this sandbox (--sandbox); null or absent: as tandem itself runs. */
+  readonly sandbox?: Sandbox | null;
+}
+
+/** What is started: the shell (or bubblewrap around it) and the whole environment. */
+interface Launch {
+  readonly file: string;
+  readonly args: readonly string[];
+  readonly env: Record<string, string>;
+}
+
+// How long the one trial run of the sandbox may take before it counts as refused.
+const SANDBOX_PROBE_MS = 30_000;
+
+export function createProcessRunner(runnerOptions: ProcessRunnerOptions = {}): ProcessRunner {
   // execa costs a tenth of a second to import: only runs that start a command pay for it.
   let execaModule: Promise<typeof import('execa')> | undefined;
+  let probe: Promise<void> | undefined;
+  const sandbox = runnerOptions.sandbox ?? null;
   return {
     async run(command, options) {
       const { execa } = await (execaModule ??= import('execa'));
-      return runCommand(execa, command, options);
+      // `exec 2>&1` on its own line merges stderr into the same pipe for the shell and every child, so the
+      // order is kept; the newline keeps a trailing `# comment` in the command from swallowing anything.
+      const argv = ['/bin/sh', '-c', `exec 2>&1\n${command}`];
+      if (sandbox === null) return runCommand(execa, { file: argv[0]!, args: argv.slice(1), env: options.env }, options);
+      // The kernel may refuse the namespaces: one trial run says so before any command is started.
+      await (probe ??= probeSandbox(execa, sandbox, options));
+      return runCommand(execa, sandbox.launch(argv, options.env), options);
     },
   };
 }
 
-function runCommand(execa: typeof import('execa').execa, command: string, options: RunOptions): Promise<RunResult> {
+async function probeSandbox(execa: typeof import('execa').execa, sandbox: Sandbox, options: RunOptions): Promise<void> {
+  const launch = sandbox.launch(['/bin/sh', '-c', 'exit 0'], options.env);
+  // bubblewrap says why on its own stderr, which a command's run does not read: this run keeps it.
+  const result = await execa(launch.file, [...launch.args], {
+    cwd: options.cwd,
+    env: launch.env,
+    extendEnv: false,
+    stdin: 'ignore',
+    all: true,
+    reject: false,
+    timeout: SANDBOX_PROBE_MS,
+  });
+  if (result.exitCode !== 0) throw new SandboxError(refusedMessage(String(result.all ?? result.message)));
+}
+
+function runCommand(execa: typeof import('execa').execa, launch: Launch, options: RunOptions): Promise<RunResult> {
   const started = performance.now();
   const collector = new OutputCollector(options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES);
-  // `exec 2>&1` on its own line merges stderr into the same pipe for the shell and every child, so the
-  // order is kept; the newline keeps a trailing `# comment` in the command from swallowing anything.
-  const script = `exec 2>&1\n${command}`;
   return new Promise((resolve, reject) => {
     // execa's own timeout and kill reach the shell only; the process group is handled here (STACK.md).
-    const child = execa('/bin/sh', ['-c', script], {
+    const child = execa(launch.file, [...launch.args], {
       cwd: options.cwd,
-      env: options.env,
+      env: launch.env,
       extendEnv: false,
       stdin: 'ignore',
       stdout: 'pipe',

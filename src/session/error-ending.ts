@@ -1,5 +1,6 @@
 // How a typed failure (git, disk, lock) ends a request, not the chat: one line for the user, the long
 // form in the session log, and a note on the last reply so the model knows its edits did not land.
+import { SandboxError } from '../platform/sandbox.js';
 import type { Conversation } from './conversation.js';
 import type { EmitEvent } from './events.js';
 import type { RequestOutcome } from './session-types.js';
@@ -19,5 +20,7 @@ export function endWithError(error: unknown, modelNote: string | null, deps: Err
   deps.logDetail(message, (error as { detail?: unknown }).detail);
   deps.emit({ type: 'error', message });
   if (modelNote) deps.conversation.noteOnLastReply(`${modelNote}: ${message}`);
+  // A command the sandbox could not contain was not run: like an approval nobody could give (exit 4).
+  if (error instanceof SandboxError) return { status: 'approval_required', message };
   return { status: 'error', message };
 }

@@ -22,7 +22,15 @@ export interface Totals {
 
 export type SessionEvent =
   | RoundEvent
-  | { readonly type: 'session'; readonly model: string; readonly editFormat: string; readonly files: string[]; readonly readOnly: string[] }
+  | {
+      readonly type: 'session';
+      readonly model: string;
+      readonly editFormat: string;
+      readonly files: string[];
+      readonly readOnly: string[];
+      /** Present when commands run in a sandbox: how (`commands sandboxed (bubblewrap, no network)`). */
+      readonly sandbox?: string;
+    }
   | { readonly type: 'user'; readonly text: string; readonly mode: string }
   | { readonly type: 'waiting' }
   | { readonly type: 'assistant_delta'; readonly text: string }

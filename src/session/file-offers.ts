@@ -45,7 +45,7 @@ async function offer(files: readonly string[], deps: FileOfferDeps): Promise<str
   const added: string[] = [];
   for (const file of files.filter((f) => !(deps.readOnly ?? []).includes(f))) {
     if (deps.declined.has(file)) continue;
-    const answer = await deps.asker.confirm(`Add ${file} to the chat?`, 'add-file');
+    const answer = await deps.asker.confirm(`Add ${file} to the chat?`, 'add-file', file);
     if (answer === 'no') deps.declined.add(file);
     if (answer === 'yes' && deps.add(file)) added.push(file);
   }

@@ -68,7 +68,7 @@ async function applyEdits(reply: string, loaded: LoadedCoder, deps: RoundDeps): 
         uncommittedByTandem: deps.uncommittedByTandem,
         declined: offers.declined,
       },
-      { coder: loaded.coder, asker: ports.asker, git: ports.git, emit: deps.emit, lock: ports.lock ?? null, commit: deps.commit, journal: ports.applyJournal ?? null },
+      { coder: loaded.coder, asker: ports.asker, git: ports.git, emit: deps.emit, lock: ports.lock ?? null, commit: deps.commit, journal: ports.applyJournal ?? null, audit: ports.audit },
     );
   } catch (error) {
     return { end: deps.endWithError(error, 'None of the edits in your last reply were applied') };

@@ -32,6 +32,8 @@ export interface SessionOptions {
   /** The user picked the formats, so switching models keeps them. */
   readonly editFormatChosen?: boolean;
   readonly editorFormatChosen?: boolean;
+  /** Where commands run, for the status line (`commands sandboxed (...)`); absent: as tandem runs. */
+  readonly sandbox?: string | null;
   /** git's hooks folder relative to the root (core.hooksPath), whose files only a person may edit. */
   readonly hooksDir?: string | null;
 }

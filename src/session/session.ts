@@ -79,7 +79,8 @@ export class Session {
 
   announce(): void {
     const format = this.mode === 'code' ? this.editFormat : this.mode;
-    this.emit({ type: 'session', model: this.models.main, editFormat: format, files: [...this.chatFiles], readOnly: this.readOnlyFiles.map((f) => f.name) });
+    const sandbox = this.options.sandbox ? { sandbox: this.options.sandbox } : {};
+    this.emit({ type: 'session', model: this.models.main, editFormat: format, files: [...this.chatFiles], readOnly: this.readOnlyFiles.map((f) => f.name), ...sandbox });
   }
 
   setMode(mode: ChatMode): void {

@@ -53,7 +53,7 @@ async function addMany(typed: string, matched: readonly string[], folder: boolea
     return [];
   }
   if (matched.length > FOLDER_CONFIRM_COUNT) {
-    const answer = await ctx.confirm(`Add all ${matched.length} files ${folder ? 'under' : 'matching'} ${typed}?`, 'add-file');
+    const answer = await ctx.confirm(`Add all ${matched.length} files ${folder ? 'under' : 'matching'} ${typed}?`, 'add-file', typed);
     if (answer !== 'yes') {
       ctx.print(`Not adding the files of ${typed}.\n`);
       return [];
@@ -103,7 +103,7 @@ async function addOne(path: string, ctx: AddContext): Promise<boolean> {
 
 async function offerToCreate(typed: string, path: string, ctx: AddContext): Promise<boolean> {
   // Headless this is answered by --yes-always, or is unanswerable (and says so).
-  const answer = await ctx.confirm(`No file ${path}. Create it?`, 'create-file');
+  const answer = await ctx.confirm(`No file ${path}. Create it?`, 'create-file', path);
   if (answer !== 'yes') {
     ctx.print(answer === 'unanswerable' ? `Cannot add ${typed}: no such file.\n` : `Not adding ${typed}.\n`);
     return false;

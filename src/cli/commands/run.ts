@@ -17,7 +17,7 @@ export const runCommand: SlashCommand = {
     const stopped = ctx.signal?.aborted === true;
     ctx.print(stopped ? '(stopped)\n' : `(exit code ${result.exitCode ?? 'none: killed'})\n`);
     if (!stopped && ctx.canAsk && result.output.trim() !== '') {
-      const answer = await ctx.confirm('Add the output to the chat?', 'add-file');
+      const answer = await ctx.confirm('Add the output to the chat?', 'add-file', `output of: ${command}`);
       if (answer === 'yes') {
         ctx.session.addNote(`I ran this command:\n\n$ ${command}\n\nIts output (exit code ${result.exitCode ?? 'none'}):\n\n${result.output}`, 'I have seen the output.');
         ctx.print('Added the output to the chat.\n');

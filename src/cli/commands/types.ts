@@ -44,7 +44,7 @@ export interface CommandContext {
   /** Whether a person can answer questions (a terminal, not --json); offers are skipped otherwise. */
   readonly canAsk: boolean;
   /** Asks the user (one key on a terminal); `unanswerable` without one. */
-  readonly confirm: (question: string, kind: ApprovalKind) => Promise<Answer>;
+  readonly confirm: (question: string, kind: ApprovalKind, subject?: string) => Promise<Answer>;
   /** Files git knows (tracked, and untracked not ignored), repository-relative; empty without git. */
   readonly listFiles: () => Promise<readonly string[]>;
   /** A commit message for `diff` from the weak model (a plain fallback when it cannot write one). */
