@@ -1,6 +1,7 @@
 // What a repository's own config or .env may use only after the user said yes, once per repository and
 // exact text: the commands it names, the server it names, and its API key when the user has none.
 import { createHash } from 'node:crypto';
+import { relative } from 'node:path';
 import type { ApprovalNeeded } from '../config/load.js';
 import type { Settings } from '../config/schema.js';
 import type { AuditBy, AuditLog } from '../platform/audit-log.js';
@@ -34,7 +35,7 @@ export async function approveRepoCommands(environment: CliEnvironment, input: Ap
   for (const needed of input.approvalsNeeded) {
     const text = approvalText(needed);
     const record = (decision: 'yes' | 'no', by: AuditBy, reason?: string): void =>
-      input.audit?.record({ kind: 'repo-settings', subject: `${needed.key} from ${needed.file}: ${text}`, decision, by, ...(reason ? { reason } : {}) });
+      input.audit?.record({ kind: 'repo-settings', subject: `${needed.key}: ${text} (${relative(repoRoot, needed.file) || needed.file})`, decision, by, ...(reason ? { reason } : {}) });
     if (await store.isApproved(repoRoot, text)) {
       record('yes', 'remembered', 'approved for this repository before');
       continue;

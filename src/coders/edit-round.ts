@@ -107,6 +107,7 @@ async function planAndWrite(
   const paths = unique([...parsed.edits.map((e) => e.path), ...options.chatFiles]);
   const loaded = await loadSnapshots(options.root, paths);
   const plan = planEdits(parsed.edits, loaded.files, { chatFiles: options.chatFiles, refused: loaded.refused, root: options.root });
+  auditOutsidePaths(plan.failures, deps);
   const approval = await approvePlan(plan, options, deps);
   const writable = await refuseUnwritable(approval.files, options.root, deps);
   const failures = [...plan.failures, ...approval.denied, ...writable.refused];
@@ -256,6 +257,16 @@ function approvalQuestion(file: PlannedFile, options: EditRoundOptions, realPath
   if (decision.answer === 'person-only') return { text: `${action}? Careful: ${decision.reason}.`, kind: 'sensitive-file' as const };
   if (!file.created) return { text: `Allow edits to ${file.path}, which is not in the chat?`, kind: 'edit-outside-chat' as const };
   return { text: `Create new file ${file.path}?`, kind: 'create-file' as const };
+}
+
+/** A path that leads out of the repository is refused before any question: one audit line per path. */
+function auditOutsidePaths(failures: readonly EditFailure[], deps: Deps): void {
+  const seen = new Set<string>();
+  for (const failure of failures) {
+    if (failure.reason !== 'outside_repo' || seen.has(failure.edit.path)) continue;
+    seen.add(failure.edit.path);
+    deps.audit?.record({ kind: 'edit', subject: failure.edit.path, decision: 'no', by: 'policy', reason: 'the path leads outside the repository' });
+  }
 }
 
 function auditKindOf(kind: 'sensitive-file' | 'edit-outside-chat' | 'create-file'): AuditKind {
