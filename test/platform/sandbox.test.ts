@@ -1,0 +1,118 @@
+// The sandbox's parts: where bubblewrap is looked up (never inside the repository), the mounts in the
+// order that matters, what a real sandboxed run can and cannot touch, and what a repository's config
+// may do with the two settings (turn the sandbox on, never off; never open the network).
+import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config/load.js';
+import { createProcessRunner } from '../../src/platform/process.js';
+import { bubblewrapArgs, createSandbox, findBubblewrap, SandboxError } from '../../src/platform/sandbox.js';
+import { tempDir } from '../support/temp-repo.js';
+
+const PATH = process.env['PATH'] ?? '/usr/bin:/bin';
+
+describe('findBubblewrap', () => {
+  it('skips relative PATH entries and any inside the repository: a repository cannot ship its own bwrap', () => {
+    const root = tempDir();
+    const repo = join(root, 'repo');
+    const outside = join(root, 'tools');
+    for (const dir of [join(repo, 'bin'), outside]) {
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(join(dir, 'bwrap'), '#!/bin/sh\nexec "$@"\n');
+      chmodSync(join(dir, 'bwrap'), 0o755);
+    }
+    expect(findBubblewrap(`bin:${join(repo, 'bin')}:${repo}`, repo)).toBeNull();
+    expect(findBubblewrap(`bin:${join(repo, 'bin')}:${outside}`, repo)).toBe(join(outside, 'bwrap'));
+    expect(findBubblewrap(undefined, repo)).toBeNull();
+  });
+});
+
+describe('bubblewrapArgs', () => {
+  it('mounts the host read-only, empties the home folders, then gives the repository back with .git read-only', () => {
+    const options = { root: '/home/u/code/app', hiddenDirs: ['/home/u', '/home/u', '/', 'relative'], network: false, path: PATH };
+    const args = bubblewrapArgs(options, ['/bin/sh', '-c', 'make'], (p) => p.endsWith('/.git'));
+    expect(args).toEqual([
+      '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp',
+      '--tmpfs', '/home/u',
+      '--bind', '/home/u/code/app', '/home/u/code/app',
+      '--ro-bind', '/home/u/code/app/.git', '/home/u/code/app/.git',
+      '--unshare-all', '--cap-drop', 'ALL', '--die-with-parent', '--chdir', '/home/u/code/app',
+      '--', '/bin/sh', '-c', 'make',
+    ]);
+    expect(bubblewrapArgs({ ...options, network: true }, ['true'], () => false)).toContain('--share-net');
+  });
+
+  it('refuses to start anything when bubblewrap is missing', () => {
+    const sandbox = createSandbox({ root: tempDir(), hiddenDirs: [], network: false, path: tempDir() });
+    expect(() => sandbox.launch(['true'], {})).toThrow(SandboxError);
+  });
+});
+
+describe('a real sandboxed run', () => {
+  it('writes the repository but not its .git, sees an empty home and a private /tmp, and takes its background children with it', async () => {
+    const base = tempDir();
+    const repo = join(base, 'repo');
+    const home = join(base, 'home');
+    mkdirSync(join(repo, '.git', 'hooks'), { recursive: true });
+    mkdirSync(join(home, '.aws'), { recursive: true });
+    writeFileSync(join(home, '.aws', 'credentials'), 'aws-secret\n');
+    writeFileSync(join(base, 'host-only.txt'), 'host\n');
+    const sandbox = createSandbox({ root: repo, hiddenDirs: [home], network: false, path: PATH });
+    const runner = createProcessRunner({ sandbox });
+    const marker = `tandem-sandbox-${process.pid}-${Date.now()}`;
+    const script = [
+      'echo made > made.txt',
+      'echo hook > .git/hooks/pre-commit 2>/dev/null || echo "git: read-only"',
+      `ls -A "$HOME" | wc -l | sed 's/^/home entries: /'`,
+      'echo "tmp: $TMPDIR"',
+      `test -e ${join(base, 'host-only.txt')} || echo "host /tmp hidden"`,
+      // a child that leaves the process group still ends with the sandbox
+      `setsid sh -c 'exec -a ${marker} sleep 300' > /dev/null 2>&1 &`,
+      'echo done',
+    ].join('\n');
+
+    const result = await runner.run(script, { cwd: repo, env: { PATH, HOME: home }, timeoutMs: 30_000 });
+
+    expect(result.exitCode, result.output).toBe(0);
+    expect(result.output).toContain('git: read-only');
+    expect(result.output).toContain('home entries: 0');
+    expect(result.output).toContain('tmp: /tmp');
+    expect(result.output).toContain('host /tmp hidden');
+    expect(result.output).toContain('done');
+    expect(readFileSync(join(repo, 'made.txt'), 'utf8')).toBe('made\n');
+    expect(existsSync(join(repo, '.git', 'hooks', 'pre-commit'))).toBe(false);
+    const survivors = readdirSync('/proc')
+      .filter((name) => /^\d+$/.test(name))
+      .filter((pid) => {
+        try {
+          return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(marker);
+        } catch {
+          return false;
+        }
+      });
+    expect(survivors).toEqual([]);
+  });
+});
+
+describe("a repository's config and the sandbox", () => {
+  function load(homeConf: string, repoConf: string) {
+    const root = tempDir();
+    const homeDir = join(root, 'home');
+    const repoRoot = join(root, 'repo');
+    mkdirSync(homeDir);
+    mkdirSync(repoRoot);
+    writeFileSync(join(homeDir, '.tandem.conf.yml'), homeConf);
+    writeFileSync(join(repoRoot, '.tandem.conf.yml'), repoConf);
+    const readFile = (file: string): string | null => (existsSync(file) ? readFileSync(file, 'utf8') : null);
+    return loadConfig({ homeDir, repoRoot, env: {}, flags: {}, readFile });
+  }
+
+  it('may turn the sandbox on, never off, and never open its network', () => {
+    expect(load('', 'sandbox: true\n').settings.sandbox).toBe(true);
+    const off = load('sandbox: true\n', 'sandbox: false\nsandbox-network: true\n');
+    expect(off.settings.sandbox).toBe(true);
+    expect(off.settings['sandbox-network']).toBe(false);
+    expect(off.problems.map((p) => p.message).join('\n')).toMatch(/cannot turn off sandbox[\s\S]*cannot turn on sandbox-network/);
+    expect(load('sandbox-network: true\n', 'sandbox-network: false\n').settings['sandbox-network']).toBe(false);
+  });
+});
