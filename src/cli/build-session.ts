@@ -279,7 +279,11 @@ function commandContextOf(input: BuildInput, parts: ContextParts): BuiltSession[
     commitMessage: (diff) => userCommitMessage(diff, { client, model: session.models.weak, packageRoot: environment.packageRoot }),
     confirm: (question, kind, subject) => ports.asker.confirm(question, kind, subject),
     listFiles: async () => (ports.files ? ports.files.list() : []),
-    settingsReport: () => renderSettingsReport(...withChatChanges(settings, input.sources ?? new Map(), session)),
+    settingsReport: () => {
+      const report = renderSettingsReport(...withChatChanges(settings, input.sources ?? new Map(), session));
+      const sandbox = sandboxNote(settings);
+      return sandbox ? `${sandbox[0]?.toUpperCase()}${sandbox.slice(1)}.\n${report}` : report;
+    },
   });
 }
 

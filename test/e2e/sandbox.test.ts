@@ -190,6 +190,18 @@ function pathWithoutBubblewrap(extra: Record<string, string> = {}): string {
   return bin;
 }
 
+describe('where it shows', () => {
+  it('/settings says commands are sandboxed', async () => {
+    const repo = gitRepo({ 'a.txt': 'a\n' });
+    const run = await runCliInProcess(['--sandbox', '--map-tokens', '0', '-m', '/settings'], { cwd: repo });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout + run.stderr).toMatch(/^Commands sandboxed \(bubblewrap, no network\)\.$/m);
+    expect(run.stdout + run.stderr).toMatch(/^sandbox\s+true\s+\(command line\)$/m);
+    // and the status line at start-up
+    expect(run.stderr).toContain('tandem: model gpt-4o, edit format diff, commands sandboxed (bubblewrap, no network)');
+  });
+});
+
 describe('no sandbox, no command', () => {
   it.each([
     ['bubblewrap is not on PATH', {}, /bubblewrap \(bwrap\) is not on PATH, so no command was run/],
