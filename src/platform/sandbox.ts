@@ -1,13 +1,13 @@
 // --sandbox: every command tandem starts for the repository runs inside bubblewrap. The file system is
 // read-only but for the repository and a private /tmp, the home folder is an empty tmpfs, there is no
 // network (unless asked for) and the command sees only its own processes. No sandbox, no command.
-import { accessSync, constants, lstatSync } from 'node:fs';
+import { accessSync, constants, lstatSync, statSync } from 'node:fs';
 import { delimiter, isAbsolute, join, relative, resolve } from 'node:path';
 
 export interface SandboxOptions {
   /** The repository: the only folder of the host the command may write. */
   readonly root: string;
-  /** Folders hidden behind an empty tmpfs (the user's home, by $HOME and by the account). */
+  /** Folders hidden behind an empty tmpfs (the user's home, by $HOME and by the account); missing ones are skipped. */
   readonly hiddenDirs: readonly string[];
   /** Keep the host's network (--sandbox-network). */
   readonly network: boolean;
@@ -67,8 +67,9 @@ const READ_ONLY_INSIDE = ['.git', '.tandem'];
  */
 export function bubblewrapArgs(options: SandboxOptions, argv: readonly string[], existing: (path: string) => boolean): string[] {
   const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp'];
-  for (const dir of new Set(options.hiddenDirs)) {
-    if (isAbsolute(dir) && resolve(dir) !== '/') args.push('--tmpfs', resolve(dir));
+  // A home that does not exist (HOME=/nonexistent) hides nothing, and bubblewrap could not mount there.
+  for (const dir of new Set(options.hiddenDirs.filter((d) => isAbsolute(d)).map((d) => resolve(d)))) {
+    if (dir !== '/' && existing(dir)) args.push('--tmpfs', dir);
   }
   args.push('--bind', options.root, options.root);
   for (const name of READ_ONLY_INSIDE) {
@@ -99,9 +100,10 @@ export interface Sandbox {
 
 export function createSandbox(options: SandboxOptions): Sandbox {
   const bubblewrap = findBubblewrap(options.path, options.root);
+  // A home folder may be a symlink (and is hidden all the same); inside the repository only real folders count.
   const existing = (path: string): boolean => {
     try {
-      return lstatSync(path).isDirectory();
+      return (isInside(options.root, path) ? lstatSync(path) : statSync(path)).isDirectory();
     } catch {
       return false;
     }

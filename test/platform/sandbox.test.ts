@@ -29,8 +29,8 @@ describe('findBubblewrap', () => {
 
 describe('bubblewrapArgs', () => {
   it('mounts the host read-only, empties the home folders, then gives the repository back with .git read-only', () => {
-    const options = { root: '/home/u/code/app', hiddenDirs: ['/home/u', '/home/u', '/', 'relative'], network: false, path: PATH };
-    const args = bubblewrapArgs(options, ['/bin/sh', '-c', 'make'], (p) => p.endsWith('/.git'));
+    const options = { root: '/home/u/code/app', hiddenDirs: ['/home/u', '/home/u/', '/', 'relative', '/nonexistent'], network: false, path: PATH };
+    const args = bubblewrapArgs(options, ['/bin/sh', '-c', 'make'], (p) => p.endsWith('/.git') || p === '/home/u');
     expect(args).toEqual([
       '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp',
       '--tmpfs', '/home/u',
