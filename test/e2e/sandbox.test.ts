@@ -226,4 +226,14 @@ describe('no sandbox, no command', () => {
     const audit = readFileSync(join(repo, '.tandem', 'audit.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, string>);
     expect(audit.at(-1)).toMatchObject({ kind: 'command', subject: 'node test.js', decision: 'no', by: 'policy' });
   });
+
+  it('a typed /run is not run either: one line says why, and piped input ends with exit 4', async () => {
+    const repo = gitRepo({ 'a.txt': 'a\n' });
+
+    const run = await runCliInProcess(['--sandbox', '--map-tokens', '0'], { cwd: repo, stdin: '/run touch ran.txt\n', env: { PATH: pathWithoutBubblewrap() } });
+
+    expect(run.code, run.stderr).toBe(4);
+    expect(existsSync(join(repo, 'ran.txt'))).toBe(false);
+    expect(run.stderr.match(/bubblewrap \(bwrap\) is not on PATH, so no command was run/g)).toHaveLength(1);
+  });
 });

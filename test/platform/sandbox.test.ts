@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
 import { createProcessRunner } from '../../src/platform/process.js';
 import { bubblewrapArgs, createSandbox, findBubblewrap, SandboxError } from '../../src/platform/sandbox.js';
+import { isRunning } from '../support/pid-file.js';
 import { tempDir } from '../support/temp-repo.js';
 
 const PATH = process.env['PATH'] ?? '/usr/bin:/bin';
@@ -48,6 +49,20 @@ describe('bubblewrapArgs', () => {
   });
 });
 
+/** Live `sleep MARKER...` processes on the host (zombies are dead; bubblewrap's own arguments do not count). */
+function survivors(marker: string): string[] {
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .filter((pid) => {
+      try {
+        const [command, arg] = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+        return command === 'sleep' && arg?.startsWith(marker) === true && isRunning(Number(pid));
+      } catch {
+        return false;
+      }
+    });
+}
+
 describe('a real sandboxed run', () => {
   it('writes the repository but not its .git, sees an empty home and a private /tmp, and takes its background children with it', async () => {
     const base = tempDir();
@@ -59,7 +74,8 @@ describe('a real sandboxed run', () => {
     writeFileSync(join(base, 'host-only.txt'), 'host\n');
     const sandbox = createSandbox({ root: repo, hiddenDirs: [home], network: false, path: PATH });
     const runner = createProcessRunner({ sandbox });
-    const marker = `tandem-sandbox-${process.pid}-${Date.now()}`;
+    // sleep's own argument marks it: a unique duration no other process has
+    const marker = `300.${process.pid}1`;
     const script = [
       'echo made > made.txt',
       'echo hook > .git/hooks/pre-commit 2>/dev/null || echo "git: read-only"',
@@ -67,7 +83,9 @@ describe('a real sandboxed run', () => {
       'echo "tmp: $TMPDIR"',
       `test -e ${join(base, 'host-only.txt')} || echo "host /tmp hidden"`,
       // a child that leaves the process group still ends with the sandbox
-      `setsid sh -c 'exec -a ${marker} sleep 300' > /dev/null 2>&1 &`,
+      `setsid sleep ${marker} > /dev/null 2>&1 &`,
+      // wait until it really is that sleep, so the check below cannot pass by coming too early
+      `until grep -qa ${marker} /proc/$!/cmdline; do sleep 0.01; done`,
       'echo done',
     ].join('\n');
 
@@ -81,16 +99,19 @@ describe('a real sandboxed run', () => {
     expect(result.output).toContain('done');
     expect(readFileSync(join(repo, 'made.txt'), 'utf8')).toBe('made\n');
     expect(existsSync(join(repo, '.git', 'hooks', 'pre-commit'))).toBe(false);
-    const survivors = readdirSync('/proc')
-      .filter((name) => /^\d+$/.test(name))
-      .filter((pid) => {
-        try {
-          return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(marker);
-        } catch {
-          return false;
-        }
-      });
-    expect(survivors).toEqual([]);
+    expect(survivors(marker)).toEqual([]);
+  });
+
+  it('a timeout ends the sandbox and everything in it', async () => {
+    const repo = tempDir();
+    const runner = createProcessRunner({ sandbox: createSandbox({ root: repo, hiddenDirs: [], network: false, path: PATH }) });
+    const marker = `300.${process.pid}2`;
+    const script = `setsid sleep ${marker}1 > /dev/null 2>&1 &\nuntil grep -qa ${marker}1 /proc/$!/cmdline; do sleep 0.01; done\nsleep ${marker}2`;
+
+    const result = await runner.run(script, { cwd: repo, env: { PATH }, timeoutMs: 500 });
+
+    expect(result.timedOut).toBe(true);
+    expect(survivors(marker)).toEqual([]);
   });
 });
 
