@@ -66,8 +66,9 @@ function survivors(marker: string): string[] {
 describe('a real sandboxed run', () => {
   it('writes the repository but not its .git, sees an empty home and a private /tmp, and takes its background children with it', async () => {
     const base = tempDir();
-    const repo = join(base, 'repo');
     const home = join(base, 'home');
+    // the usual layout: the repository inside the home folder it hides
+    const repo = join(home, 'code', 'repo');
     mkdirSync(join(repo, '.git', 'hooks'), { recursive: true });
     mkdirSync(join(home, '.aws'), { recursive: true });
     writeFileSync(join(home, '.aws', 'credentials'), 'aws-secret\n');
@@ -79,7 +80,9 @@ describe('a real sandboxed run', () => {
     const script = [
       'echo made > made.txt',
       'echo hook > .git/hooks/pre-commit 2>/dev/null || echo "git: read-only"',
-      `ls -A "$HOME" | wc -l | sed 's/^/home entries: /'`,
+      `ls -A "$HOME" | tr '\\n' ' ' | sed 's/^/home entries: /'`,
+      'echo',
+      `cat "$HOME/.aws/credentials" 2>/dev/null || echo "no aws"`,
       'echo "tmp: $TMPDIR"',
       `test -e ${join(base, 'host-only.txt')} || echo "host /tmp hidden"`,
       // a child that leaves the process group still ends with the sandbox
@@ -93,7 +96,10 @@ describe('a real sandboxed run', () => {
 
     expect(result.exitCode, result.output).toBe(0);
     expect(result.output).toContain('git: read-only');
-    expect(result.output).toContain('home entries: 0');
+    // only the way down to the repository exists in the emptied home
+    expect(result.output).toContain('home entries: code \n');
+    expect(result.output).toContain('no aws');
+    expect(result.output).not.toContain('aws-secret');
     expect(result.output).toContain('tmp: /tmp');
     expect(result.output).toContain('host /tmp hidden');
     expect(result.output).toContain('done');
