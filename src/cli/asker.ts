@@ -46,13 +46,9 @@ export function createAsker(options: AskerOptions): Asker {
       // Questions quote a reply's or a repository's text: show control characters, so what is approved is what runs.
       const question = escapeControlChars(raw);
       const { answer, by } = await decide(question, kind);
+      if (options.audit) recordDecision(options.audit, kind, subject ?? raw, answer, by);
       const answeredBy = answer === 'unanswerable' ? 'nobody' : options.yesAlways && !ALWAYS_ASK.has(kind) ? 'yes-always' : 'user';
       options.emit({ type: 'question', text: question, answer: answer === 'yes', answeredBy });
-      const auditKind = AUDIT_KINDS[kind];
-      if (auditKind) {
-        const reason = answer === 'unanswerable' ? NOBODY_REASON : by === 'remembered' ? (answer === 'yes' ? "'all' earlier" : "'never' earlier") : undefined;
-        options.audit?.record({ kind: auditKind, subject: subject ?? raw, decision: answer === 'yes' ? 'yes' : 'no', by, ...(reason ? { reason } : {}) });
-      }
       return answer;
     },
   };
@@ -68,4 +64,11 @@ export function createAsker(options: AskerOptions): Asker {
     if (choice === 'never') never.add(question);
     return { answer: choice === 'yes' || choice === 'all' ? 'yes' : 'no', by: 'user' };
   }
+}
+
+function recordDecision(audit: AuditLog, kind: ApprovalKind, subject: string, answer: Answer, by: AuditBy): void {
+  const auditKind = AUDIT_KINDS[kind];
+  if (!auditKind) return;
+  const reason = answer === 'unanswerable' ? NOBODY_REASON : by === 'remembered' ? (answer === 'yes' ? "'all' earlier" : "'never' earlier") : undefined;
+  audit.record({ kind: auditKind, subject, decision: answer === 'yes' ? 'yes' : 'no', by, ...(reason ? { reason } : {}) });
 }
