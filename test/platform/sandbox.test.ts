@@ -63,6 +63,18 @@ function survivors(marker: string): string[] {
     });
 }
 
+/**
+ * The survivors once the kernel has torn the sandbox's PID namespace down: that happens right after its
+ * first process ends, but not always before the runner returns, so this polls (at most 250 looks).
+ */
+async function gone(marker: string): Promise<string[]> {
+  for (let look = 0; look < 250; look++) {
+    if (survivors(marker).length === 0) return [];
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return survivors(marker);
+}
+
 describe('a real sandboxed run', () => {
   it('writes the repository but not its .git, sees an empty home and a private /tmp, and takes its background children with it', async () => {
     const base = tempDir();
@@ -105,7 +117,7 @@ describe('a real sandboxed run', () => {
     expect(result.output).toContain('done');
     expect(readFileSync(join(repo, 'made.txt'), 'utf8')).toBe('made\n');
     expect(existsSync(join(repo, '.git', 'hooks', 'pre-commit'))).toBe(false);
-    expect(survivors(marker)).toEqual([]);
+    expect(await gone(marker)).toEqual([]);
   });
 
   it('a timeout ends the sandbox and everything in it', async () => {
@@ -117,7 +129,7 @@ describe('a real sandboxed run', () => {
     const result = await runner.run(script, { cwd: repo, env: { PATH }, timeoutMs: 500 });
 
     expect(result.timedOut).toBe(true);
-    expect(survivors(marker)).toEqual([]);
+    expect(await gone(marker)).toEqual([]);
   });
 });
 
