@@ -187,7 +187,7 @@ export async function buildSession(input: BuildInput): Promise<BuiltSession> {
   // Filled in once the session log exists, so audit lines name their session.
   let sessionId: () => string | null = () => null;
   const audit = openAudit(environment, input.repoRoot, emit, () => sessionId());
-  const runner = createCommandRunner(sandboxFor(environment, settings, root), audit);
+  const runner = createCommandRunner(sandboxFor(environment, settings, root, input.repoRoot), audit);
   const commandTimeoutMs = settings['command-timeout'] * 1000;
   const runShell = (command: string, extra: ShellRunOptions = {}): ReturnType<ShellPort['run']> =>
     runner.run(command, { cwd: root, timeoutMs: commandTimeoutMs, env: childEnv, ...extra });

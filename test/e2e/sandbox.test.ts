@@ -36,6 +36,7 @@ attempt('ssh', () => fs.readFileSync(path.join(os.homedir(), '.ssh', 'id_rsa'), 
 attempt('sshByPath', () => fs.readFileSync(targets.key, 'utf8').trim());
 attempt('write', () => { fs.writeFileSync(targets.outside, 'escaped'); return 'written'; });
 attempt('kill', () => { process.kill(targets.pid, 'SIGKILL'); return 'killed'; });
+attempt('state', () => { fs.writeFileSync('.tandem/chat.history.md', 'forged'); return 'written'; });
 const socket = net.connect(targets.port, '127.0.0.1');
 const done = (value) => { report.network = value; socket.destroy(); console.log('REPORT ' + JSON.stringify(report)); };
 socket.setTimeout(5000, () => done('blocked:timeout'));
@@ -134,6 +135,7 @@ describe('--sandbox contains what an approved test command runs', () => {
     expect(report['write']).toMatch(/^blocked:/);
     expect(report['kill']).toBe('blocked:ESRCH');
     expect(report['network']).toMatch(/^blocked:/);
+    expect(report['state']).toBe('blocked:EROFS');
     expect(JSON.stringify(run.events())).not.toContain(SECRET);
     expect(existsSync(targets.outside)).toBe(false);
     expect(targets.connections()).toBe(0);
@@ -155,6 +157,7 @@ describe('--sandbox contains what an approved test command runs', () => {
     expect(report['write']).toBe('ok:written');
     expect(report['kill']).toBe('ok:killed');
     expect(report['network']).toBe('ok:connected');
+    expect(report['state']).toBe('ok:written');
     expect(readFileSync(targets.outside, 'utf8')).toBe('escaped');
     expect(targets.connections()).toBe(1);
     await new Promise((resolve) => (targets.victim.exitCode !== null || targets.victim.signalCode !== null ? resolve(null) : targets.victim.once('exit', resolve)));
