@@ -149,6 +149,8 @@ function configurePrompt(lines: LineReader, built: BuiltSession, environment: Cl
       env: environment.env,
       commands: built.commandContext(() => {}).commands,
       identifiers: built.identifiers,
+      // the session's file list: --subtree-only narrows it
+      listFiles: () => built.commandContext(() => {}).listFiles(),
       chatFiles: () => [...built.session.chatFiles, ...built.session.readOnlyFiles.map((f) => f.name)],
     }),
   });
