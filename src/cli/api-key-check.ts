@@ -13,7 +13,9 @@ export function missingApiKeyProblem(baseUrl: string | null, apiKey: string | nu
   return `no API key for ${url}: set OPENAI_API_KEY (or --api-key); a local server needs none`;
 }
 
-/** Loopback, private and link-local addresses, `.local`/`.internal` names and one-label names are local. */
+const LOCAL_SUFFIXES = ['.localhost', '.local', '.internal', '.lan', '.home.arpa'];
+
+/** Loopback, private, link-local and CGNAT (Tailscale) addresses, local suffixes and one-label names are local. */
 export function isHosted(baseUrl: string): boolean {
   let host: string;
   try {
@@ -21,7 +23,7 @@ export function isHosted(baseUrl: string): boolean {
   } catch {
     return false; // an unparsable URL gets its own error from the client
   }
-  if (host === 'localhost' || host.endsWith('.localhost') || host.endsWith('.local') || host.endsWith('.internal')) return false;
+  if (host === 'localhost' || LOCAL_SUFFIXES.some((suffix) => host.endsWith(suffix))) return false;
   if (isIP(host) === 4) return !isPrivateV4(host);
   if (isIP(host) === 6) return !(host === '::1' || host.startsWith('fc') || host.startsWith('fd') || host.startsWith('fe80'));
   return host.includes('.');
@@ -29,7 +31,7 @@ export function isHosted(baseUrl: string): boolean {
 
 function isPrivateV4(host: string): boolean {
   const [a = 0, b = 0] = host.split('.').map(Number);
-  return a === 127 || a === 10 || a === 0 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 169 && b === 254);
+  return a === 127 || a === 10 || a === 0 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 169 && b === 254) || (a === 100 && b >= 64 && b <= 127);
 }
 
 /** With a problem, every request ends at once with it (an auth error: no retries, nothing sent). */

@@ -396,18 +396,10 @@ export function subtreeOf(input: Pick<BuildInput, 'settings' | 'repoRoot' | 'env
   return rel === '' || rel.startsWith('..') ? null : rel;
 }
 
-/**
- * --chat-history-file / --input-history-file, else the file in .tandem/. A repository's config may only
- * name a place inside the repository (after symlinks); anything else falls back to the default.
- */
+/** --chat-history-file / --input-history-file (the user's own: see the option table), else the file in .tandem/. */
 function historyFile(input: BuildInput, root: string, key: 'chat-history-file' | 'input-history-file', fallback: string): string {
   const named = input.settings[key];
-  const inTandemDir = join(root, '.tandem', fallback);
-  if (!named) return inTandemDir;
-  const full = resolve(input.environment.cwd, named);
-  if (!fromRepository(input, key) || writesInside(root, full)) return full;
-  input.emit({ type: 'warning', message: `${key} ${named} from the repository's config leads outside the repository; using ${inTandemDir}` });
-  return inTandemDir;
+  return named ? resolve(input.environment.cwd, named) : join(root, '.tandem', fallback);
 }
 
 /** The llm-log a repository named is used only when it would be written inside the repository. */

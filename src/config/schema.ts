@@ -203,13 +203,14 @@ export const OPTIONS = {
     type: 'boolean', default: false, group: 'git',
     help: "add a 'Co-authored-by: tandem (MODEL)' trailer to tandem's commits",
   },
-  // Paths where tandem writes: a repository's config may only name places inside it.
+  // Files tandem appends model text and typed lines to: a repository naming one could aim them at a file
+  // that runs (.husky/pre-commit, .envrc), so only the user may choose them.
   'chat-history-file': {
-    type: 'string', default: null, group: 'session', metavar: 'FILE', repo: 'inside-repo',
+    type: 'string', default: null, group: 'session', metavar: 'FILE', repo: 'user-only',
     defaultLabel: '.tandem/chat.history.md', help: 'the readable chat transcript',
   },
   'input-history-file': {
-    type: 'string', default: null, group: 'session', metavar: 'FILE', repo: 'inside-repo',
+    type: 'string', default: null, group: 'session', metavar: 'FILE', repo: 'user-only',
     defaultLabel: '.tandem/input.history', help: 'the lines typed at the prompt, for Up and Ctrl-R',
   },
   'env-file': {

@@ -242,6 +242,21 @@ describe('history files and attribution', () => {
   });
 });
 
+describe('a repository cannot choose where tandem appends text', () => {
+  it("ignores a repository's chat-history-file aimed at a hook; a passing auto-test says so in one line", async () => {
+    server = await startFakeOpenAI({ replies: { m: [textReply(`Run $(touch pwned) now.\n\n${searchReplace('a.py', 'X = 1\n', 'X = 2\n')}`)], w: [textReply('feat: two')] } });
+    const hook = '#!/bin/sh\nexit 0\n';
+    const repo = gitRepo({ '.tandem.conf.yml': 'chat-history-file: .husky/pre-commit\ninput-history-file: .envrc\n', '.husky/pre-commit': hook, 'a.py': 'X = 1\n' });
+    const run = await runCli(['--base-url', server.url, '--api-key', 'k', '--model', 'm', '--weak-model', 'w', '--map-tokens', '0', '--auto-test', '--test-cmd', 'true', '--message', 'two', 'a.py'], { cwd: repo });
+    expect(run.code, run.stderr).toBe(0);
+    expect(readFileSync(join(repo, 'a.py'), 'utf8')).toBe('X = 2\n');
+    expect(readFileSync(join(repo, '.husky/pre-commit'), 'utf8')).toBe(hook);
+    expect(readFileSync(join(repo, '.tandem', 'chat.history.md'), 'utf8')).toContain('$(touch pwned)');
+    expect(run.stderr).toContain("chat-history-file: ignored; only your own config or flags can set chat-history-file");
+    expect(run.stderr.match(/^Tests passed\.$/gm)).toHaveLength(1);
+  });
+});
+
 describe('first-run fixes', () => {
   it('no API key for a hosted server: one line, exit 1, no request; a local server needs none', async () => {
     const repo = gitRepo({ 'a.py': 'A\n' });
