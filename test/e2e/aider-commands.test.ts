@@ -26,14 +26,15 @@ describe('/save and /load', () => {
     const outside = join(tempDir(), 'notes.md');
     writeFileSync(outside, 'OUTSIDE-NOTES\n');
     const repo = gitRepo({ 'a.py': 'ALPHA = 1\n', 'my dir/b.py': 'BETA = 2\n', 'c.md': 'GAMMA-DOC\n', 'd.py': 'DELTA = 4\n' });
-    const saved = join(repo, 'chat.cmds');
-    const first = await runCli(args(server.url), { cwd: repo, stdin: ['/add a.py "my dir/b.py"', '/read-only c.md', `/read-only ${outside}`, '/save chat.cmds'].join('\n') + '\n' });
+    // The user's own command file lives outside the repository (one inside it may have come with a clone).
+    const saved = join(tempDir(), 'chat.cmds');
+    const first = await runCli(args(server.url), { cwd: repo, stdin: ['/add a.py "my dir/b.py"', '/read-only c.md', `/read-only ${outside}`, `/save ${saved}`].join('\n') + '\n' });
     expect(first.code, first.stderr).toBe(0);
     const text = readFileSync(saved, 'utf8');
     expect(text.split('\n').filter((l) => l.startsWith('/'))).toEqual(['/drop', '/add a.py', '/add "my dir/b.py"', '/read-only c.md', `/read-only ${outside}`]);
 
     // A new process: --load runs the file before the request, which then carries all four files.
-    const second = await runCli(args(server.url, '--load', 'chat.cmds', '--message', 'what is here?', 'd.py'), { cwd: repo });
+    const second = await runCli(args(server.url, '--load', saved, '--message', 'what is here?', 'd.py'), { cwd: repo });
     expect(second.code, second.stderr).toBe(0);
     const requests = server.chatRequests('m');
     expect(requests).toHaveLength(1);
@@ -57,6 +58,22 @@ describe('/save and /load', () => {
     expect(atStart.code).toBe(2);
     expect(atStart.stderr).toContain('--load: bad.cmds:3:');
     expect(server.chatRequests()).toHaveLength(0);
+  });
+
+  it('from a file that came with the repository, runs only chat-shaping commands, even with --yes-always', async () => {
+    server = await startFakeOpenAI({ fallback: textReply('Fine.') });
+    const secret = join(tempDir(), 'id_rsa');
+    writeFileSync(secret, 'PRIVATE-KEY\n');
+    const repo = gitRepo({ 'a.py': 'A = 1\n', '.tandem/session.cmds': `/add a.py\n/read-only ${secret}\n`, 'run.cmds': '/add a.py\n/run touch pwned\n' });
+    const ran = await runCli(args(server.url, '--yes-always', '--load', 'run.cmds', '--message', 'hi'), { cwd: repo });
+    expect(ran.code).toBe(2);
+    expect(ran.stderr).toContain('run.cmds:2: /run is not run from a file inside the repository');
+    expect(existsSync(join(repo, 'pwned'))).toBe(false);
+    const read = await runCli(args(server.url, '--yes-always'), { cwd: repo, stdin: '/load .tandem/session.cmds\nhi\n' });
+    expect(infos(read)).toContain(`.tandem/session.cmds:2: /read-only ${secret} lies outside the repository`);
+    const body = bodyText(server.chatRequests('m')[0]!);
+    expect(body).toContain('A = 1'); // the run got as far as a request with the first line's file
+    expect(body).not.toContain('PRIVATE-KEY');
   });
 });
 
