@@ -1,6 +1,6 @@
 // The one-shot actions --lint, --test and --commit: run once on the repository, no chat, no model
 // (except --commit's message), and exit 0 when it passed, 3 when lint or tests fail, 2 with no test
-// command, 1 when git fails. To have the model fix what fails, send `--message /lint` instead.
+// command, 4 when only untracked files could be committed and nobody could approve them, 1 when git fails. To have the model fix what fails, send `--message /lint` instead.
 import type { Settings } from '../config/schema.js';
 import type { ResultStatus } from '../session/events.js';
 import { EXIT } from '../session/exit-codes.js';
@@ -37,7 +37,11 @@ async function run(action: CheckAction, ctx: ReturnType<BuiltSession['commandCon
       ctx.print('Nothing to commit: the work tree is clean.\n');
       return { code: EXIT.ok, status: 'completed' };
     }
-    return outcome(await commitPending(null, ctx), EXIT.error);
+    const result = await commitPending(null, ctx);
+    // Only untracked files, and nobody here to say yes to them: the approval DESIGN's exit 4 is about
+    if (result.status === 'error' && pending?.tracked.length === 0 && !ctx.canAsk) return { code: EXIT.approvalRequired, status: 'approval_required' };
+    if (result.status === 'error' && pending?.tracked.length === 0) return { code: EXIT.ok, status: 'completed' };
+    return outcome(result, EXIT.error);
   }
   if (action === 'test' && !ctx.testCommand) {
     ctx.print('--test needs a test command: set --test-cmd.\n');

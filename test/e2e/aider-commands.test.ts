@@ -160,6 +160,10 @@ describe('one-shot --lint, --test and --commit', () => {
     expect(git(repo, 'show', '--name-only', '--format=', 'HEAD').trim()).toBe('a.py');
     expect(git(repo, 'status', '--short').trim()).toBe('?? build.pyc');
     expect(server.chatRequests('m')).toHaveLength(0);
+    // only the untracked file is left: nobody here could approve it
+    const untrackedOnly = await runCli(args(server.url, '--commit'), { cwd: repo });
+    expect(untrackedOnly.code).toBe(4);
+    expect(commitCount(repo)).toBe(2);
   });
 });
 
