@@ -390,7 +390,7 @@ function repoRelative(root: string, cwd: string, file: string): string | null {
 }
 
 /** --subtree-only: the folder tandem started in, repository-relative; null for the whole repository. */
-export function subtreeOf(input: Pick<BuildInput, 'settings' | 'repoRoot' | 'environment'>): string | null {
+function subtreeOf(input: Pick<BuildInput, 'settings' | 'repoRoot' | 'environment'>): string | null {
   if (!input.settings['subtree-only'] || input.repoRoot === null) return null;
   const rel = relative(input.repoRoot, input.environment.cwd).split(sep).join('/');
   return rel === '' || rel.startsWith('..') ? null : rel;
