@@ -227,7 +227,7 @@ describe('/help QUESTION', () => {
   it("asks the main model with tandem's documentation, outside the chat history", async () => {
     server = await startFakeOpenAI({ fallback: textReply('Use /save FILE.') });
     const repo = gitRepo({ 'a.py': 'A\n' });
-    const run = await runCli(args(server.url), { cwd: repo, stdin: '/help how do I keep my file list?\n/help save\nnext request\n' });
+    const run = await runCli(args(server.url), { cwd: repo, stdin: '/help how do I keep my file list?\n/help save\nnext request\n/help subtree?\n' });
     expect(run.code, run.stderr).toBe(0);
     const [help, next] = server.chatRequests('m');
     const body = bodyText(help!);
@@ -237,6 +237,7 @@ describe('/help QUESTION', () => {
     expect(infos(run)).toContain('Use /save FILE.');
     expect(infos(run)).toContain('Usage: /save FILE');
     expect(bodyText(next!)).not.toContain('how do I keep my file list?');
+    expect(bodyText(server.chatRequests('m')[2]!)).toContain('"content":"subtree?"');
   });
 });
 

@@ -9,7 +9,8 @@ export const helpCommand: SlashCommand = {
   usage: '/help [CMD|QUESTION]  (a question goes to the model with tandem\'s documentation)',
   async run(args, ctx) {
     const name = args.trim().replace(/^\//, '');
-    if (/\s/.test(name)) return answerQuestion(args.trim(), ctx);
+    // Several words, or one ending in `?`, are a question (`/help subtree?`); one word is a command.
+    if (/\s|\?$/.test(name)) return answerQuestion(args.trim(), ctx);
     if (name) {
       const command = ctx.commands.find((c) => c.name === name);
       if (!command) {
