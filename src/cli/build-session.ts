@@ -10,6 +10,7 @@ import type { SettingKey, Settings } from '../config/schema.js';
 import type { SettingSource } from '../config/load.js';
 import { renderSettingsReport } from '../config/settings-report.js';
 import { withChatChanges } from './commands/settings.js';
+import type { CommitCredit } from '../git/commit.js';
 import { ensureExcluded } from '../git/exclude.js';
 import type { ModelSettings } from '../model/model-settings.js';
 import { withLlmLog } from '../model/logging-client.js';
@@ -41,6 +42,7 @@ import { allCommands } from './commands/registry.js';
 import type { CommandContext, GitCommandsPort, ShellRunOptions } from './commands/types.js';
 import { addFiles } from './commands/add-files.js';
 import { CliError } from './exit-codes.js';
+import { missingApiKeyProblem, withApiKeyCheck } from './api-key-check.js';
 import { EXIT } from '../session/exit-codes.js';
 import { createGitCommands, createGitPort, createRepoFilesPort } from './git-adapter.js';
 import type { LineReader } from './line-reader.js';
@@ -68,6 +70,8 @@ export interface BuiltSession {
   readonly git: GitCommandsPort | null;
   /** false when `.tandem` is not a real folder of the repository: nothing may be written there. */
   readonly stateDirUsable: boolean;
+  /** Where the prompt's input history is kept (--input-history-file), or null for none. */
+  readonly inputHistoryFile: string | null;
   /** Names the repo map has seen, for Tab completion. */
   readonly identifiers: () => readonly string[];
   /** The slash commands' view of the session; `signal` (Ctrl-C) stops the commands they run. */
@@ -97,7 +101,7 @@ function chooseModels(settings: Settings, profileOf: ProfileBuilder): ModelChoic
     editFormat: requested && requested !== 'ask' ? requested : main.editFormat,
     editorFormat: settings['editor-edit-format'] ?? profileOf(editorModel).editFormat,
     contextWindow: main.contextWindow,
-    mode: settings.architect ? 'architect' : requested === 'ask' ? 'ask' : 'code',
+    mode: settings['chat-mode'] ?? (settings.architect ? 'architect' : requested === 'ask' ? 'ask' : 'code'),
   };
 }
 
@@ -111,7 +115,8 @@ function createModelClient(settings: Settings, cwd: string, profileOf: ProfileBu
     maxRetries: settings['max-retries'],
   });
   const llmLog = settings['llm-log'];
-  return llmLog && logAllowed ? withLlmLog(client, resolve(cwd, llmLog), () => clock.now()) : client;
+  const logged = llmLog && logAllowed ? withLlmLog(client, resolve(cwd, llmLog), () => clock.now()) : client;
+  return withApiKeyCheck(logged, missingApiKeyProblem(settings['base-url'], settings['api-key']));
 }
 
 function createMap(input: BuildInput, root: string, tokens: TokenCounter, tokenizer: () => string, contextWindow: number): RepoMapHandle | null {
@@ -128,6 +133,7 @@ function createMap(input: BuildInput, root: string, tokens: TokenCounter, tokeni
     noFilesMultiplier: settings['map-multiplier-no-files'],
     tokenizer,
     progress: showProgress ? (input.mapProgress ?? createProgressBar({ write: (t) => void environment.stderr.write(t), columns: environment.columns })) : undefined,
+    subtree: subtreeOf(input),
   });
 }
 
@@ -198,7 +204,7 @@ export async function buildSession(input: BuildInput): Promise<BuiltSession> {
   const resumed = settings.resume !== null ? resumeSession(root, settings.resume) : null;
   const log = stateProblem ? { recorder: null, emit } : openSessionLog(input, root, choice, resumed);
   if (log.recorder) sessionId = () => log.recorder.id;
-  const ports = createRequestPorts(input, { root, gitOptions, client, tokens, repoMap, runner, runShell, commandTimeoutMs, emit: log.emit, audit });
+  const ports = createRequestPorts(input, { root, gitOptions, client, tokens, repoMap, runner, runShell, commandTimeoutMs, emit: log.emit, audit, mainModel: () => profiles.get('main').name });
   const hooksDir = input.repoRoot ? await configuredHooksDir(input.repoRoot, gitOptions) : null;
   const session = new Session({ ...sessionOptions(settings, choice, root), hooksDir }, {
     ports,
@@ -224,6 +230,7 @@ export async function buildSession(input: BuildInput): Promise<BuiltSession> {
     emit: log.emit,
     git,
     stateDirUsable: stateProblem === null,
+    inputHistoryFile: input.repoRoot && stateProblem === null ? historyFile(input, root, 'input-history-file', 'input.history') : null,
     identifiers: () => repoMap?.identifiers() ?? [],
     commandContext: commandContextOf(input, { session, root, git, repoMap, runShell, profiles, tokens, client, ports }),
     close: async () => {
@@ -276,7 +283,7 @@ function commandContextOf(input: BuildInput, parts: ContextParts): BuiltSession[
     tokens,
     canAsk: input.interactive,
     syntaxCheck: (path) => syntaxCheckOf(root, path, ports),
-    commitMessage: (diff) => userCommitMessage(diff, { client, model: session.models.weak, packageRoot: environment.packageRoot }),
+    commitMessage: (diff) => userCommitMessage(diff, { client, model: session.models.weak, fallbackModel: session.models.main, packageRoot: environment.packageRoot }),
     confirm: (question, kind, subject) => ports.asker.confirm(question, kind, subject),
     listFiles: async () => (ports.files ? ports.files.list() : []),
     settingsReport: () => {
@@ -284,6 +291,12 @@ function commandContextOf(input: BuildInput, parts: ContextParts): BuiltSession[
       const sandbox = sandboxNote(settings);
       return sandbox ? `${sandbox[0]?.toUpperCase()}${sandbox.slice(1)}.\n${report}` : report;
     },
+    askOnce: async (system, question) => {
+      const result = await client.chat({ model: session.models.main, stream: false, messages: [{ role: 'system', content: system }, { role: 'user', content: question }] });
+      return result.ok ? { ok: true, text: result.text } : { ok: false, message: result.error.message };
+    },
+    tandemDocs: () => readFile(join(environment.packageRoot, 'README.md'), 'utf8').catch(() => '(the README is missing from this installation)'),
+    promptsDir: join(environment.packageRoot, 'prompts'),
   });
 }
 
@@ -299,6 +312,17 @@ interface PortParts {
   /** The recording emitter: the asker's questions and answers join the log. */
   readonly emit: EmitEvent;
   readonly audit: AuditLog;
+  /** The chat's main model now (for the Co-authored-by trailer). */
+  readonly mainModel: () => string;
+}
+
+/** --attribute-author / --attribute-committer / --attribute-co-authored-by for tandem's commits. */
+function creditOf(settings: Settings, model: string): CommitCredit {
+  return {
+    author: settings['attribute-author'],
+    committer: settings['attribute-committer'],
+    coAuthorModel: settings['attribute-co-authored-by'] ? model : null,
+  };
 }
 
 /** The real ports a request runs through: model, git, checks, asker, map, shell, repository files, lock. */
@@ -310,7 +334,7 @@ function createRequestPorts(input: BuildInput, parts: PortParts): RequestPorts {
     model: client,
     weakModel: client,
     tokens,
-    git: input.repoRoot ? createGitPort(input.repoRoot, gitOptions, settings['git-commit-verify']) : null,
+    git: input.repoRoot ? createGitPort(input.repoRoot, gitOptions, settings['git-commit-verify'], () => creditOf(settings, parts.mainModel())) : null,
     checks: createChecksPort({ root, runner, env: childEnv, lintCommands: settings['lint-cmd'], testCommand: settings['test-cmd'], timeoutMs: commandTimeoutMs }),
     asker: createAsker({
       yesAlways: settings['yes-always'],
@@ -321,7 +345,7 @@ function createRequestPorts(input: BuildInput, parts: PortParts): RequestPorts {
     }),
     repoMap,
     shell: { run: (command) => runShell(command) },
-    files: input.repoRoot ? createRepoFilesPort(input.repoRoot, gitOptions) : null,
+    files: input.repoRoot ? createRepoFilesPort(input.repoRoot, gitOptions, subtreeOf(input)) : null,
     lock: input.repoRoot ? createRepoLock(input.repoRoot, { timeoutMs: settings['lock-timeout'] * 1000, pid: environment.pid ?? 0 }) : null,
     applyJournal: input.repoRoot ? { file: join(input.repoRoot, '.tandem', 'apply-journal.json'), pid: environment.pid ?? 0 } : null,
     audit: parts.audit,
@@ -341,7 +365,7 @@ function openSessionLog(input: BuildInput, root: string, choice: ModelChoice, re
     resumed?.log ?? null,
     (message) => emit({ type: 'warning', message }),
   );
-  return { recorder, emit: recordingEmit(emit, recorder, join(root, '.tandem', 'chat.history.md'), clock) };
+  return { recorder, emit: recordingEmit(emit, recorder, historyFile(input, root, 'chat-history-file', 'chat.history.md'), clock) };
 }
 
 /** The built-in syntax check of a whole file: against an empty "before", every problem counts. */
@@ -351,10 +375,10 @@ async function syntaxCheckOf(root: string, path: string, ports: RequestPorts): P
 }
 
 /** /commit's message for the user's own changes, by the weak model with tandem's commit prompt. */
-async function userCommitMessage(diff: string, options: { client: ModelClient; model: string; packageRoot: string }): Promise<string> {
+async function userCommitMessage(diff: string, options: { client: ModelClient; model: string; fallbackModel: string; packageRoot: string }): Promise<string> {
   const systemPrompt = await readPrompt(join(options.packageRoot, 'prompts'), 'commit-message.md');
   const paths = [...diff.matchAll(/^diff --git a\/(\S+)/gm)].map((m) => m[1] ?? '');
-  return writeCommitMessage({ client: options.client, model: options.model, systemPrompt, diff, paths });
+  return writeCommitMessage({ client: options.client, model: options.model, fallbackModel: options.fallbackModel, systemPrompt, diff, paths });
 }
 
 async function addStartFiles(context: CommandContext, files: readonly string[], readOnly: readonly string[]): Promise<void> {
@@ -378,6 +402,19 @@ function repoRelative(root: string, cwd: string, file: string): string | null {
   const rel = relative(root, isAbsolute(file) ? file : resolve(cwd, file));
   if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) return null;
   return rel.split(sep).join('/');
+}
+
+/** --subtree-only: the folder tandem started in, repository-relative; null for the whole repository. */
+function subtreeOf(input: Pick<BuildInput, 'settings' | 'repoRoot' | 'environment'>): string | null {
+  if (!input.settings['subtree-only'] || input.repoRoot === null) return null;
+  const rel = relative(input.repoRoot, input.environment.cwd).split(sep).join('/');
+  return rel === '' || rel.startsWith('..') ? null : rel;
+}
+
+/** --chat-history-file / --input-history-file (the user's own: see the option table), else the file in .tandem/. */
+function historyFile(input: BuildInput, root: string, key: 'chat-history-file' | 'input-history-file', fallback: string): string {
+  const named = input.settings[key];
+  return named ? resolve(input.environment.cwd, named) : join(root, '.tandem', fallback);
 }
 
 /** The llm-log a repository named is used only when it would be written inside the repository. */

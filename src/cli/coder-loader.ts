@@ -11,8 +11,10 @@ export function createCoderLoader(packageRoot: string): CoderLoader {
   return (kind) => {
     let entry = loaded.get(kind);
     if (!entry) {
-      entry = loadPromptSet(promptsDir, kind, { fence: '```', platform: platform() }).then((prompts) => ({
-        coder: createCoder(kind === 'architect' ? 'ask' : (kind as CoderFormat), prompts.format),
+      // prompts/context/ holds the context parts every request shares; context mode's own are in context-mode/
+      const folder = kind === 'context' ? 'context-mode' : kind;
+      entry = loadPromptSet(promptsDir, folder, { fence: '```', platform: platform() }).then((prompts) => ({
+        coder: createCoder(kind === 'architect' || kind === 'context' ? 'ask' : (kind as CoderFormat), prompts.format),
         prompts,
       }));
       loaded.set(kind, entry);

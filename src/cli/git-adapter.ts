@@ -1,33 +1,34 @@
 // Adapts the git/ functions to the small ports the session and the slash commands use.
 import type { GitPort, RepoFilesPort } from '../coders/ports.js';
-import { commitFiles } from '../git/commit.js';
+import { commitFiles, type CommitCredit } from '../git/commit.js';
 import { diffFiles, diffSince, headHash } from '../git/diff.js';
 import { dirtyFiles } from '../git/dirty.js';
 import { listRepoFiles } from '../git/ls-files.js';
 import { createGit, runGit } from '../git/repo.js';
 import { untrackablePaths } from '../git/state.js';
-import { statusOf } from '../git/status.js';
+import { isUntracked, statusOf } from '../git/status.js';
 import { undoLastCommit } from '../git/undo.js';
 import type { GitOptions } from '../git/repo.js';
 import type { GitCommandsPort } from './commands/types.js';
 import { splitArgs } from './commands/file-args.js';
 
 /** `verify`: the user's own --git-commit-verify lets tandem's commits run the repository's hooks. */
-export function createGitPort(root: string, options: GitOptions, verify = false): GitPort {
+export function createGitPort(root: string, options: GitOptions, verify = false, credit: () => CommitCredit = () => ({})): GitPort {
   return {
     dirtyFiles: (paths) => dirtyFiles(root, paths, options),
     commitUserChanges: (paths, message) => commitFiles(root, paths, message, { ...options, attribution: false, verify }),
-    commitTandemChange: (paths, message) => commitFiles(root, paths, message, { ...options, attribution: true, verify }),
+    commitTandemChange: (paths, message) => commitFiles(root, paths, message, { ...options, attribution: true, verify, credit: credit() }),
     untrackable: (paths) => untrackablePaths(root, paths, options),
   };
 }
 
 /** Tracked files plus untracked ones git does not ignore, repo-relative, without tandem's own. */
-export function createRepoFilesPort(root: string, options: GitOptions): RepoFilesPort {
+export function createRepoFilesPort(root: string, options: GitOptions, subtree: string | null = null): RepoFilesPort {
   return {
     async list() {
       const files = (await listRepoFiles(root, options.env)) ?? [];
-      return files.filter((path) => !path.startsWith('.tandem/'));
+      // --subtree-only: mentions, offers, completion and /ls see the files under that folder only
+      return files.filter((path) => !path.startsWith('.tandem/') && (subtree === null || path.startsWith(`${subtree}/`)));
     },
   };
 }
@@ -40,14 +41,23 @@ export function createGitCommands(root: string, options: GitOptions): GitCommand
       return { ok: true, message: `Undid commit ${result.hash.slice(0, 7)}; restored ${result.files.join(', ')}.` };
     },
     diffSince: (hash) => diffSince(root, hash, options),
-    async pendingDiff() {
-      const changed = (await statusOf(createGit(root, options), ['.'])).map((entry) => entry.path);
+    async pendingDiff(paths) {
+      const changed = paths ? [...paths] : (await statusOf(createGit(root, options), ['.'])).map((entry) => entry.path);
       return changed.length === 0 ? '' : diffFiles(root, changed, options);
     },
     headHash: () => headHash(root, options),
-    async commitPending(message) {
+    async pendingFiles() {
+      // git status leaves out what git ignores: such a file is never offered, let alone committed.
+      const entries = await statusOf(createGit(root, options), ['.']);
+      const mine = entries.filter((entry) => !entry.path.startsWith('.tandem/'));
+      return {
+        tracked: [...new Set(mine.filter((entry) => !isUntracked(entry)).map((entry) => entry.path))],
+        untracked: mine.filter(isUntracked).map((entry) => entry.path),
+      };
+    },
+    async commitPending(message, paths) {
       const git = createGit(root, options);
-      const changed = (await statusOf(git, ['.'])).map((entry) => entry.path);
+      const changed = paths ? [...paths] : (await statusOf(git, ['.'])).map((entry) => entry.path);
       if (changed.length === 0) return { ok: false, message: 'Nothing to commit: the work tree is clean.' };
       const hash = await commitFiles(root, changed, message ?? 'chore: commit pending changes', { ...options, attribution: false });
       return hash ? { ok: true, message: `Committed ${changed.length} file(s) as ${hash.slice(0, 7)}.` } : { ok: false, message: 'Nothing to commit.' };

@@ -1,5 +1,7 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --
 // The composition root's entry: the only place that reads process.*; everything else receives it.
+// The shebang ends node's own options with `--`: Node 20 otherwise takes `--env-file` from anywhere
+// in the command line, even after the script, and tandem would never see its own `--env-file`.
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';

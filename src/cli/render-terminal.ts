@@ -117,6 +117,8 @@ export function createTerminalScreen(io: TerminalOutput): TerminalRenderer {
       case 'lint':
       case 'test':
         if (!event.ok) err(palette.yellow(`${event.type === 'lint' ? 'Lint' : 'Tests'} failed:\n${sanitize(event.output, true)}\n`));
+        // A passing test run says so in one line, as /test does (a passing lint stays quiet: it runs after every edit)
+        else if (event.type === 'test') err('Tests passed.\n');
         return;
       case 'reflection':
         // Re-asks after added files are counted apart from fixes (see reflection-step.ts).

@@ -44,14 +44,36 @@ export async function approveRepoCommands(environment: CliEnvironment, input: Ap
     if (settings['yes-always'] || !interactive) {
       emit({ type: 'question', text: question, answer: false, answeredBy: 'nobody' });
       record('no', 'policy', settings['yes-always'] ? '--yes-always does not approve a repository\'s settings' : 'nobody to ask: no terminal (headless or --json)');
-      throw new CliError(`${unapproved(needed)}, which you have not approved; run tandem interactively once to approve it`, EXIT.approvalRequired);
+      throw new CliError(`${unapproved(needed)}, which you have not approved; run tandem interactively once, or tandem --trust-repo-settings, to approve it`, EXIT.approvalRequired);
     }
-    const answer = await askLine(lines, `${question} (y/n) `);
+    const answer = await askLine(lines, question);
     emit({ type: 'question', text: question, answer: answer === 'yes', answeredBy: 'user' });
     record(answer === 'yes' ? 'yes' : 'no', 'user');
     if (answer !== 'yes') throw new CliError(`not using the repository's ${needed.key}; remove it from ${escapeControlChars(needed.file)} or approve it`, EXIT.approvalRequired);
     await store.approve(repoRoot, text);
   }
+}
+
+/**
+ * `--trust-repo-settings`: the user's own yes, given on the command line, for every setting that would
+ * ask. Each is shown exactly as the question would show it and stored as an interactive yes is.
+ */
+export async function trustRepoSettings(environment: CliEnvironment, input: Omit<ApprovalInput, 'interactive' | 'lines' | 'emit'>): Promise<void> {
+  const { settings, repoRoot } = input;
+  const write = (text: string): void => void environment.stderr.write(`${text}\n`);
+  if (repoRoot === null) throw new CliError('--trust-repo-settings: not in a git repository', EXIT.usage);
+  const store = createApprovalStore(approvalFile(environment.homeDir));
+  let approved = 0;
+  for (const needed of input.approvalsNeeded) {
+    const text = approvalText(needed);
+    if (await store.isApproved(repoRoot, text)) continue;
+    const question = approvalQuestion(needed, settings);
+    write(`Approved: ${question}`);
+    await store.approve(repoRoot, text);
+    input.audit?.record({ kind: 'repo-settings', subject: `${needed.key}: ${text} (${relative(repoRoot, needed.file) || needed.file})`, decision: 'yes', by: 'user', reason: '--trust-repo-settings' });
+    approved += 1;
+  }
+  write(approved === 0 ? `Nothing to approve: ${escapeControlChars(repoRoot)} has no settings waiting for your yes.` : `Approved ${approved} setting(s) for ${escapeControlChars(repoRoot)}.`);
 }
 
 /** What the approval is stored as: the exact value, or for a secret its file and a digest (never the key itself). */

@@ -47,6 +47,13 @@ export interface RepoMapAdapterOptions {
   readonly tokenizer?: () => string;
   /** Parser threads; default `defaultTagThreads` of the machine. */
   readonly threads?: number;
+  /** --subtree-only: the map sees only the files under this repository-relative folder. */
+  readonly subtree?: string | null;
+}
+
+/** Whether `path` (repository-relative) lies under `subtree` (every path when there is none). */
+export function inSubtree(subtree: string | null | undefined, path: string): boolean {
+  return !subtree || path.startsWith(`${subtree}/`);
 }
 
 /** Fewer files than this parse in a second or two: no bar. */
@@ -78,7 +85,7 @@ export function createRepoMapPort(options: RepoMapAdapterOptions): RepoMapHandle
   // One source per port: the tag cache is loaded on the first request and kept for the next ones.
   const source = createMapSource(root, { pool, onProgress });
   let files: readonly string[] | undefined;
-  const listed = async (): Promise<readonly string[]> => (files ??= await source.listFiles());
+  const listed = async (): Promise<readonly string[]> => (files ??= (await source.listFiles()).filter((path) => inSubtree(options.subtree, path)));
   let refreshNext = false;
   // The names for Tab completion are worked out only when completion asks, not on every build.
   let lastTags: ReadonlyMap<string, PackedTags> | undefined;
@@ -88,7 +95,7 @@ export function createRepoMapPort(options: RepoMapAdapterOptions): RepoMapHandle
   const tagsNow = async (): Promise<ReadonlyMap<string, PackedTags>> => lastTags ?? collect(await listed());
   let collecting: Promise<void> | undefined;
   const version = options.tokenizer ? packageVersion(options.packageRoot) : '';
-  const stored = options.tokenizer ? storedMaps(root, source, () => [version, options.tokenizer?.() ?? '', options.noFilesMultiplier, options.contextWindow]) : undefined;
+  const stored = options.tokenizer ? storedMaps(root, source, () => [version, options.tokenizer?.() ?? '', options.noFilesMultiplier, options.contextWindow, options.subtree ?? '']) : undefined;
   const map = createRepoMap({
     listFiles: listed,
     collectTags: collect,

@@ -159,7 +159,7 @@ export function recordingEmit(emit: EmitEvent, recorder: SessionRecorder, transc
       fs.append(transcriptFile, text);
     } catch (error) {
       transcriptBroken = true;
-      emit({ type: 'warning', message: `Could not write the transcript .tandem/chat.history.md (${describeFsError(error)}); the chat goes on without it.` });
+      emit({ type: 'warning', message: `Could not write the transcript ${transcriptFile} (${describeFsError(error)}); the chat goes on without it.` });
     }
   };
   return (event) => {

@@ -10,7 +10,7 @@ import { readConfinedText, type ReadRefusalKind } from '../platform/text-files.j
 import type { EmitEvent } from '../session/events.js';
 import type { ParseArgsResult } from './args.js';
 import type { CliEnvironment } from './cli-environment.js';
-import { approveRepoCommands } from './repo-approvals.js';
+import { approveRepoCommands, trustRepoSettings } from './repo-approvals.js';
 import { openAudit } from './audit.js';
 import { CliError } from './exit-codes.js';
 import { EXIT } from '../session/exit-codes.js';
@@ -23,6 +23,9 @@ import { buildSession, type BuiltSession } from './build-session.js';
 import { runOneShot } from './one-shot.js';
 import { runRepl } from './repl.js';
 import { formatSessionList, summarizeSessions } from './commands/sessions.js';
+import { checkActionOf, runCheckAction } from './check-actions.js';
+import { findCommand } from './commands/registry.js';
+import { loadCommands } from './commands/save-load.js';
 
 type ParsedArgs = Extract<ParseArgsResult, { ok: true }>;
 
@@ -42,6 +45,10 @@ export async function startTandem(environment: CliEnvironment, parsed: ParsedArg
   lines.configure({ settle });
   let built: BuiltSession | undefined;
   try {
+    if (settings['trust-repo-settings']) {
+      await trustRepoSettings(environment, { repoRoot, settings, approvalsNeeded, audit: openAudit(environment, repoRoot, emit) });
+      return EXIT.ok;
+    }
     if (repoRoot === null) repoRoot = await offerGitInit(environment, interactive, lines, emit);
     await approveRepoCommands(environment, { repoRoot, settings, approvalsNeeded, interactive, lines, emit, audit: openAudit(environment, repoRoot, emit) });
     built = await buildSession({ environment, settings, repoRoot, files: parsed.files, emit, interactive, lines, sources, mapProgress });
@@ -50,6 +57,9 @@ export async function startTandem(environment: CliEnvironment, parsed: ParsedArg
       environment.stdout.write(`${await built.showRepoMap()}\n`);
       return EXIT.ok;
     }
+    const action = checkActionOf(settings);
+    if (action !== null) return await runCheckAction(built, action, environment);
+    if (settings.load !== null) await loadAtStart(built, settings.load);
     if (message !== null) return await runOneShot(built, message, environment);
     return await runRepl(built, environment, lines, interactive);
   } finally {
@@ -57,6 +67,13 @@ export async function startTandem(environment: CliEnvironment, parsed: ParsedArg
     // The process exits as soon as this returns: let the tag cache write finish first.
     await built?.close();
   }
+}
+
+/** --load FILE: its commands run before the first request; the first that fails ends the run (exit 2). */
+async function loadAtStart(built: BuiltSession, file: string): Promise<void> {
+  const print = (text: string): void => built.emit({ type: 'info', message: text.trimEnd() });
+  const failure = await loadCommands(file, built.commandContext(print), findCommand);
+  if (failure !== null) throw new CliError(`--load: ${failure}`, EXIT.usage);
 }
 
 interface LoadedSettings {
@@ -73,6 +90,7 @@ function loadSettings(environment: CliEnvironment, parsed: ParsedArgs, repoRoot:
     env: environment.env,
     flags: parsed.flags,
     explicitConfigFile: configFile,
+    envFile: parsed.flags['env-file'] ? resolve(environment.cwd, parsed.flags['env-file']) : null,
     readFile: configReader(repoRoot),
   });
   for (const problem of config.problems.filter((p) => p.severity === 'warning')) {
@@ -125,13 +143,15 @@ async function createRenderer(environment: CliEnvironment, settings: Settings): 
 /** Persistent input history under the repository's .tandem/ and Tab completion for the prompt. */
 function configurePrompt(lines: LineReader, built: BuiltSession, environment: CliEnvironment, repoRoot: string | null): void {
   lines.configure({
-    historyFile: repoRoot && built.stateDirUsable ? join(repoRoot, '.tandem', 'input.history') : null,
+    historyFile: repoRoot ? built.inputHistoryFile : null,
     completer: createRepositoryCompleter({
       root: built.root,
       cwd: environment.cwd,
       env: environment.env,
       commands: built.commandContext(() => {}).commands,
       identifiers: built.identifiers,
+      // the session's file list: --subtree-only narrows it
+      listFiles: () => built.commandContext(() => {}).listFiles(),
       chatFiles: () => [...built.session.chatFiles, ...built.session.readOnlyFiles.map((f) => f.name)],
     }),
   });

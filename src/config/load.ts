@@ -18,7 +18,7 @@ import {
 } from './schema.js';
 import { judgeRepoValue } from './repo-policy.js';
 
-export type SettingSource = 'default' | 'home' | 'repo' | 'config-file' | 'dotenv' | 'env' | 'flag';
+export type SettingSource = 'default' | 'home' | 'repo' | 'config-file' | 'dotenv' | 'env-file' | 'env' | 'flag';
 
 export interface ConfigProblem {
   /** Errors make the command line invalid (exit 2); warnings are shown and ignored. */
@@ -48,6 +48,8 @@ export interface LoadConfigOptions {
   readonly flags: Partial<Settings>;
   /** --config FILE, absolute; defaults to flags.config. */
   readonly explicitConfigFile?: string | null;
+  /** --env-file FILE, absolute: the user's own .env, read instead of the repository's. */
+  readonly envFile?: string | null;
   /** Returns null when the file does not exist. May throw for other failures (reported as problems). */
   readonly readFile: (file: string) => string | null;
 }
@@ -212,10 +214,13 @@ function fileOf(shown: string): string {
 }
 
 function readEnvironment(state: LoadState, options: LoadConfigOptions): void {
-  const dotenvFile = options.repoRoot === null ? null : path.join(options.repoRoot, '.env');
-  const dotenv = dotenvFile === null ? new Map<string, string>() : readDotenv(state, options, dotenvFile);
+  // The user's --env-file is theirs (no approval); without one, the repository's .env is a stranger's.
+  const userFile = options.envFile ?? null;
+  const dotenvFile = userFile ?? (options.repoRoot === null ? null : path.join(options.repoRoot, '.env'));
+  const dotenvSource: SettingSource = userFile === null ? 'dotenv' : 'env-file';
+  const dotenv = dotenvFile === null ? new Map<string, string>() : readDotenv(state, options, dotenvFile, userFile !== null);
   warnUnknownEnv(state, options.env, 'env');
-  warnUnknownEnv(state, Object.fromEntries(dotenv), 'dotenv', dotenvFile ?? '');
+  warnUnknownEnv(state, Object.fromEntries(dotenv), dotenvSource, dotenvFile ?? '');
   for (const key of settingKeys()) {
     const names = envNamesOf(key);
     // the real environment wins over .env, whichever of a setting's names each one uses
@@ -226,7 +231,7 @@ function readEnvironment(state: LoadState, options: LoadConfigOptions): void {
     }
     const fromFile = names.find((name) => nonEmpty(dotenv.get(name)));
     if (fromFile !== undefined) {
-      applyEnvValue(state, key, dotenv.get(fromFile) ?? '', 'dotenv', `${dotenvFile}: ${fromFile}`);
+      applyEnvValue(state, key, dotenv.get(fromFile) ?? '', dotenvSource, `${dotenvFile}: ${fromFile}`);
     }
   }
 }
@@ -275,14 +280,15 @@ function warnUnknownEnv(
   }
 }
 
-function readDotenv(state: LoadState, options: LoadConfigOptions, file: string): Map<string, string> {
+function readDotenv(state: LoadState, options: LoadConfigOptions, file: string, named = false): Map<string, string> {
   let text: string | null;
   try {
     text = options.readFile(file);
   } catch (error) {
-    problem(state, 'warning', 'dotenv', `${file}: cannot read: ${firstLine(error)}`);
+    problem(state, named ? 'error' : 'warning', named ? 'env-file' : 'dotenv', `${file}: cannot read: ${firstLine(error)}`);
     return new Map();
   }
+  if (text === null && named) problem(state, 'error', 'env-file', `--env-file: ${file}: file not found`);
   if (text === null) return new Map();
   // .env files often hold other tools' secrets: take only what tandem reads
   const wanted = (name: string) =>

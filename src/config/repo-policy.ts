@@ -4,10 +4,10 @@ import path from 'node:path';
 import { specOf, type SettingKey } from './schema.js';
 
 /** Where a setting's current value came from (load.ts's SettingSource). */
-type Source = 'default' | 'home' | 'repo' | 'config-file' | 'dotenv' | 'env' | 'flag';
+type Source = 'default' | 'home' | 'repo' | 'config-file' | 'dotenv' | 'env-file' | 'env' | 'flag';
 
 /** The user's own sources: a repository's value never replaces these for a `user-first` setting. */
-const USER_SOURCES: ReadonlySet<Source> = new Set(['home', 'config-file', 'env', 'flag']);
+const USER_SOURCES: ReadonlySet<Source> = new Set(['home', 'config-file', 'env-file', 'env', 'flag']);
 
 export interface RepoValue {
   readonly key: SettingKey;

@@ -175,6 +175,63 @@ export const OPTIONS = {
     help: 'log every model request and response as JSON lines',
   },
 
+  // issue 25: the commands and options an Aider user reaches for
+  'chat-mode': {
+    type: 'enum', values: ['code', 'ask', 'architect', 'context'], default: null, group: 'model', metavar: 'MODE',
+    defaultLabel: 'code', help: 'code, ask, architect, or context (the model names the files a request needs)',
+  },
+  load: {
+    type: 'string', default: null, group: 'session', metavar: 'FILE', cliOnly: true,
+    help: 'run the slash commands in FILE at start (/save writes such a file)',
+  },
+  'subtree-only': {
+    type: 'boolean', default: false, group: 'repomap',
+    help: 'see only the files under the folder tandem starts in (map, mentions, completion, /ls)',
+  },
+  lint: {
+    type: 'boolean', default: false, negatable: false, cliOnly: true, group: 'checks',
+    help: 'lint the FILEs (else the files changed since HEAD), then exit',
+  },
+  test: {
+    type: 'boolean', default: false, negatable: false, cliOnly: true, group: 'checks',
+    help: 'run --test-cmd, then exit',
+  },
+  commit: {
+    type: 'boolean', default: false, negatable: false, cliOnly: true, group: 'git',
+    help: 'commit the changed tracked files with a weak-model message, then exit',
+  },
+  'attribute-author': {
+    type: 'boolean', default: false, group: 'git',
+    help: "add ' (tandem)' to the author name of tandem's commits",
+  },
+  'attribute-committer': {
+    type: 'boolean', default: true, group: 'git',
+    help: "add ' (tandem)' to the committer name of tandem's commits",
+  },
+  'attribute-co-authored-by': {
+    type: 'boolean', default: false, group: 'git',
+    help: "add a 'Co-authored-by: tandem (MODEL)' trailer to tandem's commits",
+  },
+  // Files tandem appends model text and typed lines to: a repository naming one could aim them at a file
+  // that runs (.husky/pre-commit, .envrc), so only the user may choose them.
+  'chat-history-file': {
+    type: 'string', default: null, group: 'session', metavar: 'FILE', repo: 'user-only',
+    defaultLabel: '.tandem/chat.history.md', help: 'the readable chat transcript',
+  },
+  'input-history-file': {
+    type: 'string', default: null, group: 'session', metavar: 'FILE', repo: 'user-only',
+    defaultLabel: '.tandem/input.history', help: 'the lines typed at the prompt, for Up and Ctrl-R',
+  },
+  'env-file': {
+    type: 'string', default: null, group: 'general', metavar: 'FILE', cliOnly: true,
+    defaultLabel: "the repository's .env", help: 'read this .env file (yours: its values need no approval) instead of the repository\'s',
+  },
+  // The user's own yes: command line only, so no repository file or variable can give it.
+  'trust-repo-settings': {
+    type: 'boolean', default: false, negatable: false, cliOnly: true, group: 'general',
+    help: "approve the repository's settings that need your yes (shows each), then exit",
+  },
+
   // output
   json: { type: 'boolean', default: false, group: 'output', help: 'JSON lines on stdout, never ask' },
   pretty: {

@@ -19,6 +19,7 @@ const SOURCE_LABELS: Readonly<Record<SettingSource, string>> = {
   'config-file': '--config file',
   dotenv: 'repository .env',
   env: 'environment',
+  'env-file': '--env-file',
   flag: 'command line',
 };
 

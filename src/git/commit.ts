@@ -18,6 +18,17 @@ export interface CommitOptions extends GitOptions {
    * skips only some of them (post-commit, prepare-commit-msg still run), so off means every hook.
    */
   readonly verify?: boolean;
+  /** How tandem's own commits name it (ignored for the user's): the author, the committer, a trailer. */
+  readonly credit?: CommitCredit;
+}
+
+export interface CommitCredit {
+  /** ' (tandem)' after the author's name (default false: the person who asked is the author). */
+  readonly author?: boolean;
+  /** ' (tandem)' after the committer's name (default true). */
+  readonly committer?: boolean;
+  /** The model for a `Co-authored-by: tandem (MODEL)` trailer; null or absent for none. */
+  readonly coAuthorModel?: string | null;
 }
 
 interface Identity {
@@ -37,9 +48,13 @@ async function resolveIdentity(git: Git): Promise<Identity> {
 }
 
 function commitArgs(identity: Identity, message: string, options: CommitOptions, paths: string[]): string[] {
-  const committer =
-    options.attribution && identity.name !== FALLBACK_NAME ? identity.name + COMMITTER_SUFFIX : identity.name;
-  const body = options.attribution ? ['-m', TANDEM_TRAILER] : [];
+  const credit = options.attribution ? (options.credit ?? {}) : { committer: false };
+  const credited = (on: boolean | undefined): string => (on && identity.name !== FALLBACK_NAME ? identity.name + COMMITTER_SUFFIX : identity.name);
+  const committer = credited(credit.committer ?? true);
+  const author = credited(credit.author ?? false);
+  // Tandem-Commit is what /undo checks, so it is always there; Co-authored-by is for people reading history.
+  const coAuthor = credit.coAuthorModel ? `\nCo-authored-by: tandem (${credit.coAuthorModel.replace(/[\r\n<>]/g, ' ')}) <${FALLBACK_EMAIL}>` : '';
+  const body = options.attribution ? ['-m', `${TANDEM_TRAILER}${coAuthor}`] : [];
   return [
     '-c',
     `user.name=${committer}`,
@@ -50,7 +65,7 @@ function commitArgs(identity: Identity, message: string, options: CommitOptions,
     '--quiet',
     '--only',
     ...(options.verify ? [] : ['--no-verify']),
-    `--author=${identity.name} <${identity.email}>`,
+    `--author=${author} <${identity.email}>`,
     '-m',
     message.trim() || 'tandem: update files',
     ...body,

@@ -108,7 +108,7 @@ export function createOpenAIClient(options: OpenAIClientOptions = {}): ModelClie
         }
         if (result.ok) return result;
         const { delivered, retryAfterMs, ...failure } = result;
-        if (!failure.error.retryable || delivered || attempt >= settings.maxRetries) return failure;
+        if (!failure.error.retryable || delivered || attempt >= (request.maxRetries ?? settings.maxRetries)) return failure;
         const backoff = settings.retryBaseMs * 2 ** attempt * (0.5 + random() / 2);
         await sleep(Math.min(retryAfterMs ?? backoff, settings.maxRetryWaitMs), request.signal);
         if (request.signal?.aborted) {

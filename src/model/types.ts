@@ -51,6 +51,8 @@ export interface ChatRequest {
   readonly temperature?: number;
   /** How many leading messages stay the same from request to request (system prompt, examples, map...). */
   readonly stablePrefix?: number;
+  /** Retries for this request instead of the client's (0: one attempt; commit messages have a fallback). */
+  readonly maxRetries?: number;
 }
 
 export type ChatResult =

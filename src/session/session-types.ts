@@ -7,7 +7,8 @@ import type { EmitEvent, ResultStatus } from './events.js';
 import type { ModelProfiles, ModelRole } from './model-profiles.js';
 import type { SessionRecorder } from './session-log.js';
 
-export type ChatMode = 'code' | 'ask' | 'architect';
+/** `context`: the model names the files a request needs, and tandem offers to add them; no edits. */
+export type ChatMode = 'code' | 'ask' | 'architect' | 'context';
 
 export interface SessionOptions {
   readonly root: string;
@@ -44,7 +45,7 @@ export interface LoadedCoder {
 }
 
 /** Loads (and caches) the coder of an edit format, or the architect's planner. */
-export type CoderLoader = (kind: CoderFormat | 'architect') => Promise<LoadedCoder>;
+export type CoderLoader = (kind: CoderFormat | 'architect' | 'context') => Promise<LoadedCoder>;
 
 export interface SessionTexts {
   readonly summarize: string;

@@ -157,6 +157,7 @@ export class Session {
       const loaded = await this.deps.loadCoder(this.coderKindFor(mode));
       await this.summarizeIfLong(loaded.prompts.context.ack);
       if (mode === 'architect') return await this.runArchitect(text, signal, loaded);
+      if (mode === 'context') return await this.runContext(text, signal, loaded);
       return await this.runLoop(text, signal, loaded, 'main', this.chatConversation());
     } catch (error) {
       return this.endWithError(error, null);
@@ -190,7 +191,7 @@ export class Session {
   }
 
   /** The coder a mode talks through: the edit format's, ask's, or the architect's planner. */
-  private coderKindFor(mode: ChatMode): CoderFormat | 'architect' {
+  private coderKindFor(mode: ChatMode): CoderFormat | 'architect' | 'context' {
     return mode === 'code' ? this.editFormat : mode;
   }
 
@@ -204,6 +205,16 @@ export class Session {
     // The editor carries out the plan in a conversation of its own, which the log does not keep.
     const history: ChatMessage[] = [];
     return this.runLoop(request, signal, editor, 'editor', new Conversation(history, this.layoutOf(history), null));
+  }
+
+  /** Context mode: one answer naming files, and an offer of each repository file it names; nothing is edited. */
+  private async runContext(text: string, signal: AbortSignal | undefined, loaded: LoadedCoder): Promise<RequestOutcome> {
+    const chat = this.chatConversation();
+    const built = await this.buildRequest(text, loaded, chat.history, true);
+    const reply = await requestReply(built, text, this.models.main, chat, this.requestDeps, signal);
+    if (!reply.ok) return reply.outcome;
+    await offerMentionedFiles(reply.text, this.fileOffers);
+    return { status: 'completed' };
   }
 
   /** The request and its reflections: one turn after another until one ends it. */
@@ -295,7 +306,7 @@ export class Session {
   private async commitChange(paths: string[], diff: string, systemPrompt: string): Promise<void> {
     if (!this.ports.git) return;
     const request = [...this.history].reverse().find((m) => m.role === 'user')?.content;
-    const message = await writeCommitMessage({ client: this.ports.weakModel, model: this.models.weak, systemPrompt, diff, paths, context: request });
+    const message = await writeCommitMessage({ client: this.ports.weakModel, model: this.models.weak, fallbackModel: this.models.main, systemPrompt, diff, paths, context: request });
     const hash = await this.ports.git.commitTandemChange(paths, message);
     if (!hash) return;
     this.totals.commits++;

@@ -44,10 +44,10 @@ function start(setup: Setup) {
   const events: SessionEvent[] = [];
   const listeners: Array<(event: SessionEvent) => void> = [];
   const coders = new Map<string, Promise<LoadedCoder>>();
-  const loadCoder = (kind: CoderFormat | 'architect'): Promise<LoadedCoder> => {
-    const format = kind === 'architect' ? 'ask' : kind;
+  const loadCoder = (kind: CoderFormat | 'architect' | 'context'): Promise<LoadedCoder> => {
+    const format = kind === 'architect' || kind === 'context' ? 'ask' : kind;
     if (!coders.has(kind)) {
-      coders.set(kind, loadPromptSet(PROMPTS, kind, { fence: '```', platform: 'linux' }).then((prompts) => ({ coder: createCoder(format, prompts.format), prompts })));
+      coders.set(kind, loadPromptSet(PROMPTS, kind === 'context' ? 'context-mode' : kind, { fence: '```', platform: 'linux' }).then((prompts) => ({ coder: createCoder(format, prompts.format), prompts })));
     }
     return coders.get(kind)!;
   };

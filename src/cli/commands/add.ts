@@ -1,6 +1,6 @@
 // /add FILE|FOLDER|GLOB...: put files in the chat so the model sees them in full and may edit them.
 import { addFiles } from './add-files.js';
-import { splitArgs } from './file-args.js';
+import { splitArgs, toRepoPath } from './file-args.js';
 import type { SlashCommand } from './types.js';
 
 export const addCommand: SlashCommand = {
@@ -14,7 +14,9 @@ export const addCommand: SlashCommand = {
       ctx.print('Usage: /add FILE|FOLDER|GLOB...\n');
       return {};
     }
-    await addFiles(words, ctx);
-    return {};
+    const added = await addFiles(words, ctx);
+    // Nothing added and not everything already there: the command failed (a /load file stops here)
+    const present = (word: string): boolean => ctx.session.chatFiles.includes(toRepoPath(ctx.root, ctx.cwd, word).path ?? '');
+    return added.length > 0 || words.every(present) ? {} : { status: 'error' };
   },
 };

@@ -1,12 +1,16 @@
-// /help [CMD]: every command with one line, or one command in full.
-import type { SlashCommand } from './types.js';
+// /help [CMD]: every command with one line, or one command in full. /help QUESTION asks the model,
+// with tandem's own documentation (shipped in the package) as its only context.
+import { readPrompt } from '../../coders/prompt-files.js';
+import type { CommandContext, CommandResult, SlashCommand } from './types.js';
 
 export const helpCommand: SlashCommand = {
   name: 'help',
-  summary: 'list commands, or explain one: /help CMD',
-  usage: '/help [CMD]',
+  summary: 'list commands, explain one (/help CMD), or ask about tandem (/help QUESTION)',
+  usage: '/help [CMD|QUESTION]  (a question goes to the model with tandem\'s documentation)',
   async run(args, ctx) {
     const name = args.trim().replace(/^\//, '');
+    // Several words, or one ending in `?`, are a question (`/help subtree?`); one word is a command.
+    if (/\s|\?$/.test(name)) return answerQuestion(args.trim(), ctx);
     if (name) {
       const command = ctx.commands.find((c) => c.name === name);
       if (!command) {
@@ -22,3 +26,21 @@ export const helpCommand: SlashCommand = {
     return {};
   },
 };
+
+/** Several words are a question: the main model answers it from the docs, outside the chat's history. */
+async function answerQuestion(question: string, ctx: CommandContext): Promise<CommandResult> {
+  if (!ctx.askOnce || !ctx.tandemDocs || !ctx.promptsDir) {
+    ctx.print('Cannot answer questions here: no model is set up.\n');
+    return { status: 'error' };
+  }
+  const commands = ctx.commands.map((c) => `/${c.name}: ${c.summary} (usage: ${c.usage ?? `/${c.name}`})`).join('\n');
+  const docs = `${await ctx.tandemDocs()}\n\n## Slash commands\n\n${commands}`;
+  const template = await readPrompt(ctx.promptsDir, 'help/system.md');
+  const answer = await ctx.askOnce(template.replace('{docs}', () => docs), question);
+  if (!answer.ok) {
+    ctx.print(`Could not answer: ${answer.message}\n`);
+    return { status: 'error' };
+  }
+  ctx.print(`${answer.text.trim()}\n`);
+  return {};
+}

@@ -1,18 +1,28 @@
-// /ls: the files in the chat and the read-only files.
+// /ls: the files in the chat, the read-only files, then the repository's other files (counted; a long
+// list shows its first page, and /ls PATTERN narrows it).
+import { isGlob, matchGlob } from './glob.js';
 import type { SlashCommand } from './types.js';
+
+/** More other files than this show as a count and the first page. */
+const PAGE = 50;
 
 export const lsCommand: SlashCommand = {
   name: 'ls',
-  summary: 'list the files in the chat',
-  usage: '/ls',
-  async run(_args, ctx) {
+  summary: "list the chat files, read-only files and the repository's other files",
+  usage: '/ls [GLOB|FOLDER]  (other files: the first 50 unless narrowed, e.g. /ls src/**/*.ts or /ls src)',
+  async run(args, ctx) {
     const { chatFiles, readOnlyFiles } = ctx.session;
-    if (chatFiles.length === 0 && readOnlyFiles.length === 0) {
-      ctx.print('No files in the chat. Add some with /add FILE.\n');
-      return {};
-    }
     if (chatFiles.length > 0) ctx.print(`Files in the chat:\n${chatFiles.map((f) => `  ${f}\n`).join('')}`);
     if (readOnlyFiles.length > 0) ctx.print(`Read-only:\n${readOnlyFiles.map((f) => `  ${f.name}\n`).join('')}`);
+    if (chatFiles.length === 0 && readOnlyFiles.length === 0) ctx.print('No files in the chat. Add some with /add FILE.\n');
+    const inChat = new Set([...chatFiles, ...readOnlyFiles.map((f) => f.name)]);
+    const filter = args.trim();
+    const all = (await ctx.listFiles()).filter((f) => !inChat.has(f));
+    const others = filter === '' ? all : isGlob(filter) ? matchGlob(filter, all) : all.filter((f) => f === filter || f.startsWith(`${filter.replace(/\/+$/, '')}/`));
+    if (others.length === 0) return {};
+    const shown = others.slice(0, PAGE);
+    const more = others.length > PAGE ? `  ... and ${others.length - PAGE} more (narrow with /ls GLOB or /ls FOLDER)\n` : '';
+    ctx.print(`Other files in the repository (${others.length}):\n${shown.map((f) => `  ${f}\n`).join('')}${more}`);
     return {};
   },
 };

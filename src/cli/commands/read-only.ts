@@ -14,12 +14,14 @@ export const readOnlyCommand: SlashCommand = {
       ctx.print('Usage: /read-only FILE...\n');
       return {};
     }
+    let failed = false;
     for (const typed of words) {
       const absolutePath = isAbsolute(typed) ? typed : resolve(ctx.cwd, typed);
       const inRepo = toRepoPath(ctx.root, ctx.cwd, typed).path;
       const exists = inRepo !== null ? isExistingFile(ctx.root, inRepo) : isExistingFile('/', absolutePath);
       if (!exists) {
         ctx.print(`Cannot add ${typed}: no such file.\n`);
+        failed = true;
         continue;
       }
       const name = inRepo ?? absolutePath;
@@ -28,6 +30,6 @@ export const readOnlyCommand: SlashCommand = {
       const added = ctx.session.addReadOnlyFile({ name, absolutePath });
       ctx.print(added ? `Added ${name} to the chat as read-only.\n` : `${name} is already read-only in the chat.\n`);
     }
-    return {};
+    return failed ? { status: 'error' } : {};
   },
 };

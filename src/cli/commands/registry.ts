@@ -10,11 +10,12 @@ import { helpCommand } from './help.js';
 import { lintCommand } from './lint.js';
 import { lsCommand } from './ls.js';
 import { mapCommand, mapRefreshCommand } from './map.js';
-import { architectCommand, askCommand, codeCommand } from './modes.js';
+import { architectCommand, askCommand, chatModeCommand, codeCommand, contextCommand } from './modes.js';
 import { editorModelCommand, mainModelCommand, weakModelCommand } from './models.js';
 import { readOnlyCommand } from './read-only.js';
 import { resetCommand } from './reset.js';
 import { runCommand } from './run.js';
+import { createLoadCommand, saveCommand } from './save-load.js';
 import { sessionsCommand } from './sessions.js';
 import { settingsCommand } from './settings.js';
 import { testCommand } from './test.js';
@@ -31,6 +32,8 @@ export function allCommands(): SlashCommand[] {
     askCommand,
     codeCommand,
     architectCommand,
+    contextCommand,
+    chatModeCommand,
     mainModelCommand,
     weakModelCommand,
     editorModelCommand,
@@ -47,6 +50,8 @@ export function allCommands(): SlashCommand[] {
     mapCommand,
     mapRefreshCommand,
     sessionsCommand,
+    saveCommand,
+    createLoadCommand(findCommand),
     settingsCommand,
     helpCommand,
     exitCommand,

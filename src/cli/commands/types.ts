@@ -7,9 +7,12 @@ import type { ChatMode, Session } from '../../session/session.js';
 export interface GitCommandsPort {
   undo(): Promise<{ ok: boolean; message: string }>;
   diffSince(hash: string | null): Promise<string>;
-  commitPending(message: string | null): Promise<{ ok: boolean; message: string }>;
+  /** Commits the pending changes: all of them, or just `paths` (repository-relative). */
+  commitPending(message: string | null, paths?: readonly string[]): Promise<{ ok: boolean; message: string }>;
+  /** Changed tracked files and untracked files git does not ignore, repository-relative. */
+  pendingFiles(): Promise<{ readonly tracked: readonly string[]; readonly untracked: readonly string[] }>;
   /** The user's pending changes (work tree against HEAD), for a commit message. */
-  pendingDiff(): Promise<string>;
+  pendingDiff(paths?: readonly string[]): Promise<string>;
   headHash(): Promise<string | null>;
   raw(args: string): Promise<{ exitCode: number | null; output: string }>;
 }
@@ -51,6 +54,17 @@ export interface CommandContext {
   readonly commitMessage: (diff: string) => Promise<string>;
   /** The effective settings and where each came from, for /settings. */
   readonly settingsReport: () => string;
+  /**
+   * Lines /save writes for context that is not a repository file (`/web URL`, `/add IMAGE`); absent
+   * until the web pages and images of the chat can be listed.
+   */
+  readonly savedContextLines?: () => readonly string[];
+  /** One question to the main model outside the chat's history (/help QUESTION): its answer, or why not. */
+  readonly askOnce?: (system: string, question: string) => Promise<{ readonly ok: true; readonly text: string } | { readonly ok: false; readonly message: string }>;
+  /** tandem's own documentation (its README, shipped in the package), for /help QUESTION. */
+  readonly tandemDocs?: () => Promise<string>;
+  /** Where the tandem's prompts live (prompts/ in the package). */
+  readonly promptsDir?: string;
 }
 
 export interface CommandResult {
