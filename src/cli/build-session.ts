@@ -18,6 +18,8 @@ import { createOpenAIClient, DEFAULT_BASE_URL } from '../model/openai-client.js'
 import type { ModelClient } from '../model/types.js';
 import { createTokenizerPool } from '../model/tokens.js';
 import { configuredHooksDir } from '../git/hooks-path.js';
+import { gitConfigIncludes } from '../git/config-includes.js';
+import { withSafeImportPaths } from '../platform/safe-import-env.js';
 import { systemClock, type Clock } from '../platform/clock.js';
 import { createProcessRunner, type ProcessRunner } from '../platform/process.js';
 import { scrubEnvironment } from '../platform/scrub-env.js';
@@ -162,7 +164,7 @@ export async function buildSession(input: BuildInput): Promise<BuiltSession> {
   const { environment, settings, emit } = input;
   const root = input.repoRoot ?? environment.cwd;
   // Every command tandem starts (git and its hooks too) gets an environment without the user's secrets.
-  const childEnv = scrubEnvironment(environment.env, { passEnv: settings['pass-env'], secrets: [settings['api-key']] });
+  const childEnv = withSafeImportPaths(scrubEnvironment(environment.env, { passEnv: settings['pass-env'], secrets: [settings['api-key']] }));
   const gitOptions = { env: childEnv };
   if (input.repoRoot) await ensureExcluded(input.repoRoot, '.tandem/', gitOptions);
   const stateProblem = input.repoRoot ? stateDirProblem(root) : null;
@@ -192,7 +194,9 @@ export async function buildSession(input: BuildInput): Promise<BuiltSession> {
   const log = stateProblem ? { recorder: null, emit } : openSessionLog(input, root, choice, resumed);
   const ports = createRequestPorts(input, { root, gitOptions, client, tokens, repoMap, runner, runShell, commandTimeoutMs, emit: log.emit });
   const hooksDir = input.repoRoot ? await configuredHooksDir(input.repoRoot, gitOptions) : null;
-  const session = new Session({ ...sessionOptions(settings, choice, root), hooksDir }, {
+  const gitIncludes = input.repoRoot ? await gitConfigIncludes(input.repoRoot, gitOptions) : [];
+  const commandsRun = [...settings['lint-cmd'], ...(settings['test-cmd'] ? [settings['test-cmd']] : [])];
+  const session = new Session({ ...sessionOptions(settings, choice, root), hooksDir, gitIncludes, commandsRun }, {
     ports,
     emit: log.emit,
     loadCoder: createCoderLoader(environment.packageRoot),

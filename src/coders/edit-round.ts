@@ -25,6 +25,10 @@ export interface EditRoundOptions {
   readonly readOnly?: readonly string[];
   /** git's hooks folder (core.hooksPath) relative to the root, when it is inside the repository. */
   readonly hooksDir?: string | null;
+  /** Files the repository's git config includes, repository-relative: only a person may edit them. */
+  readonly gitIncludes?: readonly string[];
+  /** The lint and test commands: new files that change what they load need a person. */
+  readonly commands?: readonly string[];
   /**
    * Text tandem wrote to files it could not commit (during a merge, with auto-commits off), by path:
    * such a file still holding that text is tandem's work, not the user's, and is never a "wip" commit.
@@ -242,8 +246,9 @@ async function approvePlan(plan: EditPlan, options: EditRoundOptions, deps: Deps
 }
 
 function approvalQuestion(file: PlannedFile, options: EditRoundOptions, realPath: string | null) {
-  const context = { chatFiles: options.chatFiles, readOnly: options.readOnly, hooksDir: options.hooksDir };
-  const decision = stricter(decideEdit(file.path, file.created, context), realPath === null ? null : decideEdit(realPath, file.created, context));
+  const context = { chatFiles: options.chatFiles, readOnly: options.readOnly, hooksDir: options.hooksDir, gitIncludes: options.gitIncludes, commands: options.commands };
+  const content = { before: file.before.text, after: file.after };
+  const decision = stricter(decideEdit(file.path, file.created, context, content), realPath === null ? null : decideEdit(realPath, file.created, context, content));
   if (decision.answer === 'no-question') return null;
   if (decision.answer === 'refused') return { text: decision.reason, kind: 'refused' as const };
   const action = file.created ? `Create new file ${file.path}` : `Allow edits to ${file.path}`;

@@ -65,6 +65,8 @@ async function applyEdits(reply: string, loaded: LoadedCoder, deps: RoundDeps): 
         dirtyCommits: options.dirtyCommits,
         readOnly: offers.readOnly,
         hooksDir: options.hooksDir,
+        gitIncludes: options.gitIncludes,
+        commands: options.commandsRun,
         uncommittedByTandem: deps.uncommittedByTandem,
         declined: offers.declined,
       },
