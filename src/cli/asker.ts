@@ -18,7 +18,7 @@ export interface AskerOptions {
 }
 
 /** Kinds that --yes-always (and "all") never answers: a person must say yes each time. */
-const ALWAYS_ASK: ReadonlySet<ApprovalKind> = new Set(['shell-command', 'sensitive-file']);
+const ALWAYS_ASK: ReadonlySet<ApprovalKind> = new Set(['shell-command', 'sensitive-file', 'large-reply']);
 
 /** Kinds where Enter means yes: they only add context or retry; the others write, run or spend. */
 const DEFAULT_YES: ReadonlySet<ApprovalKind> = new Set(['add-file', 'fix-failures']);
@@ -33,7 +33,7 @@ export function createAsker(options: AskerOptions): Asker {
       const question = escapeControlChars(raw);
       const answer = await decide(question, kind);
       const answeredBy = answer === 'unanswerable' ? 'nobody' : options.yesAlways && !ALWAYS_ASK.has(kind) ? 'yes-always' : 'user';
-      options.emit({ type: 'question', text: question, answer: answer === 'yes', answeredBy });
+      options.emit({ type: 'question', text: question, answer: answer === 'yes', answeredBy, ...(ALWAYS_ASK.has(kind) ? { personOnly: true } : {}) });
       return answer;
     },
   };

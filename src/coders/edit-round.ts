@@ -5,6 +5,7 @@ import { applyPlanWithUndo, loadSnapshots, type AppliedPlan, type JournalOptions
 import { recoverJournal } from '../edits/apply-journal.js';
 import { decideEdit, type EditPolicyDecision } from '../edits/edit-policy.js';
 import { describeRoundProblems } from '../edits/failure-message.js';
+import { replyLimitReason } from '../edits/reply-limits.js';
 import { realRepoPath } from '../edits/real-repo-path.js';
 import { planEdits } from '../edits/plan.js';
 import type { Edit, EditFailure, EditPlan, FileSnapshot, PlannedFile } from '../edits/types.js';
@@ -213,6 +214,16 @@ interface Approval {
 }
 
 async function approvePlan(plan: EditPlan, options: EditRoundOptions, deps: Deps): Promise<Approval> {
+  const tooMuch = replyLimitReason(plan.files);
+  if (tooMuch !== null) {
+    // One question for the whole reply, before any per-file one: a person looks at it, or nothing is written.
+    const answer = await deps.asker.confirm(`Write this reply? Careful: ${tooMuch}.`, 'large-reply');
+    if (answer !== 'yes') {
+      const message = `The user did not allow this reply's changes: ${tooMuch}. Nothing was written.`;
+      const denied = plan.files.flatMap((file) => file.editIndexes.map((index) => ({ edit: editStub(file, index), reason: 'denied' as const, message })));
+      return { files: [], denied, addedToChat: [], unanswerable: answer === 'unanswerable' };
+    }
+  }
   const files: PlannedFile[] = [];
   const denied: EditFailure[] = [];
   const addedToChat: string[] = [];

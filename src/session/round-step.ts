@@ -35,6 +35,9 @@ export async function runRound(reply: string, loaded: LoadedCoder, deps: RoundDe
   const { edits, added, declined } = applied;
   const editFailures = describeEditFailures(edits, added, loaded);
   if (edits.approvalRequired) return { end: { status: 'approval_required', message: 'An edit needed approval that nobody could give.' } };
+  if (applied.shellUnanswerable) {
+    return { end: { status: 'approval_required', message: 'A suggested shell command needed a person to approve it, and nobody could; it did not run.' } };
+  }
   const checks = await runChecks(edits, loaded, deps, signal);
   if (signal?.aborted) return { end: { status: 'interrupted', message: 'Interrupted while checking the change.' } };
   // No means no: a declined edit or file is not a failure to retry; the request ends here.
@@ -48,6 +51,8 @@ interface AppliedEdits {
   readonly added: string[];
   /** The user said no to an edit or a file in this round. */
   readonly declined: boolean;
+  /** A suggested shell command needed a person and nobody could answer (headless). */
+  readonly shellUnanswerable: boolean;
 }
 
 async function applyEdits(reply: string, loaded: LoadedCoder, deps: RoundDeps): Promise<AppliedEdits | { end: RequestOutcome }> {
@@ -83,8 +88,8 @@ async function applyEdits(reply: string, loaded: LoadedCoder, deps: RoundDeps): 
   const declined = offers.declined.size > declinedBefore || edits.failures.some((f) => f.reason === 'denied');
   deps.totals.editsApplied += edits.appliedCount;
   deps.totals.editsFailed += edits.failures.length;
-  await offerShellCommands(edits.shellCommands, { shell: ports.shell, asker: ports.asker, emit: deps.emit });
-  return { edits, added, declined };
+  const shell = await offerShellCommands(edits.shellCommands, { shell: ports.shell, asker: ports.asker, emit: deps.emit });
+  return { edits, added, declined, shellUnanswerable: shell.unanswerable };
 }
 
 function describeEditFailures(edits: EditRoundResult, added: readonly string[], loaded: LoadedCoder): RoundFailures {
