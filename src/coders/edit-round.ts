@@ -1,12 +1,14 @@
 // One reply becomes a change: parse -> lock -> plan (dry run) -> approvals -> apply -> commit -> unlock.
 // Everything the model must fix comes back as text in `problems`; nothing here throws for a model mistake.
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { applyPlanWithUndo, loadSnapshots, type AppliedPlan, type JournalOptions } from '../edits/apply.js';
 import { recoverJournal } from '../edits/apply-journal.js';
 import { decideEdit, type EditPolicyDecision } from '../edits/edit-policy.js';
 import { describeRoundProblems } from '../edits/failure-message.js';
 import { replyLimitReason } from '../edits/reply-limits.js';
 import { realRepoPath } from '../edits/real-repo-path.js';
+import { placeholderFolder } from '../edits/redirect.js';
 import { planEdits } from '../edits/plan.js';
 import type { Edit, EditFailure, EditPlan, FileSnapshot, PlannedFile } from '../edits/types.js';
 import { unifiedDiff } from '../edits/unified-diff.js';
@@ -52,6 +54,8 @@ export interface EditRoundResult {
   readonly diff: string;
   /** Set when the written files were left uncommitted, with the reason in words. */
   readonly uncommitted?: string;
+  /** Every block of the reply had SEARCH equal to REPLACE: their number (nothing changed, nothing failed). */
+  readonly unchangedOnly?: number;
 }
 
 /** Commits what a round wrote; throwing makes the round put every written file back. */
@@ -108,16 +112,23 @@ async function planAndWrite(
 ): Promise<EditRoundResult> {
   const paths = unique([...parsed.edits.map((e) => e.path), ...options.chatFiles]);
   const loaded = await loadSnapshots(options.root, paths);
-  const plan = planEdits(parsed.edits, loaded.files, { chatFiles: options.chatFiles, refused: loaded.refused, root: options.root });
-  const approval = await approvePlan(plan, options, deps);
-  const writable = await refuseUnwritable(approval.files, options.root, deps);
-  const failures = [...plan.failures, ...approval.denied, ...writable.refused];
+  const existingFolders = exampleFoldersThatExist(options.root, parsed.edits);
+  const plan = planEdits(parsed.edits, loaded.files, { chatFiles: options.chatFiles, refused: loaded.refused, root: options.root, existingFolders });
+  // A write that cannot happen goes back to the model as its mistake; nobody is asked about it first.
+  const writable = await refuseUnwritable(plan.files, options.root, deps);
+  const approval = await approvePlan({ ...plan, files: writable.files }, options, deps);
+  const failures = [...plan.failures, ...writable.refused, ...approval.denied];
   for (const failure of failures) {
     const denied = failure.reason === 'denied';
     deps.emit({ type: 'edit', path: failure.edit.path, status: denied ? 'denied' : 'failed', error: firstLine(failure.message), ...(denied ? {} : { detail: failure.message }) });
   }
 
-  const files = writable.files;
+  const files = approval.files;
+  const unchanged = plan.unchanged ?? [];
+  for (const edit of unchanged.filter((e) => !files.some((f) => f.path === e.path))) {
+    deps.emit({ type: 'info', message: `Edit ${edit.index + 1}: its SEARCH and REPLACE are identical, so it changed nothing in ${edit.path}.` });
+  }
+  const unchangedOnly = unchanged.length > 0 && unchanged.length === parsed.edits.length ? { unchangedOnly: unchanged.length } : {};
   const diffs = files.map((file) => unifiedDiff(file.path, file.before.text ?? '', file.after));
   const base = {
     failures,
@@ -126,6 +137,7 @@ async function planAndWrite(
     approvalRequired: approval.unanswerable,
     addedToChat: approval.addedToChat.filter((path) => files.some((f) => f.path === path)),
     diff: diffs.join(''),
+    ...unchangedOnly,
   };
   if (options.dryRun) {
     files.forEach((file, i) => deps.emit({ type: 'edit', path: file.path, status: 'planned', diff: diffs[i] }));
@@ -182,6 +194,20 @@ class EditCommitError extends Error {
     const kind = (cause as { kind?: unknown }).kind;
     this.kind = typeof kind === 'string' ? kind : 'commit_failed';
   }
+}
+
+/** The example folders (`path/to`) the reply names that the repository really has. */
+function exampleFoldersThatExist(root: string, edits: readonly Edit[]): Set<string> {
+  const found = new Set<string>();
+  for (const folder of new Set(edits.map((e) => placeholderFolder(e.path.replace(/\\/g, '/').replace(/^\.\//, ''))))) {
+    if (folder === undefined) continue;
+    try {
+      if (statSync(join(root, folder)).isDirectory()) found.add(folder);
+    } catch {
+      // no such folder: the example one
+    }
+  }
+  return found;
 }
 
 /** Drops the files that cannot be written where the reply put them, or that git would not commit. */
