@@ -30,7 +30,11 @@ export async function approveRepoCommands(environment: CliEnvironment, input: Ap
   const store = createApprovalStore(approvalFile(environment.homeDir));
   for (const needed of input.approvalsNeeded) {
     const text = approvalText(needed);
-    if (await store.isApproved(repoRoot, text)) continue;
+    if (await store.isApproved(repoRoot, text)) {
+      // Shown at every start: the repository, not the user, picked what each request may cost.
+      if (needed.cost) emit({ type: 'info', message: `Using the repository's ${needed.key}: ${escapeControlChars(needed.value)} (from ${escapeControlChars(needed.file)}, approved earlier).` });
+      continue;
+    }
     const question = approvalQuestion(needed, settings);
     if (settings['yes-always'] || !interactive) {
       emit({ type: 'question', text: question, answer: false, answeredBy: 'nobody' });
@@ -45,6 +49,8 @@ export async function approveRepoCommands(environment: CliEnvironment, input: Ap
 
 /** What the approval is stored as: the exact value, or for a secret its file and a digest (never the key itself). */
 function approvalText(needed: ApprovalNeeded): string {
+  // A setting's approval is for that key and value, never mistaken for a command's text.
+  if (needed.cost) return `setting ${needed.key}=${needed.value}`;
   if (!needed.secret) return needed.value;
   const digest = createHash('sha256').update(needed.value).digest('hex').slice(0, 16);
   return `${needed.key} from ${needed.file} sha256:${digest}`;
@@ -53,6 +59,7 @@ function approvalText(needed: ApprovalNeeded): string {
 function unapproved(needed: ApprovalNeeded): string {
   const file = escapeControlChars(needed.file);
   if (needed.secret) return `${file} sets an API key for you`;
+  if (needed.cost) return `the repository's configuration (${file}) sets ${needed.key} to ${escapeControlChars(needed.value)}, which may raise what each request costs, so it was not applied`;
   return `the repository's configuration (${file}) sets ${needed.key} to ${escapeControlChars(needed.value)}`;
 }
 
@@ -61,6 +68,9 @@ export function approvalQuestion(needed: ApprovalNeeded, settings: Settings): st
   if (needed.secret) {
     const server = escapeControlChars(settings['base-url'] ?? 'the default OpenAI server');
     return `You have no API key of your own; the repository's ${file} sets one. Send it to ${server} with your requests?`;
+  }
+  if (needed.cost) {
+    return `The repository's ${file} sets ${needed.key} to \`${escapeControlChars(needed.value)}\`, which may raise what each request costs. Use it?`;
   }
   const action = needed.key === 'base-url' ? 'send your requests (and API key) there' : 'run it';
   return `The repository's ${file} sets ${needed.key} to \`${escapeControlChars(needed.value)}\`. Allow tandem to ${action}?`;
