@@ -37,8 +37,9 @@ export async function approveRepoCommands(environment: CliEnvironment, input: Ap
     }
     const question = approvalQuestion(needed, settings);
     if (settings['yes-always'] || !interactive) {
-      emit({ type: 'question', text: question, answer: false, answeredBy: 'nobody' });
-      throw new CliError(`${unapproved(needed)}, which you have not approved; run tandem interactively once to approve it`, EXIT.approvalRequired);
+      // --yes-always never answers these: the question says so rather than suggesting it.
+      emit({ type: 'question', text: question, answer: false, answeredBy: 'nobody', personOnly: true });
+      throw new CliError(unapprovedLine(needed), EXIT.approvalRequired);
     }
     const answer = await askLine(lines, `${question} (y/n) `);
     emit({ type: 'question', text: question, answer: answer === 'yes', answeredBy: 'user' });
@@ -56,10 +57,15 @@ function approvalText(needed: ApprovalNeeded): string {
   return `${needed.key} from ${needed.file} sha256:${digest}`;
 }
 
+function unapprovedLine(needed: ApprovalNeeded): string {
+  if (!needed.cost) return `${unapproved(needed)}, which you have not approved; run tandem interactively once to approve it`;
+  const value = escapeControlChars(needed.value);
+  return `not applied: the repository's ${escapeControlChars(needed.file)} sets ${needed.key} to ${value}, which may raise what each request costs; run tandem interactively once to approve it, or give your own --${needed.key}`;
+}
+
 function unapproved(needed: ApprovalNeeded): string {
   const file = escapeControlChars(needed.file);
   if (needed.secret) return `${file} sets an API key for you`;
-  if (needed.cost) return `the repository's configuration (${file}) sets ${needed.key} to ${escapeControlChars(needed.value)}, which may raise what each request costs, so it was not applied`;
   return `the repository's configuration (${file}) sets ${needed.key} to ${escapeControlChars(needed.value)}`;
 }
 
