@@ -164,7 +164,7 @@ export async function buildSession(input: BuildInput): Promise<BuiltSession> {
   const { environment, settings, emit } = input;
   const root = input.repoRoot ?? environment.cwd;
   // Every command tandem starts (git and its hooks too) gets an environment without the user's secrets.
-  const childEnv = withSafeImportPaths(scrubEnvironment(environment.env, { passEnv: settings['pass-env'], secrets: [settings['api-key']] }));
+  const childEnv = scrubEnvironment(environment.env, { passEnv: settings['pass-env'], secrets: [settings['api-key']] });
   const gitOptions = { env: childEnv };
   if (input.repoRoot) await ensureExcluded(input.repoRoot, '.tandem/', gitOptions);
   const stateProblem = input.repoRoot ? stateDirProblem(root) : null;
@@ -184,8 +184,10 @@ export async function buildSession(input: BuildInput): Promise<BuiltSession> {
   const client = createModelClient(settings, environment.cwd, profileOf, llmLogAllowed(input, root, emit), environment.clock ?? systemClock);
   const runner = createProcessRunner();
   const commandTimeoutMs = settings['command-timeout'] * 1000;
-  const runShell = (command: string, extra: ShellRunOptions = {}): ReturnType<ShellPort['run']> =>
-    runner.run(command, { cwd: root, timeoutMs: commandTimeoutMs, env: childEnv, ...extra });
+  // Lint commands inspect code and must not run a module a file in the repository shadows; test commands and
+  // /run run the repository's code by design (and import it from the working folder), so they keep Python's default.
+  const runShell = (command: string, { lint, ...extra }: ShellRunOptions = {}): ReturnType<ShellPort['run']> =>
+    runner.run(command, { cwd: root, timeoutMs: commandTimeoutMs, env: lint === true ? withSafeImportPaths(childEnv) : childEnv, ...extra });
   // The map's tag cache and stored maps live in .tandem/ too
   const repoMap = stateProblem ? null : createMap(input, root, tokens, () => profiles.get('main').name, choice.contextWindow);
 
@@ -302,7 +304,7 @@ function createRequestPorts(input: BuildInput, parts: PortParts): RequestPorts {
     weakModel: client,
     tokens,
     git: input.repoRoot ? createGitPort(input.repoRoot, gitOptions, settings['git-commit-verify']) : null,
-    checks: createChecksPort({ root, runner, env: childEnv, lintCommands: settings['lint-cmd'], testCommand: settings['test-cmd'], timeoutMs: commandTimeoutMs }),
+    checks: createChecksPort({ root, runner, env: childEnv, lintEnv: withSafeImportPaths(childEnv), lintCommands: settings['lint-cmd'], testCommand: settings['test-cmd'], timeoutMs: commandTimeoutMs }),
     asker: createAsker({
       yesAlways: settings['yes-always'],
       prompt: input.interactive ? (question, choices, fallback) => input.lines.ask(question, choices, fallback) : null,

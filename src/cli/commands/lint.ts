@@ -22,7 +22,7 @@ export const lintCommand: SlashCommand = {
     for (const file of files) {
       for (const { command } of lintCommandsFor(file, commands)) {
         const line = `${command} ${pathArgument(file)}`;
-        const result = await ctx.runShell(line, { signal: ctx.signal });
+        const result = await ctx.runShell(line, { signal: ctx.signal, lint: true });
         if (result.exitCode !== 0) failures.push(`$ ${line}\n${result.output}`);
       }
     }
