@@ -74,6 +74,8 @@ function stripDecoration(text: string): { name: string; quoted: boolean } {
 const NAME_CHARS = /^[\p{L}\p{N}\p{M}_.@~+\-/\\[\]()$,=%#]+$/u;
 // With spaces, no `=`, `$` or ` -`: `PORT=8080 node server.js` and `eslint --fix a.js` are commands.
 const QUOTED_NAME_CHARS = /^(?!.* -)[\p{L}\p{N}\p{M}_.@~+\-/\\[\](),%# ]+$/u;
+// `python manage.py` in backticks is a command, not a file name with a space.
+const COMMAND_START = /^(?:python[\d.]*|node|npm|npx|bash|sh|zsh|ruby|go|cargo|pytest|deno|bun|yarn|pnpm|make|run|cd|cat|git|uv|pip[\d.]*) /i;
 const EXTENSION = /\.[\p{L}\p{N}_-]+$/u;
 
 /** True when `name` (already stripped) reads as a path rather than a word of prose. */
@@ -82,7 +84,7 @@ function looksLikePath(name: string, chatFiles: readonly string[], quoted = fals
   const p = normalizePath(name);
   if (chatFiles.includes(p) || chatFiles.includes(resolvePath(p, chatFiles))) return true;
   if (/[\t\n\r]/.test(name) || /[`*<>|"'?]/.test(name) || name.includes('://')) return false;
-  if (!(quoted ? QUOTED_NAME_CHARS : NAME_CHARS).test(name) || / {2}|^ | $/.test(name)) return false;
+  if (!(quoted ? QUOTED_NAME_CHARS : NAME_CHARS).test(name) || / {2}|^ | $/.test(name) || COMMAND_START.test(name)) return false;
   if (/^[.\-=]+$/.test(name) || name.endsWith('.')) return false;
   if (name.includes('/') || name.includes('\\')) return true;
   if (EXTENSION.test(name)) return true;

@@ -41,7 +41,7 @@ describe('whole format: a name line tandem cannot read is never the only chat fi
   );
 
   it('prose that names the only chat file, or no file, still means the only chat file', () => {
-    for (const line of ['Here is the updated app.py', 'Here is the updated file:', 'Done.']) {
+    for (const line of ['Here is the updated app.py', 'Here is the updated file:', 'Done.', 'Run it with `python app.py`:', '`python app.py`']) {
       expect(parseReply('whole', listing(line), { chatFiles: ['app.py'] }).edits.map((e) => e.path), line).toEqual(['app.py']);
     }
   });
