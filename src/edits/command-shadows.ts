@@ -2,7 +2,7 @@
 // Python module named like one the command imports, or a config file the command's tool loads (and
 // runs: eslint.config.js, conftest.py, jest.config.js are code). Pure: paths and command texts in.
 import { posix } from 'node:path';
-import { PYTHON_STDLIB_MODULES } from './python-modules.js';
+import { PYTHON_STDLIB_MODULES, PYTHON_TOOL_MODULES } from './python-modules.js';
 
 /** A tool that may appear in a command, and the file names (lower case, any folder) it loads as config. */
 interface ToolConfigs {
@@ -67,7 +67,7 @@ export function commandShadowReason(path: string, context: ShadowContext): strin
   const module = pythonModuleOf(path);
   if (module === null || !whereImportsLook(path, context.chatFiles)) return null;
   const named = new Set([...context.commands.flatMap(moduleArgs), ...tools.filter((w) => PYTHON_TOOLS.test(w)).map((w) => w.replace(/\./g, '_'))]);
-  if (PYTHON_STDLIB_MODULES.has(module) || named.has(module)) {
+  if (PYTHON_STDLIB_MODULES.has(module) || PYTHON_TOOL_MODULES.has(module) || named.has(module)) {
     return `${path} has the name of the Python module \`${module}\`, which your lint/test command would import instead of the real one`;
   }
   return null;

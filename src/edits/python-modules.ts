@@ -22,3 +22,14 @@ export const PYTHON_STDLIB_MODULES: ReadonlySet<string> = new Set(
     'zipapp zipfile zipimport zlib zoneinfo sitecustomize usercustomize __main__'
   ).split(' '),
 );
+
+// Installed packages the common Python lint and test tools import as they start (pytest's pluggy, black's
+// click...): a module of that name where Python looks first runs in their place. Not every installed
+// module; the ones a lint or test command is sure to load.
+export const PYTHON_TOOL_MODULES: ReadonlySet<string> = new Set(
+  (
+    'pytest _pytest pluggy iniconfig packaging exceptiongroup tomli toml typing_extensions setuptools pkg_resources ' +
+    'attr attrs six yaml colorama click platformdirs pathspec mypy_extensions mypy flake8 pycodestyle pyflakes mccabe ' +
+    'pylint astroid isort black coverage tox nox virtualenv filelock distlib'
+  ).split(' '),
+);

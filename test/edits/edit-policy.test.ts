@@ -131,6 +131,8 @@ describe('files that change what git or an approved command does', () => {
     ['py_compile.py', true, NPM_TEST, 'no-question'],
     ['py_compile.py', false, PY_LINT, 'ask'],
     ['pytest.py', true, PYTEST, 'person-only'],
+    ['pluggy.py', true, PYTEST, 'person-only'],
+    ['typing_extensions.py', true, PY_LINT, 'person-only'],
     ['mylinter.py', true, { commands: ['python: python -m mylinter --strict'] }, 'person-only'],
     ['unittest.py', true, { commands: ['python -m unittest discover'] }, 'person-only'],
     // a tool's config file when that tool is the lint or test command
