@@ -22,6 +22,8 @@ export interface RoundDeps {
   /** The chat's files, read-only files and declined files; files the round adds join the chat through it. */
   readonly offers: FileOfferDeps;
   readonly commit: CommitWritten | null;
+  /** A suggested shell command nobody could approve (headless). */
+  readonly onUnansweredCommand?: () => void;
   /** A typed failure while applying: ends the request (see error-ending.ts). */
   readonly endWithError: (error: unknown, modelNote: string) => RequestOutcome;
 }
@@ -35,9 +37,8 @@ export async function runRound(reply: string, loaded: LoadedCoder, deps: RoundDe
   const { edits, added, declined } = applied;
   const editFailures = describeEditFailures(edits, added, loaded);
   if (edits.approvalRequired) return { end: { status: 'approval_required', message: 'An edit needed approval that nobody could give.' } };
-  if (applied.shellUnanswerable) {
-    return { end: { status: 'approval_required', message: 'A suggested shell command needed a person to approve it, and nobody could; it did not run.' } };
-  }
+  // Checks and fixes go on; the request then ends approval_required rather than completed (exit 4).
+  if (applied.shellUnanswerable) deps.onUnansweredCommand?.();
   const checks = await runChecks(edits, loaded, deps, signal);
   if (signal?.aborted) return { end: { status: 'interrupted', message: 'Interrupted while checking the change.' } };
   // No means no: a declined edit or file is not a failure to retry; the request ends here.

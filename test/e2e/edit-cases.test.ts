@@ -59,6 +59,21 @@ describe('what the model is told', () => {
   });
 });
 
+describe('a suggested command nobody can approve', () => {
+  it('headless: the reply lands, the tests still run and their failure is fixed, then the request ends with exit 4', async () => {
+    const breaking = `${searchReplace('app.py', 'x = 1\n', 'x = 2\n')}\nCheck it with:\n\n\`\`\`bash\npython3 app.py\n\`\`\`\n`;
+    const fixing = searchReplace('app.py', 'x = 2\n', 'x = 3\n');
+    const test = 'grep -q "x = 3" app.py || { echo "x must be 3"; exit 1; }';
+    const { repo, result, requests, lastUser } = await run([breaking, fixing], { 'app.py': 'x = 1\n' }, ['-m', 'edit', '--yes-always', '--auto-test', '--test-cmd', test, 'app.py']);
+
+    expect(result.code, result.stderr).toBe(4);
+    expect(requests).toHaveLength(2);
+    expect(lastUser(1)).toContain('x must be 3');
+    expect(read(repo, 'app.py')).toBe('x = 3\n');
+    expect(result.events().at(-1)).toMatchObject({ type: 'result', status: 'approval_required' });
+  });
+});
+
 describe('the example folder path/to/', () => {
   it('is used when the repository really has it', async () => {
     const reply = searchReplace('path/to/new.py', '', 'z = 1\n');
