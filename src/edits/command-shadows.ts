@@ -8,6 +8,8 @@ import { PYTHON_STDLIB_MODULES, PYTHON_TOOL_MODULES } from './python-modules.js'
 interface ToolConfigs {
   readonly tool: RegExp;
   readonly names: RegExp;
+  /** Existing files too: the file is settings that run code, never ordinary content (`.npmrc`'s node-options). */
+  readonly always?: boolean;
 }
 
 const JS = '(?:js|mjs|cjs|ts|mts|cts|json|jsonc|json5|ya?ml|toml)';
@@ -26,6 +28,11 @@ const TOOL_CONFIGS: readonly ToolConfigs[] = [
   { tool: /^(?:mocha)$/, names: new RegExp(`^\\.mocharc(?:\\.${JS})?$`) },
   { tool: /^(?:prettier)$/, names: new RegExp(`^(?:prettier\\.config\\.${JS}|\\.prettierrc(?:\\.${JS})?)$`) },
   { tool: /^(?:stylelint)$/, names: new RegExp(`^(?:stylelint\\.config\\.${JS}|\\.stylelintrc(?:\\.${JS})?)$`) },
+  // make prefers GNUmakefile to Makefile: a new one replaces the rules `make test` runs.
+  { tool: /^(?:make|gmake)$/, names: /^(?:gnumakefile|makefile)$/ },
+  { tool: /^(?:just)$/, names: /^\.?justfile$/ },
+  // Package managers read their settings from the project (node-options, script-shell, pnpm's hooks).
+  { tool: /^(?:npm|npx|yarn|pnpm|pnpx|bun|bunx)$/, names: /^(?:\.npmrc|\.yarnrc(?:\.ya?ml)?|\.pnpmfile\.c?js|bunfig\.toml)$/, always: true },
 ];
 
 // Commands that run Python (and so import modules by name from the folders Python puts first).
@@ -53,17 +60,18 @@ export interface ShadowContext {
   readonly chatFiles: readonly string[];
 }
 
-/** Why a new file at `path` would change what an approved command runs, or null. */
-export function commandShadowReason(path: string, context: ShadowContext): string | null {
+/** Why a file at `path` (new when `created`) would change what an approved command runs, or null. */
+export function commandShadowReason(path: string, created: boolean, context: ShadowContext): string | null {
   if (context.commands.length === 0) return null;
   const base = posix.basename(path).toLowerCase();
   const words = context.commands.flatMap(commandWords);
-  const tools = words.filter((w) => !LAUNCHERS.test(w));
-  for (const { tool, names } of TOOL_CONFIGS) {
-    const named = tools.find((w) => tool.test(w));
+  for (const { tool, names, always } of TOOL_CONFIGS) {
+    if (!created && always !== true) continue;
+    const named = words.find((w) => tool.test(w));
     if (named !== undefined && names.test(base)) return `${path} is a config file ${named} loads, and ${named} is in your lint/test command`;
   }
-  if (!words.some((w) => PYTHON_TOOLS.test(w))) return null;
+  if (!created || !words.some((w) => PYTHON_TOOLS.test(w))) return null;
+  const tools = words.filter((w) => !LAUNCHERS.test(w));
   const module = pythonModuleOf(path);
   if (module === null || !whereImportsLook(path, context.chatFiles)) return null;
   const named = new Set([...context.commands.flatMap(moduleArgs), ...tools.filter((w) => PYTHON_TOOLS.test(w)).map((w) => w.replace(/\./g, '_'))]);

@@ -55,7 +55,7 @@ export function decideEdit(path: string, created: boolean, context: EditPolicyCo
   if ((context.readOnly ?? []).includes(path)) return refused(`${path} is read-only context and is never edited`);
   const sensitive =
     personOnlyReason(path, lower, base, context) ??
-    (created ? commandShadowReason(path, { commands: context.commands ?? [], chatFiles: context.chatFiles }) : null) ??
+    commandShadowReason(path, created, { commands: context.commands ?? [], chatFiles: context.chatFiles }) ??
     (content === undefined ? null : manifestHookReason(path, content.before, content.after, context.commands ?? []));
   if (sensitive !== null) return { answer: 'person-only', reason: sensitive };
   if (context.chatFiles.includes(path)) return { answer: 'no-question', reason: '' };

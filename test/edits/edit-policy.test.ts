@@ -154,6 +154,14 @@ describe('files that change what git or an approved command does', () => {
     ['vite.config.ts', true, { commands: ['npx vitest run'] }, 'person-only'],
     ['jest.config.js', true, { commands: ['npx vitest'] }, 'no-question'],
     ['jest.config.js', false, { commands: ['npx jest'] }, 'ask'],
+    ['GNUmakefile', true, { commands: ['make test'] }, 'person-only'],
+    ['Makefile', false, { commands: ['make test'] }, 'ask'],
+    ['GNUmakefile', true, PYTEST, 'no-question'],
+    ['.npmrc', true, NPM_TEST, 'person-only'],
+    ['.npmrc', false, NPM_TEST, 'person-only'],
+    ['.yarnrc.yml', false, { commands: ['yarn test'] }, 'person-only'],
+    ['.pnpmfile.cjs', true, { commands: ['pnpm -r test'] }, 'person-only'],
+    ['.npmrc', true, PYTEST, 'ask'],
   ];
 
   it.each(rows)('%s (new: %s) with %j: %s', (path, created, setup, answer) => {
