@@ -21,9 +21,11 @@ export async function gitConfigIncludes(root: string, options: GitOptions = {}):
     const key = (newline < 0 ? entry : entry.slice(0, newline)).toLowerCase();
     const value = newline < 0 ? '' : entry.slice(newline + 1);
     // Every include directive counts, whether or not its condition holds today (a branch switch may make it hold).
-    if (value !== '' && !value.startsWith('~') && /^include(?:if\..*)?\.path$/.test(key)) {
-      addInside(found, root, resolve(dirname(originFile), value));
-    }
+    if (value === '' || !/^include(?:if\..*)?\.path$/.test(key)) continue;
+    const home = options.env?.['HOME'];
+    // git expands `~/` to the home folder: a repository inside it can be named that way too.
+    if (value.startsWith('~/') && home) addInside(found, root, resolve(home, value.slice(2)));
+    else if (!value.startsWith('~')) addInside(found, root, resolve(dirname(originFile), value));
   }
   return [...found].filter((p) => p !== '.git/config' && !p.startsWith('.git/'));
 }

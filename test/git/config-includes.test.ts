@@ -1,5 +1,5 @@
 import { symlinkSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { gitConfigIncludes } from '../../src/git/config-includes.js';
 import { makeFixture, type Fixture } from './git-fixture.js';
@@ -19,10 +19,11 @@ describe('files the repository git config includes', () => {
     await fx.git('config', '--add', 'include.path', '../link.cfg');
     await fx.git('config', 'includeIf.onbranch:never.path', '../later.cfg');
     await fx.git('config', 'includeIf.gitdir:/nowhere/.path', '/etc/outside.cfg');
+    await fx.git('config', '--add', 'include.path', `~/${relative(fx.env['HOME'] ?? '', join(fx.root, 'home-named.cfg'))}`);
 
     const found = await gitConfigIncludes(fx.root, { env: fx.env });
 
-    expect([...found].sort()).toEqual(['cfg/a.cfg', 'later.cfg', 'link.cfg', 'nested.cfg', 'real.cfg']);
+    expect([...found].sort()).toEqual(['cfg/a.cfg', 'home-named.cfg', 'later.cfg', 'link.cfg', 'nested.cfg', 'real.cfg']);
   });
 
   it('is empty when the config includes nothing', async () => {
