@@ -1,12 +1,18 @@
 // Edit cases from replaying real replies (issue 21, item 7), each at the parse/plan level:
 // names the whole format could not read, `path/to/` that really exists, `--- /dev/null` over an
 // existing file, a new file's BOM, and a block whose SEARCH equals its REPLACE.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { createCoder } from '../../src/coders/base-coder.js';
+import { runEditRound } from '../../src/coders/edit-round.js';
+import type { FormatPrompts } from '../../src/coders/prompt-files.js';
 import { missingSnapshot } from '../../src/edits/file-text.js';
 import { parseReply } from '../../src/edits/parse.js';
 import { planEdits } from '../../src/edits/plan.js';
 import type { FileSnapshot } from '../../src/edits/types.js';
 import { searchReplace } from '../support/replies.js';
+import { gitRepo } from '../support/temp-repo.js';
 
 function snap(path: string, text: string | null, bom = false): FileSnapshot {
   if (text === null) return missingSnapshot(path);
@@ -92,6 +98,13 @@ describe('a byte order mark', () => {
     expect(whole.files[0]?.after).toBe(`${BOM}class A {}\n`);
     const block = parseReply('diff', searchReplace('B.cs', '', `${BOM}class B {}\n`), { chatFiles: [] }).edits;
     expect(planEdits(block, files({}), { chatFiles: [] }).files[0]?.after).toBe(`${BOM}class B {}\n`);
+  });
+
+  it('of a new file reaches the disk, once', async () => {
+    const root = gitRepo({ 'Old.cs': `${BOM}class O {}\n` });
+    const reply = ['New.cs', '```', `${BOM}class N {}`, '```', ''].join('\n');
+    await runEditRound(reply, { root, chatFiles: ['Old.cs', 'New.cs'], dryRun: false, dirtyCommits: false }, { coder: createCoder('whole', {} as FormatPrompts), asker: { confirm: async () => 'yes' }, git: null, emit: () => {} });
+    expect([...readFileSync(join(root, 'New.cs')).subarray(0, 4)]).toEqual([0xef, 0xbb, 0xbf, 0x63]);
   });
 
   it('echoed by the model for a file that has one is dropped (the writer puts the file\'s own back)', () => {
