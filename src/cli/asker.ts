@@ -26,13 +26,14 @@ const AUDIT_KINDS: Partial<Record<ApprovalKind, AuditKind>> = {
   'edit-outside-chat': 'edit',
   'create-file': 'new-file',
   'sensitive-file': 'person-only',
+  'large-reply': 'person-only',
   'add-file': 'add-file',
 };
 
 const NOBODY_REASON = 'nobody to ask: no terminal (headless or --json)';
 
 /** Kinds that --yes-always (and "all") never answers: a person must say yes each time. */
-const ALWAYS_ASK: ReadonlySet<ApprovalKind> = new Set(['shell-command', 'sensitive-file']);
+const ALWAYS_ASK: ReadonlySet<ApprovalKind> = new Set(['shell-command', 'sensitive-file', 'large-reply']);
 
 /** Kinds where Enter means yes: they only add context or retry; the others write, run or spend. */
 const DEFAULT_YES: ReadonlySet<ApprovalKind> = new Set(['add-file', 'fix-failures']);
@@ -48,7 +49,7 @@ export function createAsker(options: AskerOptions): Asker {
       const { answer, by } = await decide(question, kind);
       if (options.audit) recordDecision(options.audit, kind, subject ?? raw, answer, by);
       const answeredBy = answer === 'unanswerable' ? 'nobody' : options.yesAlways && !ALWAYS_ASK.has(kind) ? 'yes-always' : 'user';
-      options.emit({ type: 'question', text: question, answer: answer === 'yes', answeredBy });
+      options.emit({ type: 'question', text: question, answer: answer === 'yes', answeredBy, ...(ALWAYS_ASK.has(kind) ? { personOnly: true } : {}) });
       return answer;
     },
   };

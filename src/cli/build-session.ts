@@ -19,6 +19,8 @@ import { createOpenAIClient, DEFAULT_BASE_URL } from '../model/openai-client.js'
 import type { ModelClient } from '../model/types.js';
 import { createTokenizerPool } from '../model/tokens.js';
 import { configuredHooksDir } from '../git/hooks-path.js';
+import { gitConfigIncludes } from '../git/config-includes.js';
+import { withSafeImportPaths } from '../platform/safe-import-env.js';
 import { systemClock, type Clock } from '../platform/clock.js';
 import type { ProcessRunner } from '../platform/process.js';
 import type { AuditLog } from '../platform/audit-log.js';
@@ -195,8 +197,10 @@ export async function buildSession(input: BuildInput): Promise<BuiltSession> {
   const audit = openAudit(environment, input.repoRoot, emit, () => sessionId());
   const runner = createCommandRunner(sandboxFor(environment, settings, root, input.repoRoot), audit);
   const commandTimeoutMs = settings['command-timeout'] * 1000;
-  const runShell = (command: string, extra: ShellRunOptions = {}): ReturnType<ShellPort['run']> =>
-    runner.run(command, { cwd: root, timeoutMs: commandTimeoutMs, env: childEnv, ...extra });
+  // Lint commands inspect code and must not run a module a file in the repository shadows; test commands and
+  // /run run the repository's code by design (and import it from the working folder), so they keep Python's default.
+  const runShell = (command: string, { lint, ...extra }: ShellRunOptions = {}): ReturnType<ShellPort['run']> =>
+    runner.run(command, { cwd: root, timeoutMs: commandTimeoutMs, env: lint === true ? withSafeImportPaths(childEnv) : childEnv, ...extra });
   // The map's tag cache and stored maps live in .tandem/ too
   const repoMap = stateProblem ? null : createMap(input, root, tokens, () => profiles.get('main').name, choice.contextWindow);
 
@@ -206,7 +210,9 @@ export async function buildSession(input: BuildInput): Promise<BuiltSession> {
   if (log.recorder) sessionId = () => log.recorder.id;
   const ports = createRequestPorts(input, { root, gitOptions, client, tokens, repoMap, runner, runShell, commandTimeoutMs, emit: log.emit, audit, mainModel: () => profiles.get('main').name });
   const hooksDir = input.repoRoot ? await configuredHooksDir(input.repoRoot, gitOptions) : null;
-  const session = new Session({ ...sessionOptions(settings, choice, root), hooksDir }, {
+  const gitIncludes = input.repoRoot ? await gitConfigIncludes(input.repoRoot, gitOptions) : [];
+  const commandsRun = [...settings['lint-cmd'], ...(settings['test-cmd'] ? [settings['test-cmd']] : [])];
+  const session = new Session({ ...sessionOptions(settings, choice, root), hooksDir, gitIncludes, commandsRun }, {
     ports,
     emit: log.emit,
     loadCoder: createCoderLoader(environment.packageRoot),
@@ -335,7 +341,7 @@ function createRequestPorts(input: BuildInput, parts: PortParts): RequestPorts {
     weakModel: client,
     tokens,
     git: input.repoRoot ? createGitPort(input.repoRoot, gitOptions, settings['git-commit-verify'], () => creditOf(settings, parts.mainModel())) : null,
-    checks: createChecksPort({ root, runner, env: childEnv, lintCommands: settings['lint-cmd'], testCommand: settings['test-cmd'], timeoutMs: commandTimeoutMs }),
+    checks: createChecksPort({ root, runner, env: childEnv, lintEnv: withSafeImportPaths(childEnv), lintCommands: settings['lint-cmd'], testCommand: settings['test-cmd'], timeoutMs: commandTimeoutMs }),
     asker: createAsker({
       yesAlways: settings['yes-always'],
       prompt: input.interactive ? (question, choices, fallback) => input.lines.ask(question, choices, fallback) : null,

@@ -16,6 +16,8 @@ export interface ChecksAdapterOptions {
   readonly root: string;
   readonly runner: ProcessRunner;
   readonly env: Record<string, string>;
+  /** The lint commands' environment (safe import paths); default: `env`. */
+  readonly lintEnv?: Record<string, string>;
   readonly lintCommands: readonly string[];
   readonly testCommand: string | null;
   readonly timeoutMs: number;
@@ -35,7 +37,7 @@ export function createChecksPort(options: ChecksAdapterOptions): ChecksPort {
     },
     async lint(paths, signal) {
       if (lintCommands.length === 0) return null;
-      const result = await runLint(options.runner, options.root, paths, lintCommands, { ...run, signal });
+      const result = await runLint(options.runner, options.root, paths, lintCommands, { ...run, env: options.lintEnv ?? options.env, signal });
       if (result.ok) return { ok: true, output: '' };
       const sections = await Promise.all(
         result.failures.map(async (failure) => {

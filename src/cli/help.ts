@@ -63,7 +63,7 @@ function describe(key: SettingKey, spec: OptionSpec): string {
   if (shownDefault !== null) notes.push(`default: ${shownDefault}`);
   const specialEnv = envNamesOf(key).slice(1);
   if (specialEnv.length > 0) notes.push(`env: ${envNamesOf(key).join(' or ')}`);
-  if (spec.repo === 'needs-approval') notes.push('from a repo config: asks first');
+  if (spec.repo === 'needs-approval' || spec.repo === 'raises-cost') notes.push('from a repo config: asks first');
   return notes.length === 0 ? spec.help : `${spec.help} [${notes.join('; ')}]`;
 }
 

@@ -142,7 +142,7 @@ export function createTerminalScreen(io: TerminalOutput): TerminalRenderer {
         return;
       case 'question':
         // A person who answered saw the question at the prompt; otherwise say what was decided.
-        if (event.answeredBy === 'nobody') err(palette.yellow(`${escapeControlChars(event.text)} No: nobody can answer without a terminal (use --yes-always).\n`));
+        if (event.answeredBy === 'nobody') err(palette.yellow(`${escapeControlChars(event.text)} ${nobodyAnswered(event.personOnly === true)}\n`));
         if (event.answeredBy === 'yes-always') err(palette.dim(`${escapeControlChars(event.text)} Yes (--yes-always).\n`));
         return;
       default:
@@ -241,4 +241,10 @@ export function createTerminalEmit(streams: TerminalStreams, prettySetting: bool
 /** Messages may quote a repository's or a reply's text: nothing in them may drive the terminal. */
 function shown(message: string): string {
   return escapeControlChars(message, { keepNewlines: true });
+}
+
+/** Why a headless question was answered no, and what would help: --yes-always never answers a person-only one. */
+function nobodyAnswered(personOnly: boolean): string {
+  if (personOnly) return 'No: only a person can answer this (--yes-always does not), and there is no terminal.';
+  return 'No: nobody can answer without a terminal (use --yes-always).';
 }

@@ -38,13 +38,16 @@ export async function approveRepoCommands(environment: CliEnvironment, input: Ap
       input.audit?.record({ kind: 'repo-settings', subject: `${needed.key}: ${text} (${relative(repoRoot, needed.file) || needed.file})`, decision, by, ...(reason ? { reason } : {}) });
     if (await store.isApproved(repoRoot, text)) {
       record('yes', 'remembered', 'approved for this repository before');
+      // Shown at every start: the repository, not the user, picked what each request may cost.
+      if (needed.cost) emit({ type: 'info', message: `Using the repository's ${needed.key}: ${escapeControlChars(needed.value)} (from ${escapeControlChars(needed.file)}, approved earlier).` });
       continue;
     }
     const question = approvalQuestion(needed, settings);
     if (settings['yes-always'] || !interactive) {
-      emit({ type: 'question', text: question, answer: false, answeredBy: 'nobody' });
+      // --yes-always never answers these: the question says so rather than suggesting it.
+      emit({ type: 'question', text: question, answer: false, answeredBy: 'nobody', personOnly: true });
       record('no', 'policy', settings['yes-always'] ? '--yes-always does not approve a repository\'s settings' : 'nobody to ask: no terminal (headless or --json)');
-      throw new CliError(`${unapproved(needed)}, which you have not approved; run tandem interactively once, or tandem --trust-repo-settings, to approve it`, EXIT.approvalRequired);
+      throw new CliError(unapprovedLine(needed), EXIT.approvalRequired);
     }
     const answer = await askLine(lines, question);
     emit({ type: 'question', text: question, answer: answer === 'yes', answeredBy: 'user' });
@@ -78,9 +81,17 @@ export async function trustRepoSettings(environment: CliEnvironment, input: Omit
 
 /** What the approval is stored as: the exact value, or for a secret its file and a digest (never the key itself). */
 function approvalText(needed: ApprovalNeeded): string {
+  // A setting's approval is for that key and value, never mistaken for a command's text.
+  if (needed.cost) return `setting ${needed.key}=${needed.value}`;
   if (!needed.secret) return needed.value;
   const digest = createHash('sha256').update(needed.value).digest('hex').slice(0, 16);
   return `${needed.key} from ${needed.file} sha256:${digest}`;
+}
+
+function unapprovedLine(needed: ApprovalNeeded): string {
+  if (!needed.cost) return `${unapproved(needed)}, which you have not approved; run tandem interactively once, or tandem --trust-repo-settings, to approve it`;
+  const value = escapeControlChars(needed.value);
+  return `not applied: the repository's ${escapeControlChars(needed.file)} sets ${needed.key} to ${value}, which may raise what each request costs; run tandem interactively once (or tandem --trust-repo-settings) to approve it, or give your own --${needed.key}`;
 }
 
 function unapproved(needed: ApprovalNeeded): string {
@@ -94,6 +105,9 @@ export function approvalQuestion(needed: ApprovalNeeded, settings: Settings): st
   if (needed.secret) {
     const server = escapeControlChars(settings['base-url'] ?? 'the default OpenAI server');
     return `You have no API key of your own; the repository's ${file} sets one. Send it to ${server} with your requests?`;
+  }
+  if (needed.cost) {
+    return `The repository's ${file} sets ${needed.key} to \`${escapeControlChars(needed.value)}\`, which may raise what each request costs. Use it?`;
   }
   const action = needed.key === 'base-url' ? 'send your requests (and API key) there' : 'run it';
   return `The repository's ${file} sets ${needed.key} to \`${escapeControlChars(needed.value)}\`. Allow tandem to ${action}?`;

@@ -1,12 +1,15 @@
 // One reply becomes a change: parse -> lock -> plan (dry run) -> approvals -> apply -> commit -> unlock.
 // Everything the model must fix comes back as text in `problems`; nothing here throws for a model mistake.
 import type { AuditKind, AuditLog } from '../platform/audit-log.js';
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { applyPlanWithUndo, loadSnapshots, type AppliedPlan, type JournalOptions } from '../edits/apply.js';
 import { recoverJournal } from '../edits/apply-journal.js';
 import { decideEdit, type EditPolicyDecision } from '../edits/edit-policy.js';
 import { describeRoundProblems } from '../edits/failure-message.js';
+import { replyLimitReason } from '../edits/reply-limits.js';
 import { realRepoPath } from '../edits/real-repo-path.js';
+import { placeholderFolder } from '../edits/redirect.js';
 import { planEdits } from '../edits/plan.js';
 import type { Edit, EditFailure, EditPlan, FileSnapshot, PlannedFile } from '../edits/types.js';
 import { unifiedDiff } from '../edits/unified-diff.js';
@@ -26,6 +29,10 @@ export interface EditRoundOptions {
   readonly readOnly?: readonly string[];
   /** git's hooks folder (core.hooksPath) relative to the root, when it is inside the repository. */
   readonly hooksDir?: string | null;
+  /** Files the repository's git config includes, repository-relative: only a person may edit them. */
+  readonly gitIncludes?: readonly string[];
+  /** The lint and test commands: new files that change what they load need a person. */
+  readonly commands?: readonly string[];
   /**
    * Text tandem wrote to files it could not commit (during a merge, with auto-commits off), by path:
    * such a file still holding that text is tandem's work, not the user's, and is never a "wip" commit.
@@ -48,6 +55,8 @@ export interface EditRoundResult {
   readonly diff: string;
   /** Set when the written files were left uncommitted, with the reason in words. */
   readonly uncommitted?: string;
+  /** Every block of the reply had SEARCH equal to REPLACE: their number (nothing changed, nothing failed). */
+  readonly unchangedOnly?: number;
 }
 
 /** Commits what a round wrote; throwing makes the round put every written file back. */
@@ -106,17 +115,24 @@ async function planAndWrite(
 ): Promise<EditRoundResult> {
   const paths = unique([...parsed.edits.map((e) => e.path), ...options.chatFiles]);
   const loaded = await loadSnapshots(options.root, paths);
-  const plan = planEdits(parsed.edits, loaded.files, { chatFiles: options.chatFiles, refused: loaded.refused, root: options.root });
+  const existingFolders = exampleFoldersThatExist(options.root, parsed.edits);
+  const plan = planEdits(parsed.edits, loaded.files, { chatFiles: options.chatFiles, refused: loaded.refused, root: options.root, existingFolders });
   auditOutsidePaths(plan.failures, deps);
-  const approval = await approvePlan(plan, options, deps);
-  const writable = await refuseUnwritable(approval.files, options.root, deps);
-  const failures = [...plan.failures, ...approval.denied, ...writable.refused];
+  // A write that cannot happen goes back to the model as its mistake; nobody is asked about it first.
+  const writable = await refuseUnwritable(plan.files, options.root, deps);
+  const approval = await approvePlan({ ...plan, files: writable.files }, options, deps);
+  const failures = [...plan.failures, ...writable.refused, ...approval.denied];
   for (const failure of failures) {
     const denied = failure.reason === 'denied';
     deps.emit({ type: 'edit', path: failure.edit.path, status: denied ? 'denied' : 'failed', error: firstLine(failure.message), ...(denied ? {} : { detail: failure.message }) });
   }
 
-  const files = writable.files;
+  const files = approval.files;
+  const unchanged = plan.unchanged ?? [];
+  for (const edit of unchanged.filter((e) => !files.some((f) => f.path === e.path))) {
+    deps.emit({ type: 'info', message: `Edit ${edit.index + 1}: its SEARCH and REPLACE are identical, so it changed nothing in ${edit.path}.` });
+  }
+  const unchangedOnly = unchanged.length > 0 && unchanged.length === parsed.edits.length ? { unchangedOnly: unchanged.length } : {};
   const diffs = files.map((file) => unifiedDiff(file.path, file.before.text ?? '', file.after));
   const base = {
     failures,
@@ -125,6 +141,7 @@ async function planAndWrite(
     approvalRequired: approval.unanswerable,
     addedToChat: approval.addedToChat.filter((path) => files.some((f) => f.path === path)),
     diff: diffs.join(''),
+    ...unchangedOnly,
   };
   if (options.dryRun) {
     files.forEach((file, i) => deps.emit({ type: 'edit', path: file.path, status: 'planned', diff: diffs[i] }));
@@ -183,6 +200,20 @@ class EditCommitError extends Error {
   }
 }
 
+/** The example folders (`path/to`) the reply names that the repository really has. */
+function exampleFoldersThatExist(root: string, edits: readonly Edit[]): Set<string> {
+  const found = new Set<string>();
+  for (const folder of new Set(edits.map((e) => placeholderFolder(e.path.replace(/\\/g, '/').replace(/^\.\//, ''))))) {
+    if (folder === undefined) continue;
+    try {
+      if (statSync(join(root, folder)).isDirectory()) found.add(folder);
+    } catch {
+      // no such folder: the example one
+    }
+  }
+  return found;
+}
+
 /** Drops the files that cannot be written where the reply put them, or that git would not commit. */
 async function refuseUnwritable(files: PlannedFile[], root: string, deps: Deps): Promise<{ files: PlannedFile[]; refused: EditFailure[] }> {
   const problems = await checkWrites(root, files, deps.fs);
@@ -213,6 +244,16 @@ interface Approval {
 }
 
 async function approvePlan(plan: EditPlan, options: EditRoundOptions, deps: Deps): Promise<Approval> {
+  const tooMuch = replyLimitReason(plan.files);
+  if (tooMuch !== null) {
+    // One question for the whole reply, before any per-file one: a person looks at it, or nothing is written.
+    const answer = await deps.asker.confirm(`Write this reply? Careful: ${tooMuch}.`, 'large-reply');
+    if (answer !== 'yes') {
+      const message = `The user did not allow this reply's changes: ${tooMuch}. Nothing was written.`;
+      const denied = plan.files.flatMap((file) => file.editIndexes.map((index) => ({ edit: editStub(file, index), reason: 'denied' as const, message })));
+      return { files: [], denied, addedToChat: [], unanswerable: answer === 'unanswerable' };
+    }
+  }
   const files: PlannedFile[] = [];
   const denied: EditFailure[] = [];
   const addedToChat: string[] = [];
@@ -249,8 +290,9 @@ async function approvePlan(plan: EditPlan, options: EditRoundOptions, deps: Deps
 }
 
 function approvalQuestion(file: PlannedFile, options: EditRoundOptions, realPath: string | null) {
-  const context = { chatFiles: options.chatFiles, readOnly: options.readOnly, hooksDir: options.hooksDir };
-  const decision = stricter(decideEdit(file.path, file.created, context), realPath === null ? null : decideEdit(realPath, file.created, context));
+  const context = { chatFiles: options.chatFiles, readOnly: options.readOnly, hooksDir: options.hooksDir, gitIncludes: options.gitIncludes, commands: options.commands };
+  const content = { before: file.before.text, after: file.after };
+  const decision = stricter(decideEdit(file.path, file.created, context, content), realPath === null ? null : decideEdit(realPath, file.created, context, content));
   if (decision.answer === 'no-question') return null;
   if (decision.answer === 'refused') return { text: decision.reason, kind: 'refused' as const };
   const action = file.created ? `Create new file ${file.path}` : `Allow edits to ${file.path}`;

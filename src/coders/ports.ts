@@ -40,6 +40,8 @@ export type ApprovalKind =
   | 'create-file'
   /** An edit of a file that changes what runs next (.env, git hooks): --yes-always does not answer it. */
   | 'sensitive-file'
+  /** A reply that creates more than ~100 files or writes more than a set size: --yes-always does not answer it. */
+  | 'large-reply'
   | 'shell-command'
   | 'add-file'
   | 'fix-failures'

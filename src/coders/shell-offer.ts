@@ -6,9 +6,12 @@ export type ShellEvent = { readonly type: 'shell'; readonly command: string; rea
 export async function offerShellCommands(
   commands: readonly string[],
   deps: { readonly shell: ShellPort | null; readonly asker: Asker; readonly emit: (event: ShellEvent) => void },
-): Promise<void> {
+): Promise<{ readonly unanswerable: boolean }> {
+  let unanswerable = false;
   for (const command of commands) {
     const answer = deps.shell ? await deps.asker.confirm(`Run the suggested command: ${command}?`, 'shell-command', command) : 'no';
+    // Headless nobody can say yes (and --yes-always never does): the run must not pass for done.
+    unanswerable ||= answer === 'unanswerable';
     if (answer !== 'yes' || !deps.shell) {
       deps.emit({ type: 'shell', command, ran: false });
       continue;
@@ -16,4 +19,5 @@ export async function offerShellCommands(
     const result = await deps.shell.run(command);
     deps.emit({ type: 'shell', command, ran: true, output: result.output });
   }
+  return { unanswerable };
 }

@@ -37,6 +37,8 @@ export interface ApprovalNeeded {
   readonly file: string;
   /** The value is a secret (the API key): the question names the file, never the value. */
   readonly secret?: boolean;
+  /** A setting that raises what a request may cost (a model, more reflections), not a command. */
+  readonly cost?: boolean;
 }
 
 export interface LoadConfigOptions {
@@ -339,14 +341,28 @@ function approvalsFor(state: LoadState): ApprovalNeeded[] {
   for (const key of settingKeys()) {
     const source = state.sources.get(key);
     const policy = specOf(key).repo;
-    if ((policy !== 'needs-approval' && policy !== 'user-first') || (source !== 'repo' && source !== 'dotenv')) continue;
+    if (source !== 'repo' && source !== 'dotenv') continue;
     const value = state.values[key];
     const file = state.files.get(key) ?? '';
+    if (policy === 'raises-cost') {
+      if (raisesCost(key, value)) out.push({ key, value: String(value), source, file, cost: true });
+      continue;
+    }
+    if (policy !== 'needs-approval' && policy !== 'user-first') continue;
     const commands = Array.isArray(value) ? (value as string[]) : typeof value === 'string' ? [value] : [];
     const secret = specOf(key).secret === true;
     for (const command of commands) out.push({ key, value: command, source, file, ...(secret ? { secret } : {}) });
   }
   return out;
+}
+
+/** A number above the default (any number when the default is computed), `true`, any model or effort named. */
+function raisesCost(key: SettingKey, value: unknown): boolean {
+  const spec = specOf(key);
+  if (typeof value === 'number') return spec.type !== 'int' || spec.default === null || value > spec.default;
+  if (typeof value === 'boolean') return value;
+  if (value === spec.default) return false;
+  return value !== null && value !== undefined && value !== '';
 }
 
 /** Errors a confined reader throws for files it will not read (see ConfigReadError in cli/start.ts). */

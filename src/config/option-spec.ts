@@ -11,6 +11,11 @@ export type RepoPolicy =
   | 'never-disable'
   /** Taken, but each value needs the user's approval before it is used (commands to run). */
   | 'needs-approval'
+  /**
+   * Raises what a request may cost (a model, more reflections, a bigger map): taken only after the same
+   * one-time approval as a command; a number at or below the default, and `false`, need none.
+   */
+  | 'raises-cost'
   /** Never taken from a repository: only the user's own config, environment or flags set it. */
   | 'user-only'
   /** A path: taken only when it lies inside the repository, else ignored with a warning. */

@@ -15,13 +15,13 @@ const MAX_SECONDS = Math.floor((2 ** 31 - 1) / 1000);
 
 export const OPTIONS = {
   // model
-  model: { type: 'string', default: 'gpt-4o', group: 'model', metavar: 'NAME', eval: true, help: 'model for the chat' },
+  model: { type: 'string', default: 'gpt-4o', group: 'model', repo: 'raises-cost', metavar: 'NAME', eval: true, help: 'model for the chat' },
   'weak-model': {
-    type: 'string', default: null, group: 'model', metavar: 'NAME', defaultLabel: 'per model, else the main model',
+    type: 'string', default: null, group: 'model', repo: 'raises-cost', metavar: 'NAME', defaultLabel: 'per model, else the main model',
     help: 'model for commit messages and history summaries',
   },
   'editor-model': {
-    type: 'string', default: null, group: 'model', metavar: 'NAME', defaultLabel: 'the main model',
+    type: 'string', default: null, group: 'model', repo: 'raises-cost', metavar: 'NAME', defaultLabel: 'the main model',
     help: 'model that turns an architect plan into edits',
   },
   // A repository (its config or .env) naming the server would receive the user's API key: approve once.
@@ -42,11 +42,11 @@ export const OPTIONS = {
     defaultLabel: 'per editor model', help: 'edit format of the editor model in architect mode',
   },
   architect: {
-    type: 'boolean', default: false, group: 'model', eval: true,
+    type: 'boolean', default: false, group: 'model', repo: 'raises-cost', eval: true,
     help: 'plan with the main model, edit with the editor model',
   },
   'context-window': {
-    type: 'int', min: 1, default: null, group: 'model', metavar: 'N', defaultLabel: 'per model',
+    type: 'int', min: 1, default: null, group: 'model', repo: 'raises-cost', metavar: 'N', defaultLabel: 'per model',
     help: 'context window in tokens, for models tandem does not know',
   },
   'request-timeout': {
@@ -54,12 +54,12 @@ export const OPTIONS = {
     help: 'give up on a model request after this long',
   },
   'max-retries': {
-    type: 'int', min: 0, max: 100, default: 3, group: 'model', metavar: 'N',
+    type: 'int', min: 0, max: 100, default: 3, group: 'model', repo: 'raises-cost', metavar: 'N',
     help: 'retries after rate limits, server errors and dropped connections',
   },
   stream: { type: 'boolean', default: true, group: 'model', help: 'stream replies as they arrive' },
   'reasoning-effort': {
-    type: 'enum', values: ['low', 'medium', 'high'], default: null, group: 'model', metavar: 'E', defaultLabel: "the server's",
+    type: 'enum', values: ['low', 'medium', 'high'], default: null, group: 'model', repo: 'raises-cost', metavar: 'E', defaultLabel: "the server's",
     help: 'how hard a reasoning model thinks, sent as reasoning_effort',
   },
 
@@ -88,11 +88,11 @@ export const OPTIONS = {
 
   // repository map
   'map-tokens': {
-    type: 'int', min: 0, default: 1024, group: 'repomap', metavar: 'N',
+    type: 'int', min: 0, default: 1024, group: 'repomap', repo: 'raises-cost', metavar: 'N',
     help: 'repo map budget in tokens while files are in the chat; 0 turns the map off',
   },
   'map-multiplier-no-files': {
-    type: 'int', min: 1, default: 2, group: 'repomap', metavar: 'N',
+    type: 'int', min: 1, default: 2, group: 'repomap', repo: 'raises-cost', metavar: 'N',
     help: 'with no files in the chat the map may grow to N x --map-tokens (at most 1/8 of the context window)',
   },
   'map-refresh': {
@@ -134,7 +134,7 @@ export const OPTIONS = {
     type: 'boolean', default: false, group: 'checks', help: 'run the test command after each change',
   },
   'max-reflections': {
-    type: 'int', min: 0, max: 100, default: 3, group: 'checks', metavar: 'N',
+    type: 'int', min: 0, max: 100, default: 3, group: 'checks', repo: 'raises-cost', metavar: 'N',
     // The re-asks' own bound is MAX_FILES_ADDED_REASKS (session/reflection-step.ts).
     help: 'failure round-trips per request (re-asks after added files: 3 more, apart)',
   },
@@ -159,7 +159,7 @@ export const OPTIONS = {
 
   // session
   'max-chat-history-tokens': {
-    type: 'int', min: 0, default: null, group: 'session', metavar: 'N', defaultLabel: 'per model',
+    type: 'int', min: 0, default: null, group: 'session', repo: 'raises-cost', metavar: 'N', defaultLabel: 'per model',
     help: 'summarize older history above this many tokens',
   },
   resume: {

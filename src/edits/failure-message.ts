@@ -150,14 +150,6 @@ export function missingFileMessage(edit: Edit, path: string): string {
   ].join('\n');
 }
 
-/** unchanged: SEARCH and REPLACE are the same text, so the block changes nothing. */
-export function unchangedMessage(edit: Edit, path: string): string {
-  return [
-    `${blockLabel(edit)}: its SEARCH and REPLACE sections are identical, so nothing changed in ${path}. If you meant to change these lines, resend the block with the new lines in REPLACE; if not, do not send it again.`,
-    fence(edit.source),
-  ].join('\n');
-}
-
 /** file_exists: a udiff `--- /dev/null` (create) for a file that already has other text. */
 export function fileExistsMessage(edit: Edit, path: string): string {
   return [
@@ -186,6 +178,12 @@ function failureSection(failures: readonly EditFailure[]): string {
   return `${head}\n\n${failures.map((f) => f.message.trim()).join('\n\n')}`;
 }
 
+/** Not a failure: the reply changed nothing, and the model should know that before it says it is done. */
+function unchangedOnlyNote(n: number): string {
+  const blocks = n === 1 ? 'Your edit block has' : `All ${n} of your edit blocks have`;
+  return `${blocks} identical SEARCH and REPLACE sections, so no file was changed. If a change is needed, send blocks whose REPLACE holds the new lines; if not, say so.`;
+}
+
 /** Said once per message, after every failed and malformed block, so the model resends only those. */
 function appliedNote(appliedCount: number): string {
   if (appliedCount === 0) return 'No other blocks were applied. Send corrected versions of the failed blocks.';
@@ -196,6 +194,8 @@ function appliedNote(appliedCount: number): string {
 export interface RoundProblems {
   /** Malformed blocks, already written for the model. */
   readonly parseProblems: readonly string[];
+  /** Every block of the reply had SEARCH equal to REPLACE: how many, so the model learns nothing changed. */
+  readonly unchangedOnly?: number;
   readonly failures: readonly EditFailure[];
   readonly appliedCount: number;
 }
@@ -213,6 +213,7 @@ export function describeRoundProblems(round: RoundProblems, prompts: { parseProb
     sections.push(prompts.parseProblems.replace('{problems}', () => round.parseProblems.join('\n')).trim());
   }
   if (failed.length > 0) sections.push(failureSection(failed));
+  if (sections.length === 0 && (round.unchangedOnly ?? 0) > 0) return unchangedOnlyNote(round.unchangedOnly ?? 0);
   if (sections.length === 0) return '';
   sections.push(appliedNote(round.appliedCount));
   return sections.join('\n\n');

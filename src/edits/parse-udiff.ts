@@ -12,7 +12,8 @@
 //   the new one has none (after a context line: both); the planner honours it for the new side.
 // - A hunk ends at the next `@@`, the next file header, a fence at the start of a line, or any
 //   other line without a ` `, `-`, `+` or `\` prefix that no hunk line follows.
-// - `--- /dev/null` creates a file (SEARCH is empty; the planner refuses it for a file that exists).
+// - `--- /dev/null` creates a file; over an existing file the planner applies it as an edit when the hunk
+//   has old lines that match, and refuses it when it would replace the file's text.
 //   `+++ /dev/null` would delete one: not supported, reported to the model. `---` and `+++` naming
 //   different files (a rename) are reported and nothing of that diff is applied, unless both names
 //   resolve to the same chat file. A header with no hunk after it is reported. Hunks that change
@@ -215,7 +216,8 @@ function addHunk(hunk: Hunk, atLine: string, target: FileTarget | undefined, at:
   sink.edits.push({
     kind: 'replace',
     path,
-    search: isNew ? '' : search,
+    // The old side stays even for `--- /dev/null`: when it matches an existing file the hunk edits it.
+    search,
     replace,
     index: sink.edits.length,
     source,

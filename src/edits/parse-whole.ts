@@ -14,7 +14,7 @@
 //   otherwise truncate the file.
 
 import { type FenceOpen, type ReplyLine, SOURCE_FENCE, findFenceClose, joinLines, parseFenceOpen, splitReply } from './fences.js';
-import { filenameFromInfo, filenameFromLine, filenameFromProse } from './filename.js';
+import { filenameFromInfo, filenameFromLine, filenameFromProse, unreadableFileName } from './filename.js';
 import { isShellFence, readShellBlock } from './shell-commands.js';
 import type { Edit, ParseContext, ParseProblem, ParseResult } from './types.js';
 
@@ -22,6 +22,8 @@ interface Unnamed {
   readonly open: FenceOpen;
   readonly at: number;
   readonly end: number;
+  /** The line above names a file tandem could not read as a path: never the only chat file's listing. */
+  readonly unreadable?: { readonly line: number; readonly name: string };
 }
 
 export function parseWhole(reply: string, ctx: ParseContext): ParseResult {
@@ -66,7 +68,8 @@ export function parseWhole(reply: string, ctx: ParseContext): ParseResult {
       break;
     }
     if (path === undefined) {
-      unnamed.push({ open, at: i, end });
+      const unreadable = unreadableAbove(lines, i, lastEnd, ctx.chatFiles);
+      unnamed.push({ open, at: i, end, ...(unreadable ? { unreadable } : {}) });
     } else {
       const first = inside === undefined ? i + 1 : i + 2;
       edits.push({ kind: 'whole', path, content: joinLines(lines, first, end), index: edits.length, source: joinLines(lines, named?.start ?? i, end + 1) });
@@ -86,11 +89,18 @@ function closerOf(open: FenceOpen): string {
 function placeUnnamed(lines: readonly ReplyLine[], unnamed: readonly Unnamed[], ctx: ParseContext, out: { edits: Edit[]; problems: ParseProblem[] }): void {
   const only = ctx.chatFiles.length === 1 ? ctx.chatFiles[0] : undefined;
   const single = unnamed.length === 1 ? unnamed[0] : undefined;
-  if (single && only !== undefined) {
+  if (single && only !== undefined && single.unreadable === undefined) {
     out.edits.push({ kind: 'whole', path: only, content: joinLines(lines, single.at + 1, single.end), index: 0, source: joinLines(lines, single.at, single.end + 1) });
     return;
   }
   for (const u of unnamed) {
+    if (u.unreadable) {
+      out.problems.push({
+        line: u.at + 1,
+        message: `tandem could not read \`${u.unreadable.name}\` (line ${u.unreadable.line}) as a file name, so the listing starting at line ${u.at + 1} was not written. Put the file's path alone on the line before the opening ${u.open.fence}, in backticks if it contains spaces, and resend the complete file.`,
+      });
+      continue;
+    }
     out.problems.push({
       line: u.at + 1,
       message: `The file listing starting at line ${u.at + 1} does not say which file it is. Put the file's full path alone on the line before the opening ${u.open.fence} and resend the complete file.`,
@@ -105,6 +115,15 @@ function placeUnnamed(lines: readonly ReplyLine[], unnamed: readonly Unnamed[], 
 function chatFileOnFirstLine(lines: readonly ReplyLine[], fence: number, chatFiles: readonly string[]): string | undefined {
   const name = filenameFromLine(lines[fence + 1]?.bare ?? '', chatFiles);
   return name !== undefined && chatFiles.includes(name) ? name : undefined;
+}
+
+/** The non-blank line above the fence, when it names a file tandem cannot read as a path. */
+function unreadableAbove(lines: readonly ReplyLine[], fence: number, floor: number, chatFiles: readonly string[]): Unnamed['unreadable'] {
+  let k = fence - 1;
+  while (k > floor && (lines[k]?.bare ?? '').trim() === '') k--;
+  if (k <= floor) return undefined;
+  const name = unreadableFileName(lines[k]?.bare ?? '', chatFiles);
+  return name === undefined ? undefined : { line: k + 1, name };
 }
 
 function nameAbove(

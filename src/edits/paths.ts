@@ -8,7 +8,8 @@ export type PathRefusalKind =
   | 'escapes_root'
   | 'absolute_outside'
   | 'symlink_outside'
-  | 'git_internal';
+  | 'git_internal'
+  | 'home';
 
 export class PathRefusedError extends Error {
   constructor(
@@ -28,6 +29,7 @@ function refuse(kind: PathRefusalKind, requested: string): PathRefusedError {
     absolute_outside: 'the absolute path is outside the repository',
     symlink_outside: 'the path goes through a symlink that points outside the repository',
     git_internal: 'files inside `.git/` are never edited',
+    home: '`~` means a home folder, which is outside the repository (no folder named `~` is created); use a path from the repository root',
   };
   return new PathRefusedError(kind, requested, `Refused path \`${requested}\`: ${why[kind]}.`);
 }
@@ -56,6 +58,8 @@ export function normalizeRepoPath(relOrAbs: string, root?: string): string | Pat
     segments.push(seg);
   }
   if (segments.length === 0) return refuse('empty', relOrAbs);
+  // `~/.bashrc` (or `~user/x`) means a home folder to a model and to a person: never a folder named `~` here.
+  if (segments[0]?.startsWith('~') === true) return refuse('home', relOrAbs);
   return segments.join('/');
 }
 

@@ -8,7 +8,6 @@ import {
   noMatchMessage,
   placeholderMessage,
   refusedMessage,
-  unchangedMessage,
 } from './failure-message.js';
 import { matchBlock, type MatchResult } from './match.js';
 import { LineView, fromLines, toLines } from './match-lines.js';
@@ -37,6 +36,8 @@ export interface PlanOptions {
   readonly refused?: ReadonlyMap<string, RefusedPath>;
   /** The repository root, so absolute paths inside it are accepted. */
   readonly root?: string;
+  /** Folders the repository has among those a reply names as its example folder (`path/to`): real, so used. */
+  readonly existingFolders?: ReadonlySet<string>;
 }
 
 interface FileState {
@@ -51,8 +52,10 @@ interface FileState {
   finalNewline?: boolean;
 }
 
-// A model that echoes the file's BOM in SEARCH/REPLACE would otherwise give the file a second one.
+// A model that echoes an existing file's BOM would otherwise give it a second one (the writer restores
+// the file's own); a new file's BOM is the model's choice (C# files carry one) and stays.
 const stripBom = (text: string): string => (text.startsWith('\uFEFF') ? text.slice(1) : text);
+const stripEchoedBom = (text: string, st: FileState): string => (st.before.text === null ? text : stripBom(text));
 
 function setLines(st: FileState, lines: readonly string[]): void {
   st.view = new LineView(lines);
@@ -64,6 +67,7 @@ class Planner {
   private readonly states = new Map<string, FileState>();
   private readonly order: string[] = [];
   readonly failures: EditFailure[] = [];
+  readonly unchanged: Edit[] = [];
 
   constructor(
     private readonly files: ReadonlyMap<string, FileSnapshot>,
@@ -92,7 +96,11 @@ class Planner {
       this.fail(edit, 'outside_repo', refusedMessage(edit, written.message));
       return;
     }
-    const redirect = redirectPath(written, { chatFiles: this.options.chatFiles, exists: (p) => this.exists(p) });
+    const redirect = redirectPath(written, {
+      chatFiles: this.options.chatFiles,
+      exists: (p) => this.exists(p),
+      folderExists: (p) => this.options.existingFolders?.has(p) === true,
+    });
     if (redirect?.kind === 'placeholder') {
       this.fail(edit, 'placeholder_path', placeholderMessage(edit, redirect.prefix));
       return;
@@ -103,9 +111,13 @@ class Planner {
       this.fail(edit, refused.reason, refusedMessage(edit, refused.message));
       return;
     }
-    const outcome = edit.kind === 'whole' ? this.whole(path, stripBom(edit.content), edit.index) : this.replace(path, edit);
+    const outcome = edit.kind === 'whole' ? this.whole(path, stripEchoedBom(edit.content, this.state(path)), edit.index) : this.replace(path, edit);
     if (!outcome.ok) this.fail(edit, outcome.reason, outcome.message);
     else if (redirect?.kind === 'moved') this.state(path).notes.push(redirectNote(edit.index, written, redirect));
+  }
+
+  private hasText(st: FileState): boolean {
+    return (st.view?.lines ?? []).some((l) => l.trim() !== '');
   }
 
   /** True when the file exists now: on disk (and not deleted by this plan) or created earlier in it. */
@@ -128,14 +140,19 @@ class Planner {
   }
 
   private replace(path: string, edit: ReplaceEdit): Outcome {
-    const search = toLines(stripBom(edit.search));
-    const replace = toLines(stripBom(edit.replace));
-    if (edit.createsFile === true) return this.create(path, edit, replace);
-    if (search.every((l) => l.trim() === '')) return this.createOrAppend(path, replace, edit.index);
-    if (search.length === replace.length && search.every((l, i) => l === replace[i])) {
-      return { ok: false, reason: 'unchanged', message: unchangedMessage(edit, path) };
-    }
     const st = this.state(path);
+    const search = toLines(stripBom(edit.search));
+    const replace = toLines(stripEchoedBom(edit.replace, st));
+    const blank = search.every((l) => l.trim() === '');
+    // `--- /dev/null` over a file that has the hunk's old lines is an edit of that file; else it creates one.
+    if (edit.createsFile === true && (blank || !this.hasText(st))) return this.create(path, edit, replace);
+    if (blank) return this.createOrAppend(path, replace, edit.index);
+    if (search.length === replace.length && search.every((l, i) => l === replace[i])) {
+      // Models send these for "no change needed here": a note, and the reply's other blocks still land.
+      this.unchanged.push(edit);
+      st.notes.push(`Edit ${edit.index + 1}: its SEARCH and REPLACE are identical, so it changed nothing in ${path}.`);
+      return { ok: true };
+    }
     const result: MatchResult = st.view === null ? { kind: 'none' } : matchBlock(st.view, search, replace, st.lastEnd);
     if (result.kind === 'found') {
       this.splice(path, st, result, edit.index);
@@ -239,7 +256,7 @@ class Planner {
         created: st.before.text === null,
       });
     }
-    return { files, failures: this.failures };
+    return { files, failures: this.failures, unchanged: this.unchanged };
   }
 }
 

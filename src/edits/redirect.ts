@@ -14,6 +14,8 @@ export interface RedirectContext {
   readonly chatFiles: readonly string[];
   /** True when the repository (or the plan so far) has this file. */
   readonly exists: (path: string) => boolean;
+  /** True when the repository has this folder: then `path/to/` is a real folder, not the example one. */
+  readonly folderExists?: (folder: string) => boolean;
 }
 
 // The example folders our prompts and common model habits use as a stand-in for a real location.
@@ -30,11 +32,16 @@ const FAMILIES: ReadonlyArray<ReadonlySet<string>> = [
   new Set(['jsonc', 'json', 'json5']),
 ];
 
+/** The example-folder prefix `path` starts with (`path/to`, no slash), or undefined. */
+export function placeholderFolder(path: string): string | undefined {
+  return PLACEHOLDER_RE.exec(path)?.[0].slice(0, -1);
+}
+
 /** Undefined when `path` is to be used as written. */
 export function redirectPath(path: string, ctx: RedirectContext): Redirect | undefined {
   if (ctx.exists(path) || ctx.chatFiles.includes(path)) return undefined;
   const placeholder = PLACEHOLDER_RE.exec(path);
-  if (placeholder) {
+  if (placeholder && ctx.folderExists?.(placeholder[0].slice(0, -1)) !== true) {
     const rest = path.slice(placeholder[0].length);
     const resolved = resolvePath(rest, ctx.chatFiles);
     if (ctx.chatFiles.includes(resolved)) return { kind: 'moved', to: resolved, why: 'placeholder' };

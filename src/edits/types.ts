@@ -68,7 +68,6 @@ export type EditFailureReason =
   | 'too_large'
   | 'missing_file'
   | 'file_exists'
-  | 'unchanged'
   | 'placeholder_path'
   | 'denied'
   /** The file cannot be written where the reply put it (a path through a file, a name too long, git would ignore it). */
@@ -98,4 +97,6 @@ export interface PlannedFile {
 export interface EditPlan {
   readonly files: PlannedFile[];
   readonly failures: EditFailure[];
+  /** Blocks whose SEARCH equals their REPLACE: they change nothing, and are neither applied nor failed. */
+  readonly unchanged?: Edit[];
 }

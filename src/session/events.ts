@@ -45,6 +45,8 @@ export type SessionEvent =
       readonly answer: boolean;
       /** Who answered: the person at the terminal, --yes-always, or nobody (headless: the answer is no). */
       readonly answeredBy: 'user' | 'yes-always' | 'nobody';
+      /** Only a person may answer it: --yes-always does not (suggested commands, files that change what runs). */
+      readonly personOnly?: boolean;
     }
   /** A reply's usage (see Usage) and what the session has cost so far. */
   | ({ readonly type: 'usage'; readonly sessionCost: number | null } & Usage)

@@ -22,6 +22,8 @@ export const MAX_FILES_ADDED_REASKS = 3;
 export class ReflectionBudget {
   filesAdded = 0;
   fixes = 0;
+  /** A suggested command nobody could approve (headless): a request that would complete ends approval_required. */
+  commandUnanswered = false;
 
   constructor(
     readonly maxFixes: number,
@@ -51,7 +53,7 @@ export function askAgainWithFiles(added: readonly string[], prompts: PromptSet, 
 /** The next message (the failures for the model to fix), or how the request ends. */
 export async function decideNextRound(failures: RoundFailures, budget: ReflectionBudget, deps: ReflectionDeps): Promise<StepResult> {
   const decision = decideReflection(failures, budget.fixes, budget.maxFixes);
-  if (decision.action === 'done') return { end: { status: 'completed' } };
+  if (decision.action === 'done') return { end: completedUnless(budget) };
   if (decision.action === 'limit') {
     const note = `Stopped after ${budget.maxFixes} reflections; still failing: ${decision.reason}.`;
     deps.emit({ type: 'error', message: note });
@@ -66,4 +68,10 @@ export async function decideNextRound(failures: RoundFailures, budget: Reflectio
   budget.fixes++;
   deps.emit({ type: 'reflection', n: budget.fixes, reason: decision.reason });
   return { next: decision.message };
+}
+
+/** Completed, unless a suggested command went unanswered: then the run must say a person was needed (exit 4). */
+export function completedUnless(budget: ReflectionBudget): { status: 'completed' | 'approval_required'; message?: string } {
+  if (!budget.commandUnanswered) return { status: 'completed' };
+  return { status: 'approval_required', message: 'A suggested shell command needed a person to approve it, and nobody could; it did not run.' };
 }

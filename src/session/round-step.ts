@@ -22,6 +22,8 @@ export interface RoundDeps {
   /** The chat's files, read-only files and declined files; files the round adds join the chat through it. */
   readonly offers: FileOfferDeps;
   readonly commit: CommitWritten | null;
+  /** A suggested shell command nobody could approve (headless). */
+  readonly onUnansweredCommand?: () => void;
   /** A typed failure while applying: ends the request (see error-ending.ts). */
   readonly endWithError: (error: unknown, modelNote: string) => RequestOutcome;
 }
@@ -35,6 +37,8 @@ export async function runRound(reply: string, loaded: LoadedCoder, deps: RoundDe
   const { edits, added, declined } = applied;
   const editFailures = describeEditFailures(edits, added, loaded);
   if (edits.approvalRequired) return { end: { status: 'approval_required', message: 'An edit needed approval that nobody could give.' } };
+  // Checks and fixes go on; the request then ends approval_required rather than completed (exit 4).
+  if (applied.shellUnanswerable) deps.onUnansweredCommand?.();
   const checks = await runChecks(edits, loaded, deps, signal);
   if (signal?.aborted) return { end: { status: 'interrupted', message: 'Interrupted while checking the change.' } };
   // No means no: a declined edit or file is not a failure to retry; the request ends here.
@@ -48,6 +52,8 @@ interface AppliedEdits {
   readonly added: string[];
   /** The user said no to an edit or a file in this round. */
   readonly declined: boolean;
+  /** A suggested shell command needed a person and nobody could answer (headless). */
+  readonly shellUnanswerable: boolean;
 }
 
 async function applyEdits(reply: string, loaded: LoadedCoder, deps: RoundDeps): Promise<AppliedEdits | { end: RequestOutcome }> {
@@ -65,6 +71,8 @@ async function applyEdits(reply: string, loaded: LoadedCoder, deps: RoundDeps): 
         dirtyCommits: options.dirtyCommits,
         readOnly: offers.readOnly,
         hooksDir: options.hooksDir,
+        gitIncludes: options.gitIncludes,
+        commands: options.commandsRun,
         uncommittedByTandem: deps.uncommittedByTandem,
         declined: offers.declined,
       },
@@ -81,8 +89,8 @@ async function applyEdits(reply: string, loaded: LoadedCoder, deps: RoundDeps): 
   const declined = offers.declined.size > declinedBefore || edits.failures.some((f) => f.reason === 'denied');
   deps.totals.editsApplied += edits.appliedCount;
   deps.totals.editsFailed += edits.failures.length;
-  await offerShellCommands(edits.shellCommands, { shell: ports.shell, asker: ports.asker, emit: deps.emit });
-  return { edits, added, declined };
+  const shell = await offerShellCommands(edits.shellCommands, { shell: ports.shell, asker: ports.asker, emit: deps.emit });
+  return { edits, added, declined, shellUnanswerable: shell.unanswerable };
 }
 
 function describeEditFailures(edits: EditRoundResult, added: readonly string[], loaded: LoadedCoder): RoundFailures {

@@ -37,6 +37,10 @@ export interface SessionOptions {
   readonly sandbox?: string | null;
   /** git's hooks folder relative to the root (core.hooksPath), whose files only a person may edit. */
   readonly hooksDir?: string | null;
+  /** Files the repository's git config includes (repository-relative), whose edits need a person. */
+  readonly gitIncludes?: readonly string[];
+  /** The lint and test commands as configured: new files that change what they load need a person. */
+  readonly commandsRun?: readonly string[];
 }
 
 export interface LoadedCoder {

@@ -236,7 +236,7 @@ export class Session {
     if (!loaded.coder.makesEdits) return { end: { status: 'completed' } };
     const added = await offerFilesTheReplyNeeds(reply.text, loaded.coder, this.fileOffers);
     if (added.length > 0) return askAgainWithFiles(added, loaded.prompts, budget, this.reflectionDeps);
-    const round = await runRound(reply.text, loaded, this.roundDeps(loaded), signal);
+    const round = await runRound(reply.text, loaded, { ...this.roundDeps(loaded), onUnansweredCommand: () => (budget.commandUnanswered = true) }, signal);
     if ('end' in round) return round;
     return decideNextRound(round.failures, budget, this.reflectionDeps);
   }

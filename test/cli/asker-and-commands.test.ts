@@ -15,7 +15,22 @@ describe('asker', () => {
     expect(asked).toEqual(['Run ls? yes/no/never [no]']);
     expect(events).toEqual([
       { type: 'question', text: 'Edit x?', answer: true, answeredBy: 'yes-always' },
-      { type: 'question', text: 'Run ls?', answer: false, answeredBy: 'user' },
+      { type: 'question', text: 'Run ls?', answer: false, answeredBy: 'user', personOnly: true },
+    ]);
+  });
+
+  it('headless, a person-only question is unanswerable even with --yes-always, and says so', async () => {
+    const events: SessionEvent[] = [];
+    const asker = createAsker({ yesAlways: true, prompt: null, emit: (e) => events.push(e) });
+    expect(await asker.confirm('Run ls?', 'shell-command')).toBe('unanswerable');
+    expect(await asker.confirm('Write this reply?', 'large-reply')).toBe('unanswerable');
+    expect(await asker.confirm('Create .pre-commit-config.yaml?', 'sensitive-file')).toBe('unanswerable');
+    expect(await asker.confirm('Create x.py?', 'create-file')).toBe('yes');
+    expect(events.map((e) => e.type === 'question' && [e.answeredBy, e.personOnly === true])).toEqual([
+      ['nobody', true],
+      ['nobody', true],
+      ['nobody', true],
+      ['yes-always', false],
     ]);
   });
 

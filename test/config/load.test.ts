@@ -143,6 +143,30 @@ describe('loadConfig safety', () => {
     expect(load({ env: { TANDEM_TEST_CMD: 'pytest' } }).approvalsNeeded).toEqual([]);
   });
 
+  it('asks once for repository settings that raise what a request may cost, and only those', () => {
+    write(repoConf(), 'model: o1\nweak-model: o1\nmax-reflections: 100\nmap-tokens: 8192\nreasoning-effort: high\narchitect: true\nmax-retries: 1\n');
+    write(dotenv(), 'TANDEM_EDITOR_MODEL=o1-pro\nTANDEM_CONTEXT_WINDOW=1000000');
+    const byKey = Object.fromEntries(load().approvalsNeeded.map((a) => [a.key, [a.value, a.cost, a.source]]));
+    expect(byKey).toEqual({
+      model: ['o1', true, 'repo'],
+      'weak-model': ['o1', true, 'repo'],
+      'editor-model': ['o1-pro', true, 'dotenv'],
+      architect: ['true', true, 'repo'],
+      'context-window': ['1000000', true, 'dotenv'],
+      'reasoning-effort': ['high', true, 'repo'],
+      'map-tokens': ['8192', true, 'repo'],
+      'max-reflections': ['100', true, 'repo'],
+    });
+  });
+
+  it('needs no approval for settings that lower the cost, equal the default, or that the user set', () => {
+    write(repoConf(), 'model: gpt-4o\nmax-reflections: 1\nmap-tokens: 512\narchitect: false\n');
+    expect(load().approvalsNeeded).toEqual([]);
+    write(repoConf(), 'model: o1\nmax-reflections: 100\n');
+    expect(load({ flags: { model: 'gpt-4o-mini', 'max-reflections': 3 } }).approvalsNeeded).toEqual([]);
+    expect(load({ env: { TANDEM_MODEL: 'm', TANDEM_MAX_REFLECTIONS: '5' } }).approvalsNeeded).toEqual([]);
+  });
+
   it('asks for approval of a test command from the repository .env', () => {
     write(dotenv(), 'TANDEM_TEST_CMD="make check"');
     expect(load().approvalsNeeded).toEqual([{ key: 'test-cmd', value: 'make check', source: 'dotenv', file: dotenv() }]);

@@ -135,11 +135,11 @@ describe('git', () => {
 });
 
 describe('commands', () => {
-  it('does not run a suggested shell command in headless mode', async () => {
+  it('does not run a suggested shell command in headless mode, and says so with exit 4', async () => {
     const reply = "Run this to see it:\n\n```bash\ntouch ran-it\n```\n";
     const { repo, result } = await run([reply], { 'a.py': 'a = 1\n' }, ['-m', 'what now?', '--yes-always', 'a.py']);
 
-    expect(result.code, result.stderr).toBe(0);
+    expect(result.code, result.stderr).toBe(4);
     expect(existsSync(join(repo, 'ran-it'))).toBe(false);
     expect(result.stderr).toContain('touch ran-it');
   });

@@ -43,6 +43,14 @@ describe('normalizeRepoPath', () => {
     expect((normalizeRepoPath('.git/config') as PathRefusedError).kind).toBe('git_internal');
     expect((normalizeRepoPath('') as PathRefusedError).kind).toBe('empty');
   });
+
+  it('refuses a path starting with ~ (a home folder), never a folder named ~', () => {
+    for (const p of ['~/.bashrc', '~', '~root/.ssh/authorized_keys', './~/x', '~\\x']) {
+      expect((normalizeRepoPath(p, '/repo') as PathRefusedError).kind, p).toBe('home');
+    }
+    expect((normalizeRepoPath('~/.bashrc') as PathRefusedError).message).toMatch(/home folder.*no folder named `~` is created/);
+    expect(normalizeRepoPath('docs/~draft.md')).toBe('docs/~draft.md');
+  });
 });
 
 describe('resolveRepoPath', () => {

@@ -52,7 +52,7 @@ export async function lintFiles(files: readonly string[], ctx: CommandContext): 
   for (const file of files) {
     for (const { command } of lintCommandsFor(file, commands)) {
       const line = `${command} ${pathArgument(file)}`;
-      const result = await ctx.runShell(line, { signal: ctx.signal });
+      const result = await ctx.runShell(line, { signal: ctx.signal, lint: true });
       if (result.exitCode !== 0) failures.push(`$ ${line}\n${result.output}`);
     }
   }

@@ -20,6 +20,8 @@ export interface GitCommandsPort {
 export interface ShellRunOptions {
   readonly signal?: AbortSignal;
   readonly onOutput?: (text: string) => void;
+  /** A lint command: it runs with the runtimes' safe import paths (PYTHONSAFEPATH=1). */
+  readonly lint?: boolean;
 }
 
 export interface CommandContext {
