@@ -1,5 +1,6 @@
 // The side effects one request needs, as small interfaces. The CLI builds the real ones; tests may swap them.
 import type { ModelClient } from '../model/types.js';
+import type { Clock } from '../platform/clock.js';
 import type { RepoLock } from '../platform/repo-lock.js';
 
 export interface TokenCounter {
@@ -22,6 +23,9 @@ export interface CheckOutcome {
   readonly ok: boolean;
   /** Text for the model (and the user) when not ok. */
   readonly output: string;
+  /** The command that ran (the failing one when several did) and its exit code, for traces. */
+  readonly command?: string;
+  readonly exitCode?: number | null;
 }
 
 /** The checks run after a change is written. */
@@ -87,4 +91,6 @@ export interface RequestPorts {
   readonly lock?: RepoLock | null;
   /** Where a reply being applied is recorded on disk (with the lock), so a killed run can be undone. */
   readonly applyJournal?: { readonly file: string; readonly pid: number } | null;
+  /** Times model calls, checks and commits for traces; absent: events carry no durations. */
+  readonly clock?: Clock;
 }
