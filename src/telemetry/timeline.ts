@@ -19,6 +19,8 @@ export interface Step {
   /** false: the step failed (a model error, a failed check, an edit that did not apply). */
   ok: boolean;
   error?: string;
+  /** A model call's reply text (exported only with --otlp-content). */
+  reply?: string;
   readonly attributes: Record<string, AttributeValue>;
   readonly children: Step[];
 }
@@ -48,8 +50,6 @@ export interface RequestTimeline {
   reasoningTokens: number;
   /** USD of the calls whose price was known; null when none was. */
   cost: number | null;
-  /** The reply texts, in order (only exported with --otlp-content). */
-  readonly replies: string[];
 }
 
 const str = (e: Readonly<Record<string, unknown>>, key: string): string | undefined => (typeof e[key] === 'string' ? (e[key] as string) : undefined);
@@ -63,11 +63,16 @@ export class TimelineBuilder {
   readonly requests: RequestTimeline[] = [];
   private request: RequestTimeline | null = null;
   private model: Step | null = null;
+  /** The last model call of the request, whose reply the next `assistant` event carries. */
+  private lastModel: Step | null = null;
   private modelFirstToken = false;
   private round: Step | null = null;
   private reflection: Step | null = null;
   private lastAt = 0;
   private lastModelEnd: number | null = null;
+
+  /** `firstN`: the number the next request gets (a live trace numbers on across builders). */
+  constructor(private readonly firstN = 1) {}
 
   add({ at: stamped, event }: TimedEvent): void {
     const at = stamped ?? this.lastAt;
@@ -82,6 +87,7 @@ export class TimelineBuilder {
       case 'waiting':
         this.closeRound();
         this.model = this.open('model', at, {});
+        this.lastModel = this.model;
         this.modelFirstToken = false;
         break;
       case 'assistant_delta':
@@ -95,7 +101,7 @@ export class TimelineBuilder {
         this.finishModel(at, event);
         break;
       case 'assistant':
-        if (typeof event['text'] === 'string') request.replies.push(event['text']);
+        if (typeof event['text'] === 'string' && this.lastModel) this.lastModel.reply = event['text'];
         if (this.model) this.closeModel(at);
         break;
       case 'error':
@@ -136,8 +142,9 @@ export class TimelineBuilder {
     if (this.request) this.endRequest(this.lastAt, 'unfinished');
     this.lastAt = Math.max(this.lastAt, at);
     this.lastModelEnd = null;
+    this.lastModel = null;
     const request: RequestTimeline = {
-      n: this.requests.length + 1,
+      n: this.firstN + this.requests.length,
       text: str(event, 'text') ?? '',
       mode: str(event, 'mode') ?? 'code',
       start: at,
@@ -150,7 +157,6 @@ export class TimelineBuilder {
       cachedTokens: 0,
       reasoningTokens: 0,
       cost: null,
-      replies: [],
     };
     this.requests.push(request);
     this.request = request;
@@ -178,6 +184,7 @@ export class TimelineBuilder {
 
   private finishModel(at: number, event: Readonly<Record<string, unknown>>): void {
     const step = this.model ?? this.open('model', at, {});
+    this.lastModel = step;
     const duration = num(event, 'durationMs');
     if (duration !== undefined) step.start = Math.min(step.start, at - duration);
     const attrs = step.attributes;
