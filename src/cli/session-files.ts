@@ -144,9 +144,9 @@ function newId(now: Date): string {
 
 /**
  * Events worth keeping in the log besides the messages the session records itself; `user` (a request
- * starts) and `waiting` (a model call starts) give `tandem trace` its step times.
+ * starts), `waiting` (a model call starts) and `request_end` give `tandem trace` its step times.
  */
-const LOGGED: ReadonlySet<SessionEvent['type']> = new Set(['user', 'waiting', 'edit', 'commit', 'reflection', 'usage', 'error', 'question', 'lint', 'test', 'result']);
+const LOGGED: ReadonlySet<SessionEvent['type']> = new Set(['user', 'waiting', 'edit', 'commit', 'reflection', 'usage', 'error', 'question', 'lint', 'test', 'request_end', 'result']);
 
 /** Wraps the renderer so events also reach the session log and the transcript. */
 export function recordingEmit(emit: EmitEvent, recorder: SessionRecorder, transcriptFile: string, clock: Clock, fs: FileSystem = nodeFileSystem): EmitEvent {

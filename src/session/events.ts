@@ -43,6 +43,8 @@ export type SessionEvent =
   | ShellEvent
   | { readonly type: 'warning'; readonly message: string }
   | { readonly type: 'error'; readonly message: string }
+  /** One request is over (the run's `result` comes once, at the end): traces close the request here. */
+  | { readonly type: 'request_end'; readonly status: ResultStatus }
   | { readonly type: 'result'; readonly status: ResultStatus; readonly totals: Totals };
 
 /** What a model call was and how long it took (for traces; absent when the session has no clock). */

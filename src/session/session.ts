@@ -150,6 +150,12 @@ export class Session {
 
   /** One user request and its reflections, in the session's mode or a one-off `mode`. */
   async runRequest(text: string, signal?: AbortSignal, options: { mode?: ChatMode } = {}): Promise<RequestOutcome> {
+    const outcome = await this.runRequestSteps(text, signal, options);
+    this.emit({ type: 'request_end', status: outcome.status });
+    return outcome;
+  }
+
+  private async runRequestSteps(text: string, signal: AbortSignal | undefined, options: { mode?: ChatMode }): Promise<RequestOutcome> {
     const mode = options.mode ?? this.mode;
     this.emit({ type: 'user', text, mode });
     try {

@@ -21,7 +21,7 @@ const MIN_BAR = 10;
 
 export function renderTrace(view: TraceView, width: number): string {
   const columns = Math.max(50, width);
-  const labelWidth = Math.min(36, Math.floor(columns * 0.4));
+  const labelWidth = Math.min(44, Math.floor(columns * 0.45));
   const barWidth = Math.max(MIN_BAR, columns - labelWidth - 10);
   const lines: string[] = [];
   const head = [`Session ${clean(view.id)}`, view.model ? clean(view.model) : null, view.created ? clean(view.created).replace('T', ' ').slice(0, 19) : null];
@@ -47,9 +47,9 @@ export function renderTrace(view: TraceView, width: number): string {
     lines.push('', 'Decisions outside requests:');
     for (const mark of view.marks) lines.push(fit(`  ${clean(new Date(mark.at).toISOString().slice(11, 19))}  ${markLabel(mark)}`, columns));
   }
-  if (view.skippedAudit > 0) lines.push(`(${view.skippedAudit} unreadable line(s) of .tandem/audit.jsonl skipped)`);
-  lines.push('', fit(totalsLine(view.requests), columns));
-  return `${lines.join('\n')}\n`;
+  if (view.skippedAudit > 0) lines.push('', `(${view.skippedAudit} unreadable line(s) of .tandem/audit.jsonl skipped)`);
+  lines.push('', ...totalsLines(view.requests).map((line) => fit(line, columns)));
+  return `${lines.map((line) => line.trimEnd()).join('\n')}\n`;
 }
 
 function requestHeader(request: RequestTimeline, columns: number): string[] {
@@ -85,9 +85,9 @@ function stepLabel(step: Step): string {
     case 'reflection':
       return `reflection ${String(a['tandem.reflection.n'] ?? '')}: ${clean(String(a['tandem.reflection.reason'] ?? ''))}`;
     default: {
-      const command = typeof a['tandem.check.command'] === 'string' ? ` ${clean(a['tandem.check.command'])}` : '';
+      const command = typeof a['tandem.check.command'] === 'string' ? `: ${clean(a['tandem.check.command'])}` : '';
       const exit = typeof a['process.exit.code'] === 'number' && a['process.exit.code'] !== 0 ? ` (exit ${a['process.exit.code']})` : '';
-      return `${step.kind}${command}${step.ok ? ' ok' : ' failed'}${exit}`;
+      return `${step.kind}${step.ok ? ' ok' : ' failed'}${exit}${command}`;
     }
   }
 }
@@ -97,23 +97,22 @@ function markLabel(mark: Mark): string {
   return `${mark.source === 'audit' ? 'audit' : 'asked'}: ${clean(firstLine(mark.text))} → ${clean(mark.decision)}${who}`;
 }
 
-function totalsLine(requests: readonly RequestTimeline[]): string {
+function totalsLines(requests: readonly RequestTimeline[]): string[] {
   const sum = (pick: (r: RequestTimeline) => number): number => requests.reduce((total, r) => total + pick(r), 0);
   const costs = requests.map((r) => r.cost).filter((c): c is number => c !== null);
   const calls = requests.reduce((total, r) => total + countSteps(r.steps, 'model'), 0);
   const commits = requests.reduce((total, r) => total + countSteps(r.steps, 'commit'), 0);
   const reflections = requests.reduce((total, r) => total + countSteps(r.steps, 'reflection'), 0);
   const cached = sum((r) => r.cachedTokens);
+  const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
   return [
-    `Total: ${requests.length} request${requests.length === 1 ? '' : 's'}`,
-    seconds(sum((r) => r.end - r.start)),
-    `${calls} model call${calls === 1 ? '' : 's'}`,
-    `${tokens(sum((r) => r.promptTokens))} in${cached > 0 ? ` (${tokens(cached)} cached)` : ''}`,
-    `${tokens(sum((r) => r.completionTokens))} out`,
-    money(costs.length === 0 ? null : costs.reduce((a, b) => a + b, 0)),
-    `${commits} commit${commits === 1 ? '' : 's'}`,
-    `${reflections} reflection${reflections === 1 ? '' : 's'}`,
-  ].join(' · ');
+    `Total: ${[plural(requests.length, 'request'), seconds(sum((r) => r.end - r.start)), plural(calls, 'model call'), plural(commits, 'commit'), plural(reflections, 'reflection')].join(' · ')}`,
+    `       ${[
+      `${tokens(sum((r) => r.promptTokens))} in${cached > 0 ? ` (${tokens(cached)} cached)` : ''}`,
+      `${tokens(sum((r) => r.completionTokens))} out`,
+      money(costs.length === 0 ? null : costs.reduce((a, b) => a + b, 0)),
+    ].join(' · ')}`,
+  ];
 }
 
 function countSteps(steps: readonly Step[], kind: Step['kind']): number {

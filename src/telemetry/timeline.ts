@@ -125,6 +125,7 @@ export class TimelineBuilder {
       case 'question':
         request.marks.push({ at, source: 'question', text: str(event, 'text') ?? '', decision: event['answer'] === true ? 'yes' : 'no', by: str(event, 'answeredBy') ?? '' });
         break;
+      case 'request_end':
       case 'result':
         this.endRequest(at, str(event, 'status') ?? 'completed');
         break;

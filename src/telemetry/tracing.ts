@@ -32,7 +32,7 @@ export function startTracing(options: TracingOptions): Tracing {
       return;
     }
     builder.add({ at: now(), event: event as unknown as Record<string, unknown> });
-    if (event.type !== 'result') return;
+    if (event.type !== 'request_end' && event.type !== 'result') return;
     const done = builder.finish();
     for (const request of done) spans.exportRequest(request);
     builder = new TimelineBuilder((done.at(-1)?.n ?? 0) + 1);
