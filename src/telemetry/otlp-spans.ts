@@ -42,8 +42,8 @@ export function createOtlpSpans(options: OtlpSpansOptions): OtlpSpans {
   });
   const tracer = provider.getTracer('tandem', options.version);
   const session = tracer.startSpan('tandem session', { startTime: options.start, kind: SpanKind.INTERNAL });
-  // An empty export at once tells, in the background, whether the collector answers at all.
-  exporter.export([], () => {});
+  // An empty export at once tells, in the background, whether the collector can be reached at all.
+  exporter.probe();
   const content = options.target.content;
 
   const startChild = (parent: Span, name: string, start: number, attributes: Attributes, kind = SpanKind.INTERNAL): Span =>
@@ -139,6 +139,14 @@ class GuardedExporter implements SpanExporter {
     this.inner.export(spans, (result) => {
       if (result.code !== ExportResultCode.SUCCESS) this.guard.fail(firstLine(result.error?.message || 'export failed'));
       done(result);
+    });
+  }
+
+  /** Sends an empty request: only a collector that cannot be reached (no HTTP answer) counts as down. */
+  probe(): void {
+    this.inner.export([], (result) => {
+      const answered = typeof (result.error as { code?: unknown } | undefined)?.code === 'number';
+      if (result.code !== ExportResultCode.SUCCESS && !answered) this.guard.fail(firstLine(result.error?.message || 'no answer'));
     });
   }
 

@@ -47,8 +47,12 @@ export function startTracing(options: TracingOptions): Tracing {
       }
     },
     async close() {
-      for (const request of builder.finish()) spans.exportRequest(request);
-      await spans.close(now());
+      try {
+        for (const request of builder.finish()) spans.exportRequest(request);
+        await spans.close(now());
+      } catch {
+        // Nothing about a trace may fail the run at its end.
+      }
     },
   };
 }
