@@ -67,14 +67,15 @@ export function readAuditMarks(root: string): { marks: Mark[]; skipped: number; 
 }
 
 const DECISIONS: ReadonlySet<string> = new Set(['yes', 'no']);
-const DECIDERS: ReadonlySet<string> = new Set(['user', 'yes-always', 'remembered', 'policy']);
+/** Who decided: `user`, `yes-always`, `remembered`, `policy` today; a short unknown word is shown as it is. */
+const MAX_DECIDER = 40;
 
 function auditMark(entry: Record<string, unknown> | null): Mark | null {
   if (!entry) return null;
   const { time, kind, subject, decision, by } = entry;
   const at = timeOf(time);
   if (at === null || typeof kind !== 'string' || typeof subject !== 'string') return null;
-  if (typeof decision !== 'string' || !DECISIONS.has(decision) || typeof by !== 'string' || !DECIDERS.has(by)) return null;
+  if (typeof decision !== 'string' || !DECISIONS.has(decision) || typeof by !== 'string' || by === '' || by.length > MAX_DECIDER) return null;
   return { at, source: 'audit', text: `${kind} ${subject}`, decision, by };
 }
 
