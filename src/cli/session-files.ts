@@ -148,6 +148,13 @@ function newId(now: Date): string {
  */
 const LOGGED: ReadonlySet<SessionEvent['type']> = new Set(['user', 'waiting', 'edit', 'commit', 'reflection', 'usage', 'error', 'question', 'lint', 'test', 'request_end', 'result']);
 
+/** A request's whole text is the log's next message already: its `user` event keeps only the start, for `tandem trace`. */
+const USER_TEXT_KEPT = 300;
+
+function loggedEvent(event: SessionEvent): Record<string, unknown> {
+  return event.type === 'user' ? { ...event, text: event.text.slice(0, USER_TEXT_KEPT) } : { ...event };
+}
+
 /** Wraps the renderer so events also reach the session log and the transcript. */
 export function recordingEmit(emit: EmitEvent, recorder: SessionRecorder, transcriptFile: string, clock: Clock, fs: FileSystem = nodeFileSystem): EmitEvent {
   let transcriptBroken = false;
@@ -162,7 +169,7 @@ export function recordingEmit(emit: EmitEvent, recorder: SessionRecorder, transc
   };
   return (event) => {
     emit(event);
-    if (LOGGED.has(event.type)) recorder.record({ type: 'event', time: clock.now().toISOString(), event: { ...event } });
+    if (LOGGED.has(event.type)) recorder.record({ type: 'event', time: clock.now().toISOString(), event: loggedEvent(event) });
     if (event.type === 'session') transcript(`\n# tandem session ${clock.now().toISOString()} (${event.model}, ${event.editFormat})\n`);
     if (event.type === 'user') transcript(`\n#### ${event.text.split('\n').join('\n     ')}\n\n`);
     if (event.type === 'assistant') transcript(`${event.text}${event.interrupted ? '\n\n(interrupted)' : ''}\n`);

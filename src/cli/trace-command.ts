@@ -12,7 +12,9 @@ import type { CliEnvironment } from './cli-environment.js';
 
 const USAGE = 'usage: tandem trace [SESSION] [--width N]   (SESSION: an id from tandem --sessions; default the latest)';
 
-type TraceArgs = { readonly ok: true; readonly id: string | null; readonly width: number | null } | { readonly ok: false; readonly error: string };
+type TraceArgs =
+  | { readonly ok: true; readonly id: string | null; readonly width: number | null; readonly help?: boolean }
+  | { readonly ok: false; readonly error: string };
 
 export function parseTraceArgs(argv: readonly string[]): TraceArgs {
   let id: string | null = null;
@@ -25,7 +27,7 @@ export function parseTraceArgs(argv: readonly string[]): TraceArgs {
       if (value === undefined || !/^\d+$/.test(value) || Number(value) < 20 || Number(value) > 1000) return { ok: false, error: '--width takes a number of columns from 20 to 1000' };
       width = Number(value);
     } else if (arg === '--help' || arg === '-h') {
-      return { ok: false, error: USAGE };
+      return { ok: true, id: null, width: null, help: true };
     } else if (arg.startsWith('-') || id !== null) {
       return { ok: false, error: `unexpected argument ${escapeControlChars(arg)}\n${USAGE}` };
     } else {
@@ -40,6 +42,10 @@ export async function runTraceCli(environment: CliEnvironment, argv: readonly st
   if (!parsed.ok) {
     environment.stderr.write(`tandem trace: ${parsed.error}\n`);
     return EXIT.usage;
+  }
+  if (parsed.help) {
+    environment.stdout.write(`${USAGE}\n`);
+    return EXIT.ok;
   }
   const root = (await findRepoRoot(environment.cwd, { env: { ...environment.env } })) ?? environment.cwd;
   const ids = listSessions(root);

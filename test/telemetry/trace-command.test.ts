@@ -62,5 +62,9 @@ describe('tandem trace', () => {
     const empty = await runCliInProcess(['trace'], { cwd: gitRepo({ 'a.txt': 'a\n' }) });
     expect(empty.code).toBe(2);
     expect(empty.stderr).toContain('no saved session in this repository');
+    const help = await runCliInProcess(['trace', '--help'], { cwd: repo });
+    expect([help.code, help.stdout]).toEqual([0, expect.stringContaining('usage: tandem trace [SESSION]')]);
+    const badWidth = await runCliInProcess(['trace', '--width', '-3'], { cwd: repo });
+    expect(badWidth.code).toBe(2);
   });
 });
