@@ -78,7 +78,8 @@ export function largeSize(quick: boolean): { files: number; megabytes: number } 
   return quick ? { files: 30, megabytes: 0.3 } : { files: 1600, megabytes: 30 };
 }
 
-export async function startRequestRunner(ctx: SectionContext): Promise<RequestRunner> {
+/** `extraArgs` go after the usual ones (the tracing section adds --otlp-endpoint). */
+export async function startRequestRunner(ctx: SectionContext, extraArgs: readonly string[] = []): Promise<RequestRunner> {
   // Any number of requests: the weak model writes the commit message, the main model the edit.
   const server = await startFakeOpenAI({
     fallback: (request) => (request.model === 'bench-weak' ? textReply('bench: greet the world') : textReply(EDIT)),
@@ -87,7 +88,7 @@ export async function startRequestRunner(ctx: SectionContext): Promise<RequestRu
   const { cli } = builtPaths(ctx.packageRoot);
   const env = { PATH: ctx.pathEnv, HOME: home, NO_COLOR: '1', GIT_CONFIG_NOSYSTEM: '1' };
   const args = ['--message', 'Greet the world', '--yes-always', '--no-stream', '--base-url', server.url,
-    '--api-key', 'bench', '--model', 'bench-main', '--weak-model', 'bench-weak', HELLO_PATH];
+    '--api-key', 'bench', '--model', 'bench-main', '--weak-model', 'bench-weak', ...extraArgs, HELLO_PATH];
   return {
     server,
     async request(repo, options = {}) {

@@ -355,6 +355,7 @@ function createRequestPorts(input: BuildInput, parts: PortParts): RequestPorts {
     lock: input.repoRoot ? createRepoLock(input.repoRoot, { timeoutMs: settings['lock-timeout'] * 1000, pid: environment.pid ?? 0 }) : null,
     applyJournal: input.repoRoot ? { file: join(input.repoRoot, '.tandem', 'apply-journal.json'), pid: environment.pid ?? 0 } : null,
     audit: parts.audit,
+    clock: environment.clock ?? systemClock,
   };
 }
 

@@ -2,7 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { renderCodeContext } from '../checks/code-context.js';
-import { formatLintFailure, parseLintCommands, runLint } from '../checks/lint.js';
+import { formatLintFailure, lintCommandsFor, parseLintCommands, runLint } from '../checks/lint.js';
 import { checkSyntax, describeSyntaxProblems } from '../checks/syntax-check.js';
 import { runTests } from '../checks/test-runner.js';
 import type { ChecksPort } from '../coders/ports.js';
@@ -38,19 +38,21 @@ export function createChecksPort(options: ChecksAdapterOptions): ChecksPort {
     async lint(paths, signal) {
       if (lintCommands.length === 0) return null;
       const result = await runLint(options.runner, options.root, paths, lintCommands, { ...run, env: options.lintEnv ?? options.env, signal });
-      if (result.ok) return { ok: true, output: '' };
+      const ran = [...new Set(paths.flatMap((path) => lintCommandsFor(path, lintCommands).map((c) => c.command)))].join('; ');
+      if (result.ok) return { ok: true, output: '', command: ran, exitCode: 0 };
       const sections = await Promise.all(
         result.failures.map(async (failure) => {
           const text = await readFile(join(options.root, failure.file), 'utf8').catch(() => null);
           return formatLintFailure(failure, text);
         }),
       );
-      return { ok: false, output: sections.join('\n\n') };
+      const first = result.failures[0];
+      return { ok: false, output: sections.join('\n\n'), command: first?.command ?? ran, exitCode: first?.exitCode ?? null };
     },
     async test(signal) {
       if (!options.testCommand) return null;
       const result = await runTests(options.runner, options.root, options.testCommand, TEST_OUTPUT_BUDGET, { ...run, signal });
-      return { ok: result.ok, output: result.output };
+      return { ok: result.ok, output: result.output, command: result.command, exitCode: result.exitCode };
     },
   };
 }

@@ -16,6 +16,7 @@ export function renderHelp(): string {
   const lines = [
     'Usage: tandem [options] [FILE...]          chat about FILEs, interactively',
     '       tandem --message TEXT [FILE...]     one request (with its fixes), then exit',
+    '       tandem trace [SESSION]              a saved session\'s timeline (steps, times, tokens, cost)',
     '',
   ];
   for (const group of Object.keys(GROUP_TITLES) as OptionGroup[]) {

@@ -31,6 +31,10 @@ export async function runCli(environment: CliEnvironment): Promise<number> {
     const { runEvalCli } = await import('../eval/eval-cli.js');
     return runEvalCli(environment, environment.argv.slice(1));
   }
+  if (environment.argv[0] === 'trace') {
+    const { runTraceCli } = await import('./trace-command.js');
+    return runTraceCli(environment, environment.argv.slice(1));
+  }
   const parsed = parseArgs(environment.argv);
   if (!parsed.ok) {
     environment.stderr.write(`tandem: ${parsed.error}\n`);

@@ -147,8 +147,18 @@ function newId(now: Date): string {
   return newSessionId(now, Math.random);
 }
 
-/** Events worth keeping in the log besides the messages the session records itself. */
-const LOGGED: ReadonlySet<SessionEvent['type']> = new Set(['edit', 'commit', 'reflection', 'usage', 'error', 'question', 'lint', 'test', 'result']);
+/**
+ * Events worth keeping in the log besides the messages the session records itself; `user` (a request
+ * starts), `waiting` (a model call starts) and `request_end` give `tandem trace` its step times.
+ */
+const LOGGED: ReadonlySet<SessionEvent['type']> = new Set(['user', 'waiting', 'edit', 'commit', 'reflection', 'usage', 'error', 'question', 'lint', 'test', 'request_end', 'result']);
+
+/** A request's whole text is the log's next message already: its `user` event keeps only the start, for `tandem trace`. */
+const USER_TEXT_KEPT = 300;
+
+function loggedEvent(event: SessionEvent): Record<string, unknown> {
+  return event.type === 'user' ? { ...event, text: event.text.slice(0, USER_TEXT_KEPT) } : { ...event };
+}
 
 /** Wraps the renderer so events also reach the session log and the transcript. */
 export function recordingEmit(emit: EmitEvent, recorder: SessionRecorder, transcriptFile: string, clock: Clock, fs: FileSystem = nodeFileSystem): EmitEvent {
@@ -164,7 +174,7 @@ export function recordingEmit(emit: EmitEvent, recorder: SessionRecorder, transc
   };
   return (event) => {
     emit(event);
-    if (LOGGED.has(event.type)) recorder.record({ type: 'event', event: { ...event } });
+    if (LOGGED.has(event.type)) recorder.record({ type: 'event', time: clock.now().toISOString(), event: loggedEvent(event) });
     if (event.type === 'session') transcript(`\n# tandem session ${clock.now().toISOString()} (${event.model}, ${event.editFormat})\n`);
     if (event.type === 'user') transcript(`\n#### ${event.text.split('\n').join('\n     ')}\n\n`);
     if (event.type === 'assistant') transcript(`${event.text}${event.interrupted ? '\n\n(interrupted)' : ''}\n`);

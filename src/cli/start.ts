@@ -26,6 +26,7 @@ import { formatSessionList, summarizeSessions } from './commands/sessions.js';
 import { checkActionOf, runCheckAction } from './check-actions.js';
 import { findCommand } from './commands/registry.js';
 import { loadCommands } from './commands/save-load.js';
+import { startTracingIfAsked } from './tracing-setup.js';
 
 type ParsedArgs = Extract<ParseArgsResult, { ok: true }>;
 
@@ -41,7 +42,10 @@ export async function startTandem(environment: CliEnvironment, parsed: ParsedArg
   const message = readMessage(settings, environment.cwd);
   const interactive = !json && message === null && environment.stdinIsTTY;
   const lines = createLineReader(environment, interactive);
-  const { emit, settle, mapProgress } = await createRenderer(environment, settings);
+  const renderer = await createRenderer(environment, settings);
+  const { settle, mapProgress } = renderer;
+  const tracing = await startTracingIfAsked(environment, settings);
+  const emit = tracing ? tracing.wrap(renderer.emit) : renderer.emit;
   lines.configure({ settle });
   let built: BuiltSession | undefined;
   try {
@@ -64,8 +68,9 @@ export async function startTandem(environment: CliEnvironment, parsed: ParsedArg
     return await runRepl(built, environment, lines, interactive);
   } finally {
     lines.close();
-    // The process exits as soon as this returns: let the tag cache write finish first.
+    // The process exits as soon as this returns: let the tag cache write finish first, and the last spans go.
     await built?.close();
+    await tracing?.close();
   }
 }
 

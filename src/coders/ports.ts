@@ -1,6 +1,7 @@
 // The side effects one request needs, as small interfaces. The CLI builds the real ones; tests may swap them.
 import type { ModelClient } from '../model/types.js';
 import type { AuditLog } from '../platform/audit-log.js';
+import type { Clock } from '../platform/clock.js';
 import type { RepoLock } from '../platform/repo-lock.js';
 
 export interface TokenCounter {
@@ -23,6 +24,9 @@ export interface CheckOutcome {
   readonly ok: boolean;
   /** Text for the model (and the user) when not ok. */
   readonly output: string;
+  /** The command that ran (the failing one when several did) and its exit code, for traces. */
+  readonly command?: string;
+  readonly exitCode?: number | null;
 }
 
 /** The checks run after a change is written. */
@@ -93,4 +97,6 @@ export interface RequestPorts {
   readonly applyJournal?: { readonly file: string; readonly pid: number } | null;
   /** Decisions no question was asked for (a refused path, an edit declined earlier) go to the audit log here. */
   readonly audit?: AuditLog;
+  /** Times model calls, checks and commits for traces; absent: events carry no durations. */
+  readonly clock?: Clock;
 }

@@ -10,10 +10,24 @@ export type RoundEvent =
       readonly error?: string;
       /** A failed edit's whole explanation (the closest lines of the file), as the model gets it. */
       readonly detail?: string;
+      /** How many of the reply's edit blocks an applied file took. */
+      readonly blocks?: number;
     }
-  | { readonly type: 'commit'; readonly hash: string; readonly message: string; readonly files: string[]; readonly user: boolean }
-  | { readonly type: 'lint'; readonly ok: boolean; readonly output: string }
-  | { readonly type: 'test'; readonly ok: boolean; readonly output: string }
+  | ({ readonly type: 'commit'; readonly hash: string; readonly message: string; readonly files: string[]; readonly user: boolean } & StepTiming)
+  /** `check: 'syntax'` marks the built-in syntax check, reported as a failed lint. */
+  | ({ readonly type: 'lint'; readonly ok: boolean; readonly output: string; readonly check?: 'syntax' } & CheckFacts)
+  | ({ readonly type: 'test'; readonly ok: boolean; readonly output: string } & CheckFacts)
   | { readonly type: 'info'; readonly message: string };
+
+/** How long a step took, when the session has a clock (traces and `tandem trace` use it). */
+export interface StepTiming {
+  readonly durationMs?: number;
+}
+
+/** The command a check ran and how it ended, when known. */
+export interface CheckFacts extends StepTiming {
+  readonly command?: string;
+  readonly exitCode?: number | null;
+}
 
 export type EmitRoundEvent = (event: RoundEvent) => void;

@@ -238,6 +238,22 @@ export const OPTIONS = {
     type: 'boolean', default: true, group: 'output', help: 'colours and Markdown rendering on a terminal',
   },
 
+  // tracing: only the user's own config, environment or flags may send prompts and timings elsewhere
+  'otlp-endpoint': {
+    type: 'string', default: null, group: 'output', metavar: 'URL', repo: 'user-only',
+    defaultLabel: 'env OTEL_EXPORTER_OTLP_TRACES_ENDPOINT / _ENDPOINT, else off',
+    help: 'send a trace of every request over OTLP/HTTP to URL (a collector, Jaeger...)',
+  },
+  'otlp-headers': {
+    type: 'string[]', default: [], group: 'output', metavar: 'NAME=VALUE', repo: 'user-only', secret: true,
+    defaultLabel: 'env OTEL_EXPORTER_OTLP_HEADERS',
+    help: 'header sent with the traces, e.g. an API key (repeatable)',
+  },
+  'otlp-content': {
+    type: 'boolean', default: false, group: 'output', repo: 'user-only',
+    help: 'put prompt and reply text in the traces',
+  },
+
   // general
   config: {
     type: 'string', default: null, group: 'general', metavar: 'FILE', cliOnly: true,

@@ -1,7 +1,7 @@
 // Reading text files for the chat: the one read path for file contents shown to the model (chat
 // files, AGENTS.md, config files). Reading is confined like writing: inside the repository after
 // symlinks, regular files only, and never more than a cap, checked before reading.
-import { closeSync, constants, fstatSync, openSync, readSync, realpathSync, statSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, relative } from 'node:path';
 
 /** Chat and read-only files larger than this are not sent (the same cap edits use). */
@@ -21,6 +21,8 @@ export interface ConfinedReadOptions {
   readonly truncate?: boolean;
   /** How the file is named in messages. */
   readonly shown?: string;
+  /** Refuse a symbolic link even when it points inside (state files tandem writes itself are never links). */
+  readonly refuseLinks?: boolean;
 }
 
 function isInside(realRoot: string, real: string): boolean {
@@ -41,6 +43,7 @@ export function readConfinedText(path: string, options: ConfinedReadOptions = {}
   const maxBytes = options.maxBytes ?? MAX_TEXT_FILE_BYTES;
   let size: number;
   try {
+    if (options.refuseLinks && lstatSync(path).isSymbolicLink()) return refuse('not_regular', `${shown} is a symbolic link; not read`);
     const st = statSync(path);
     if (options.root) {
       const real = realpathSync(path);

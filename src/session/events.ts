@@ -48,11 +48,23 @@ export type SessionEvent =
       /** Only a person may answer it: --yes-always does not (suggested commands, files that change what runs). */
       readonly personOnly?: boolean;
     }
-  /** A reply's usage (see Usage) and what the session has cost so far. */
-  | ({ readonly type: 'usage'; readonly sessionCost: number | null } & Usage)
+  /** A reply's usage (see Usage) and what the session has cost so far; the call's timing when a clock was given. */
+  | ({ readonly type: 'usage'; readonly sessionCost: number | null } & Usage & ModelCallFacts)
   | ShellEvent
   | { readonly type: 'warning'; readonly message: string }
   | { readonly type: 'error'; readonly message: string }
+  /** One request is over (the run's `result` comes once, at the end): traces close the request here. */
+  | { readonly type: 'request_end'; readonly status: ResultStatus }
   | { readonly type: 'result'; readonly status: ResultStatus; readonly totals: Totals };
+
+/** What a model call was and how long it took (for traces; absent when the session has no clock). */
+export interface ModelCallFacts {
+  readonly model?: string;
+  readonly finishReason?: string | null;
+  /** From sending the request to the end of the reply. */
+  readonly durationMs?: number;
+  /** From sending the request to the first text or reasoning delta. */
+  readonly firstTokenMs?: number;
+}
 
 export type EmitEvent = (event: SessionEvent) => void;

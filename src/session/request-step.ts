@@ -4,6 +4,7 @@ import type { BuiltMessages } from '../coders/messages.js';
 import type { Asker } from '../coders/ports.js';
 import type { ModelProfile } from '../model/model-profile.js';
 import type { ChatResult, ModelClient } from '../model/types.js';
+import type { Clock } from '../platform/clock.js';
 import { checkContextWindow } from './context-window.js';
 import type { Conversation } from './conversation.js';
 import type { EmitEvent } from './events.js';
@@ -16,6 +17,8 @@ export interface RequestStepDeps {
   readonly emit: EmitEvent;
   readonly totals: SessionTotals;
   readonly stream: boolean;
+  /** Times the call for traces; absent: the usage event carries no timing. */
+  readonly clock?: Clock;
 }
 
 export type ReplyResult = { readonly ok: true; readonly text: string } | { readonly ok: false; readonly outcome: RequestOutcome };
@@ -58,18 +61,26 @@ async function send(built: BuiltMessages, model: string, deps: RequestStepDeps, 
   const { emit, totals } = deps;
   emit({ type: 'waiting' });
   totals.requests++;
+  const timer = callTimer(deps.clock);
   const result = await deps.client.chat({
     model,
     messages: built.messages,
     stream: deps.stream,
     signal,
-    onText: (delta) => emit({ type: 'assistant_delta', text: delta }),
-    onReasoning: (delta) => emit({ type: 'reasoning_delta', text: delta }),
+    onText: (delta) => {
+      timer.firstToken();
+      emit({ type: 'assistant_delta', text: delta });
+    },
+    onReasoning: (delta) => {
+      timer.firstToken();
+      emit({ type: 'reasoning_delta', text: delta });
+    },
     stablePrefix: stablePrefixOf(built),
   });
   if (result.usage) {
     totals.addUsage(result.usage);
-    emit({ type: 'usage', ...result.usage, sessionCost: totals.cost });
+    const finishReason = result.ok ? result.finishReason : null;
+    emit({ type: 'usage', ...result.usage, sessionCost: totals.cost, model, finishReason, ...timer.facts() });
   }
   if (result.ok && result.reasoning) emit({ type: 'reasoning', text: result.reasoning });
   if (result.ok) emit({ type: 'assistant', text: result.text, interrupted: false });
@@ -77,6 +88,19 @@ async function send(built: BuiltMessages, model: string, deps: RequestStepDeps, 
     emit({ type: 'warning', message: 'The reply ended inside its reasoning, before any answer: nothing from it was applied.' });
   }
   return result;
+}
+
+/** When the call started and its first token came, read from the clock (nothing without one). */
+function callTimer(clock: Clock | undefined): { firstToken(): void; facts(): { durationMs?: number; firstTokenMs?: number } } {
+  if (!clock) return { firstToken: () => {}, facts: () => ({}) };
+  const start = clock.now().getTime();
+  let first: number | undefined;
+  return {
+    firstToken: () => {
+      first ??= clock.now().getTime() - start;
+    },
+    facts: () => ({ durationMs: clock.now().getTime() - start, ...(first === undefined ? {} : { firstTokenMs: first }) }),
+  };
 }
 
 function failedReply(message: string, reply: Extract<ChatResult, { ok: false }>, conversation: Conversation, emit: EmitEvent): RequestOutcome {

@@ -108,7 +108,7 @@ function runChecks(edits: EditRoundResult, loaded: LoadedCoder, deps: RoundDeps,
   return runCheckRound(
     edits.written,
     { lint: options.autoLint, test: options.autoTest && edits.written.length > 0 },
-    { checks: deps.ports.checks, emit: deps.emit, prompts: loaded.prompts.reflection, testCommand: options.testCommand, signal },
+    { checks: deps.ports.checks, emit: deps.emit, prompts: loaded.prompts.reflection, testCommand: options.testCommand, signal, clock: deps.ports.clock },
   );
 }
 

@@ -24,7 +24,8 @@ export type LogEntry =
   /** The first `replaced` history messages were replaced by `messages` (a summary and its acknowledgement). */
   | { readonly type: 'summary'; readonly messages: ChatMessage[]; readonly replaced: number }
   | { readonly type: 'clear' }
-  | { readonly type: 'event'; readonly event: Record<string, unknown> };
+  /** `time`: when the event happened (ISO), for `tandem trace`; older logs have none. */
+  | { readonly type: 'event'; readonly event: Record<string, unknown>; readonly time?: string };
 
 export class SessionLogError extends Error {
   readonly kind = 'corrupt_log';

@@ -1,6 +1,7 @@
 // The chat: files, history and modes, and one user request carried through its rounds of reflection.
 // It emits events and records the log; it never prints. Model failures arrive as values.
 import type { CoderFormat } from '../coders/base-coder.js';
+import { stepTimer } from '../coders/check-round.js';
 import { writeCommitMessage } from '../coders/commit-message.js';
 import type { BuiltMessages } from '../coders/messages.js';
 import { buildMessages } from '../coders/messages.js';
@@ -150,6 +151,12 @@ export class Session {
 
   /** One user request and its reflections, in the session's mode or a one-off `mode`. */
   async runRequest(text: string, signal?: AbortSignal, options: { mode?: ChatMode } = {}): Promise<RequestOutcome> {
+    const outcome = await this.runRequestSteps(text, signal, options);
+    this.emit({ type: 'request_end', status: outcome.status });
+    return outcome;
+  }
+
+  private async runRequestSteps(text: string, signal: AbortSignal | undefined, options: { mode?: ChatMode }): Promise<RequestOutcome> {
     const mode = options.mode ?? this.mode;
     this.emit({ type: 'user', text, mode });
     try {
@@ -247,7 +254,7 @@ export class Session {
   }
 
   private get requestDeps(): RequestStepDeps {
-    return { client: this.ports.model, asker: this.ports.asker, emit: this.emit, totals: this.totals, stream: this.options.stream };
+    return { client: this.ports.model, asker: this.ports.asker, emit: this.emit, totals: this.totals, stream: this.options.stream, clock: this.ports.clock };
   }
 
   private get reflectionDeps(): ReflectionDeps {
@@ -305,12 +312,13 @@ export class Session {
 
   private async commitChange(paths: string[], diff: string, systemPrompt: string): Promise<void> {
     if (!this.ports.git) return;
+    const timer = stepTimer(this.ports.clock);
     const request = [...this.history].reverse().find((m) => m.role === 'user')?.content;
     const message = await writeCommitMessage({ client: this.ports.weakModel, model: this.models.weak, fallbackModel: this.models.main, systemPrompt, diff, paths, context: request });
     const hash = await this.ports.git.commitTandemChange(paths, message);
     if (!hash) return;
     this.totals.commits++;
-    this.emit({ type: 'commit', hash, message, files: paths, user: false });
+    this.emit({ type: 'commit', hash, message, files: paths, user: false, ...timer() });
   }
 
   private removeAt<T>(list: T[], index: number): boolean {
