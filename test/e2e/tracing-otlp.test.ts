@@ -130,7 +130,7 @@ describe('tracing over OTLP/HTTP', () => {
   });
 
   it('completes the request against an unreachable collector and warns once', async () => {
-    server = await startFakeOpenAI({ replies: { m: [textReply(breaking), textReply(fixing)] } });
+    server = await startFakeOpenAI({ replies: { m: [textReply(breaking), textReply(fixing)] }, fallback: textReply('fix: adjust code') });
     const closedPort = await freePort();
     const repo = gitRepo(files);
     const result = await runCliInProcess(args(['--json']), { cwd: repo, env: { OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${closedPort}` } });
