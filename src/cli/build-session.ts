@@ -23,6 +23,8 @@ import { createProcessRunner, type ProcessRunner } from '../platform/process.js'
 import { scrubEnvironment } from '../platform/scrub-env.js';
 import { readConfinedText } from '../platform/text-files.js';
 import { createRepoLock } from '../platform/repo-lock.js';
+import { createHttpFetcher, DEFAULT_FETCH_OPTIONS } from '../platform/http-fetch.js';
+import { restoreContext } from './restore-context.js';
 import type { EmitEvent } from '../session/events.js';
 import type { SessionRecorder } from '../session/session-log.js';
 import { ModelProfiles } from '../session/model-profiles.js';
@@ -202,7 +204,7 @@ export async function buildSession(input: BuildInput): Promise<BuiltSession> {
   });
   if (resumed) {
     session.restore(resumed.history, resumed.chatFiles);
-    for (const notice of resumed.notices) emit({ type: 'warning', message: notice });
+    for (const notice of [...resumed.notices, ...restoreContext(session, resumed, root)]) emit({ type: 'warning', message: notice });
     emit({ type: 'info', message: `Resumed session ${resumed.log.id} with ${resumed.history.length} messages.` });
   }
   const found = readInstructions(root, environment.cwd);
@@ -246,6 +248,8 @@ function commandContextOf(input: BuildInput, parts: ContextParts): BuiltSession[
   const { environment, settings } = input;
   const { session, root, git, repoMap, runShell, profiles, tokens, client, ports } = parts;
   const commands = allCommands();
+  // Proxies come from the user's environment (undici's fetch does not read it by itself).
+  const fetcher = createHttpFetcher({ ...DEFAULT_FETCH_OPTIONS, env: environment.env });
   return (print, signal) => ({
     session,
     signal,
@@ -272,6 +276,7 @@ function commandContextOf(input: BuildInput, parts: ContextParts): BuiltSession[
     confirm: (question, kind) => ports.asker.confirm(question, kind),
     listFiles: async () => (ports.files ? ports.files.list() : []),
     settingsReport: () => renderSettingsReport(...withChatChanges(settings, input.sources ?? new Map(), session)),
+    fetchPage: (url, fetchSignal) => fetcher.fetch(url, fetchSignal),
   });
 }
 

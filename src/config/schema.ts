@@ -85,6 +85,10 @@ export const OPTIONS = {
     type: 'boolean', default: false, group: 'request', repo: 'never-enable',
     help: 'answer yes to every question',
   },
+  'detect-urls': {
+    type: 'boolean', default: true, group: 'request',
+    help: 'offer to add the web pages your messages name (/web URL adds one)',
+  },
 
   // repository map
   'map-tokens': {

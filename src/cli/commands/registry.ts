@@ -21,6 +21,7 @@ import { testCommand } from './test.js';
 import { tokensCommand } from './tokens.js';
 import type { SlashCommand } from './types.js';
 import { undoCommand } from './undo.js';
+import { webCommand } from './web.js';
 
 export function allCommands(): SlashCommand[] {
   return [
@@ -28,6 +29,7 @@ export function allCommands(): SlashCommand[] {
     dropCommand,
     readOnlyCommand,
     lsCommand,
+    webCommand,
     askCommand,
     codeCommand,
     architectCommand,

@@ -1,5 +1,6 @@
 // What a slash command is and what it may touch.
 import type { Answer, ApprovalKind, RepoMapPort, TokenCounter } from '../../coders/ports.js';
+import type { FetchResult } from '../../platform/http-fetch.js';
 import type { ResultStatus } from '../../session/events.js';
 import type { ChatMode, Session } from '../../session/session.js';
 
@@ -51,6 +52,8 @@ export interface CommandContext {
   readonly commitMessage: (diff: string) => Promise<string>;
   /** The effective settings and where each came from, for /settings. */
   readonly settingsReport: () => string;
+  /** Fetches a web page (http and https only, capped, the user's proxy); failures are one line. */
+  readonly fetchPage?: (url: string, signal?: AbortSignal) => Promise<FetchResult>;
 }
 
 export interface CommandResult {
