@@ -249,7 +249,7 @@ function commandContextOf(input: BuildInput, parts: ContextParts): BuiltSession[
   const { session, root, git, repoMap, runShell, profiles, tokens, client, ports } = parts;
   const commands = allCommands();
   // Proxies come from the user's environment (undici's fetch does not read it by itself).
-  const fetcher = createHttpFetcher({ ...DEFAULT_FETCH_OPTIONS, env: environment.env });
+  const fetcher = createHttpFetcher({ ...DEFAULT_FETCH_OPTIONS, timeoutMs: settings['web-timeout'] * 1000, env: environment.env });
   return (print, signal) => ({
     session,
     signal,

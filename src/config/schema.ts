@@ -89,6 +89,10 @@ export const OPTIONS = {
     type: 'boolean', default: true, group: 'request',
     help: 'offer to add the web pages your messages name (/web URL adds one)',
   },
+  'web-timeout': {
+    type: 'int', min: 1, max: MAX_SECONDS, default: 30, group: 'request', metavar: 'SECONDS',
+    help: 'give up on a web page after this long',
+  },
 
   // repository map
   'map-tokens': {

@@ -34,7 +34,7 @@ export function pageText(input: PageInput): PageText {
   const notes: string[] = [];
   if (input.truncated) notes.push(`${input.url} was larger than ${Math.round(input.maxBytes / 1024)} KiB; only the first ${Math.round(input.maxBytes / 1024)} KiB were read.`);
   let text: string;
-  if (type === 'text/html' || type === 'application/xhtml+xml') text = htmlToMarkdown(decoded, input.url);
+  if (type === 'text/html' || type === 'application/xhtml+xml') text = htmlToMarkdown(withoutControlChars(decoded), input.url);
   else if (type.startsWith('text/') || type === 'application/json' || type.endsWith('+json') || type === '') text = decoded;
   else return { ok: false, message: `${input.url} is ${type}; only HTML, text, Markdown and JSON pages can be added` };
   const clean = withoutControlChars(text).trim();
@@ -50,7 +50,7 @@ export function htmlToMarkdown(html: string, url: string): string {
   let content: string | null = null;
   try {
     // Readability changes the document it reads: give it its own copy.
-    const article = new Readability(parseHTML(html).document as unknown as ConstructorParameters<typeof Readability>[0], { charThreshold: 100 }).parse();
+    const article = new Readability(parseHTML(html).document as unknown as ConstructorParameters<typeof Readability>[0], { charThreshold: 100, keepClasses: true }).parse();
     content = article?.content ?? null;
     if (article?.title && content) content = `<h1>${escapeHtml(article.title)}</h1>${content}`;
   } catch {
@@ -83,15 +83,18 @@ export function withoutControlChars(text: string): string {
  * Cuts `text` to at most `maxTokens`, at the last Markdown heading that fits (else the last blank line),
  * with a note saying so.
  */
-export function cutAtHeading(text: string, maxTokens: number, count: (text: string) => number): { text: string; cut: boolean; tokens: number } {
-  const tokens = count(text);
+export function cutAtHeading(whole: string, maxTokens: number, count: (text: string) => number): { text: string; cut: boolean; tokens: number } {
+  // Counting megabytes is slow: a token is hardly ever longer than 16 characters, so no more is counted.
+  const text = whole.length > maxTokens * 16 ? whole.slice(0, maxTokens * 16) : whole;
+  const tokens = text === whole ? count(text) : Math.round(whole.length / 4);
   if (tokens <= maxTokens) return { text, cut: false, tokens };
   // Characters per token of this text, to find where the cap falls without counting every prefix.
-  const limit = Math.floor((text.length * maxTokens) / tokens);
+  const limit = Math.floor((text.length * maxTokens) / Math.max(count(text), maxTokens + 1));
   let prefix = text.slice(0, limit);
   while (prefix.length > 0 && count(prefix) > maxTokens) prefix = prefix.slice(0, Math.floor(prefix.length * 0.9));
   const heading = prefix.lastIndexOf('\n#');
   const paragraph = prefix.lastIndexOf('\n\n');
-  const at = heading > prefix.length / 4 ? heading : paragraph > 0 ? paragraph : prefix.length;
+  const space = prefix.lastIndexOf(' ');
+  const at = heading > prefix.length / 4 ? heading : paragraph > prefix.length / 4 ? paragraph : space > 0 ? space : prefix.length;
   return { text: `${prefix.slice(0, at).trimEnd()}\n\n[The rest of the page was cut: it is about ${tokens} tokens, over the ${maxTokens}-token cap.]`, cut: true, tokens };
 }
