@@ -24,6 +24,8 @@ import { scrubEnvironment } from '../platform/scrub-env.js';
 import { readConfinedText } from '../platform/text-files.js';
 import { createRepoLock } from '../platform/repo-lock.js';
 import { createHttpFetcher, DEFAULT_FETCH_OPTIONS } from '../platform/http-fetch.js';
+import { createClipboard } from '../platform/clipboard.js';
+import { createClipboardClient, NO_MODEL } from '../model/clipboard-client.js';
 import { restoreContext } from './restore-context.js';
 import type { EmitEvent } from '../session/events.js';
 import type { SessionRecorder } from '../session/session-log.js';
@@ -181,7 +183,9 @@ export async function buildSession(input: BuildInput): Promise<BuiltSession> {
   const profiles = new ModelProfiles(profileOf, { main: settings.model, weak: settings['weak-model'], editor: settings['editor-model'] });
   // The map and /tokens count with whichever main model the chat has now.
   const tokens: TokenCounter = { count: (text) => profiles.get('main').tokens.count(text) };
-  const client = createModelClient(settings, environment.cwd, profileOf, llmLogAllowed(input, root, emit), environment.clock ?? systemClock);
+  const client = settings['copy-paste']
+    ? copyPasteClient(environment, emit)
+    : createModelClient(settings, environment.cwd, profileOf, llmLogAllowed(input, root, emit), environment.clock ?? systemClock);
   const runner = createProcessRunner();
   const commandTimeoutMs = settings['command-timeout'] * 1000;
   const runShell = (command: string, extra: ShellRunOptions = {}): ReturnType<ShellPort['run']> =>
@@ -250,6 +254,8 @@ function commandContextOf(input: BuildInput, parts: ContextParts): BuiltSession[
   const commands = allCommands();
   // Proxies come from the user's environment (undici's fetch does not read it by itself).
   const fetcher = createHttpFetcher({ ...DEFAULT_FETCH_OPTIONS, timeoutMs: settings['web-timeout'] * 1000, env: environment.env });
+  const clipboard = createClipboard(environment.env);
+  const onTerminal = environment.stdoutIsTTY && !settings.json;
   return (print, signal) => ({
     session,
     signal,
@@ -277,6 +283,8 @@ function commandContextOf(input: BuildInput, parts: ContextParts): BuiltSession[
     listFiles: async () => (ports.files ? ports.files.list() : []),
     settingsReport: () => renderSettingsReport(...withChatChanges(settings, input.sources ?? new Map(), session)),
     fetchPage: (url, fetchSignal) => fetcher.fetch(url, fetchSignal),
+    clipboard,
+    terminalEscape: (sequence) => onTerminal && environment.stdout.write(sequence) !== undefined,
   });
 }
 
@@ -300,7 +308,8 @@ function createRequestPorts(input: BuildInput, parts: PortParts): RequestPorts {
   const childEnv = gitOptions.env;
   return {
     model: client,
-    weakModel: client,
+    // With --copy-paste there is no model for commit messages and summaries: tandem writes its own.
+    weakModel: settings['copy-paste'] ? NO_MODEL : client,
     tokens,
     git: input.repoRoot ? createGitPort(input.repoRoot, gitOptions, settings['git-commit-verify']) : null,
     checks: createChecksPort({ root, runner, env: childEnv, lintCommands: settings['lint-cmd'], testCommand: settings['test-cmd'], timeoutMs: commandTimeoutMs }),
@@ -368,6 +377,21 @@ function repoRelative(root: string, cwd: string, file: string): string | null {
   const rel = relative(root, isAbsolute(file) ? file : resolve(cwd, file));
   if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) return null;
   return rel.split(sep).join('/');
+}
+
+/** --copy-paste: the clipboard stands in for the model, polled twice a second. */
+function copyPasteClient(environment: CliEnvironment, emit: EmitEvent): ModelClient {
+  return createClipboardClient({
+    clipboard: createClipboard(environment.env),
+    pollMs: 500,
+    sleep: (ms, signal) =>
+      new Promise((done) => {
+        const timer = setTimeout(done, ms);
+        signal?.addEventListener('abort', () => (clearTimeout(timer), done()), { once: true });
+      }),
+    onWaiting: (characters) =>
+      emit({ type: 'info', message: `Copied the prompt (${characters} characters) to the clipboard; paste it into your chat and copy the reply (Ctrl-C stops waiting).` }),
+  });
 }
 
 /** The llm-log a repository named is used only when it would be written inside the repository. */

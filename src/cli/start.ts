@@ -20,6 +20,7 @@ import { createRepositoryCompleter } from './completion.js';
 import { askLine, createLineReader, type LineReader } from './line-reader.js';
 import { buildSession, type BuiltSession } from './build-session.js';
 import { runOneShot } from './one-shot.js';
+import { replyToApply, runApply } from './apply-reply.js';
 import { runRepl } from './repl.js';
 import { formatSessionList, summarizeSessions } from './commands/sessions.js';
 
@@ -35,7 +36,8 @@ export async function startTandem(environment: CliEnvironment, parsed: ParsedArg
     return EXIT.ok;
   }
   const message = readMessage(settings, environment.cwd);
-  const interactive = !json && message === null && environment.stdinIsTTY;
+  const reply = await replyToApply(settings, environment);
+  const interactive = !json && message === null && reply === null && environment.stdinIsTTY;
   const lines = createLineReader(environment, interactive);
   const { emit, settle, mapProgress } = await createRenderer(environment, settings);
   lines.configure({ settle });
@@ -49,6 +51,7 @@ export async function startTandem(environment: CliEnvironment, parsed: ParsedArg
       environment.stdout.write(`${await built.showRepoMap()}\n`);
       return EXIT.ok;
     }
+    if (reply !== null) return await runApply(built, reply, environment);
     if (message !== null) return await runOneShot(built, message, environment);
     return await runRepl(built, environment, lines, interactive);
   } finally {

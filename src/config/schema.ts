@@ -72,6 +72,18 @@ export const OPTIONS = {
     type: 'string', default: null, group: 'request', metavar: 'FILE', cliOnly: true,
     help: 'one request read from FILE, then exit',
   },
+  apply: {
+    type: 'string', default: null, group: 'request', metavar: 'FILE', cliOnly: true,
+    help: 'apply the edits of a reply saved in FILE (no model request), then exit',
+  },
+  'apply-clipboard-edits': {
+    type: 'boolean', default: false, negatable: false, group: 'request', cliOnly: true,
+    help: "apply the edits of the reply on the clipboard (no model request), then exit",
+  },
+  'copy-paste': {
+    type: 'boolean', default: false, group: 'request', cliOnly: true,
+    help: 'no API: copy each prompt to the clipboard and wait for the reply to appear there',
+  },
   read: {
     type: 'string[]', default: [], group: 'request', metavar: 'FILE', repo: 'inside-repo',
     help: 'read-only context file (repeatable)',

@@ -2,6 +2,7 @@
 // It emits events and records the log; it never prints. Model failures arrive as values.
 import type { CoderFormat } from '../coders/base-coder.js';
 import { writeCommitMessage } from '../coders/commit-message.js';
+import { decideReflection } from '../coders/reflection.js';
 import type { BuiltMessages } from '../coders/messages.js';
 import { buildMessages } from '../coders/messages.js';
 import type { RequestPorts } from '../coders/ports.js';
@@ -225,6 +226,27 @@ export class Session {
       await this.summarizeIfLong(loaded.prompts.context.ack);
       if (mode === 'architect') return await this.runArchitect(text, signal, loaded);
       return await this.runLoop(text, signal, loaded, 'main', this.chatConversation());
+    } catch (error) {
+      return this.endWithError(error, null);
+    }
+  }
+
+  /**
+   * A reply written elsewhere (`--apply FILE`, the clipboard): parsed in the chat's edit format and
+   * applied, committed and checked exactly like a model's reply. Nobody can be asked to fix what fails,
+   * so failures end the request with status reflection_limit.
+   */
+  async applyReply(text: string, signal?: AbortSignal): Promise<RequestOutcome> {
+    try {
+      const loaded = await this.deps.loadCoder(this.editFormat);
+      this.emit({ type: 'assistant', text, interrupted: false });
+      const round = await runRound(text, loaded, this.roundDeps(loaded), signal);
+      if ('end' in round) return round.end;
+      const decision = decideReflection(round.failures, 0, 0);
+      if (decision.action !== 'limit') return { status: 'completed' };
+      const note = `The reply's edits did not all land (${decision.reason}); nothing was sent to a model:\n${round.failures.sections.join('\n\n')}`;
+      this.emit({ type: 'error', message: note });
+      return { status: 'reflection_limit', message: note };
     } catch (error) {
       return this.endWithError(error, null);
     }

@@ -1,6 +1,7 @@
 // The slash commands, in the order /help lists them, and how a typed line finds its command.
 import { addCommand } from './add.js';
 import { clearCommand } from './clear.js';
+import { copyCommand, copyContextCommand, pasteCommand } from './clipboard.js';
 import { commitCommand } from './commit.js';
 import { diffCommand } from './diff.js';
 import { dropCommand } from './drop.js';
@@ -30,6 +31,9 @@ export function allCommands(): SlashCommand[] {
     readOnlyCommand,
     lsCommand,
     webCommand,
+    pasteCommand,
+    copyCommand,
+    copyContextCommand,
     askCommand,
     codeCommand,
     architectCommand,

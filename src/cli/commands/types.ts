@@ -1,5 +1,6 @@
 // What a slash command is and what it may touch.
 import type { Answer, ApprovalKind, RepoMapPort, TokenCounter } from '../../coders/ports.js';
+import type { Clipboard } from '../../platform/clipboard.js';
 import type { FetchResult } from '../../platform/http-fetch.js';
 import type { ResultStatus } from '../../session/events.js';
 import type { ChatMode, Session } from '../../session/session.js';
@@ -54,6 +55,12 @@ export interface CommandContext {
   readonly settingsReport: () => string;
   /** Fetches a web page (http and https only, capped, the user's proxy); failures are one line. */
   readonly fetchPage?: (url: string, signal?: AbortSignal) => Promise<FetchResult>;
+  /** The system clipboard (text and images). */
+  readonly clipboard?: Clipboard;
+  /** Writes an escape sequence straight to the terminal; false when stdout is no terminal (or --json). */
+  readonly terminalEscape?: (sequence: string) => boolean;
+  /** Records audio with the system's recorder and transcribes it; null when the user typed nothing useful. */
+  readonly transcribe?: (signal?: AbortSignal) => Promise<{ ok: true; text: string } | { ok: false; message: string }>;
 }
 
 export interface CommandResult {
