@@ -27,8 +27,9 @@ let web: Server | undefined;
 afterEach(async () => {
   await server?.close();
   server = undefined;
-  web?.closeAllConnections();
-  await new Promise((resolve) => web?.close(resolve));
+  const open = web;
+  open?.closeAllConnections();
+  if (open) await new Promise((resolve) => open.close(resolve));
   web = undefined;
 });
 
