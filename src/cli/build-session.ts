@@ -27,6 +27,7 @@ import { createHttpFetcher, DEFAULT_FETCH_OPTIONS } from '../platform/http-fetch
 import { createClipboard } from '../platform/clipboard.js';
 import { createClipboardClient, NO_MODEL } from '../model/clipboard-client.js';
 import { restoreContext } from './restore-context.js';
+import { createVoice } from './voice.js';
 import type { EmitEvent } from '../session/events.js';
 import type { SessionRecorder } from '../session/session-log.js';
 import { ModelProfiles } from '../session/model-profiles.js';
@@ -223,7 +224,7 @@ export async function buildSession(input: BuildInput): Promise<BuiltSession> {
     git,
     stateDirUsable: stateProblem === null,
     identifiers: () => repoMap?.identifiers() ?? [],
-    commandContext: commandContextOf(input, { session, root, git, repoMap, runShell, profiles, tokens, client, ports }),
+    commandContext: commandContextOf(input, { session, root, git, repoMap, runShell, profiles, tokens, client, ports }, childEnv),
     close: async () => {
       await repoMap?.flush();
     },
@@ -248,7 +249,7 @@ interface ContextParts {
 }
 
 /** The slash commands' view of the session, made anew for each command (its printer and Ctrl-C signal). */
-function commandContextOf(input: BuildInput, parts: ContextParts): BuiltSession['commandContext'] {
+function commandContextOf(input: BuildInput, parts: ContextParts, childEnv: Record<string, string>): BuiltSession['commandContext'] {
   const { environment, settings } = input;
   const { session, root, git, repoMap, runShell, profiles, tokens, client, ports } = parts;
   const commands = allCommands();
@@ -284,7 +285,9 @@ function commandContextOf(input: BuildInput, parts: ContextParts): BuiltSession[
     settingsReport: () => renderSettingsReport(...withChatChanges(settings, input.sources ?? new Map(), session)),
     fetchPage: (url, fetchSignal) => fetcher.fetch(url, fetchSignal),
     clipboard,
-    terminalEscape: (sequence) => onTerminal && environment.stdout.write(sequence) !== undefined,
+    terminalEscape: (sequence) => onTerminal && (environment.stdout.write(sequence), true),
+    transcribe: createVoice({ settings, env: childEnv, lines: input.lines, interactive: input.interactive, print }),
+    prefill: input.interactive ? (text) => input.lines.prefill(text) : undefined,
   });
 }
 

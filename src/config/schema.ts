@@ -101,6 +101,19 @@ export const OPTIONS = {
     type: 'boolean', default: true, group: 'request',
     help: 'offer to add the web pages your messages name (/web URL adds one)',
   },
+  // The recorder is a command and the server receives the API key: only the user names them.
+  'voice-command': {
+    type: 'string', default: null, group: 'request', metavar: 'CMD', repo: 'user-only', defaultLabel: 'rec or arecord',
+    help: 'command that records WAV to {file} for /voice (Enter stops it)',
+  },
+  'voice-model': {
+    type: 'string', default: 'whisper-1', group: 'request', metavar: 'NAME',
+    help: 'transcription model for /voice',
+  },
+  'voice-base-url': {
+    type: 'string', default: null, group: 'request', metavar: 'URL', repo: 'user-only', defaultLabel: '--base-url',
+    help: 'OpenAI-compatible server for /voice transcriptions (a local whisper server)',
+  },
   'web-timeout': {
     type: 'int', min: 1, max: MAX_SECONDS, default: 30, group: 'request', metavar: 'SECONDS',
     help: 'give up on a web page after this long',

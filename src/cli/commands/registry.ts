@@ -22,6 +22,7 @@ import { testCommand } from './test.js';
 import { tokensCommand } from './tokens.js';
 import type { SlashCommand } from './types.js';
 import { undoCommand } from './undo.js';
+import { voiceCommand } from './voice.js';
 import { webCommand } from './web.js';
 
 export function allCommands(): SlashCommand[] {
@@ -34,6 +35,7 @@ export function allCommands(): SlashCommand[] {
     pasteCommand,
     copyCommand,
     copyContextCommand,
+    voiceCommand,
     askCommand,
     codeCommand,
     architectCommand,

@@ -59,8 +59,10 @@ export interface CommandContext {
   readonly clipboard?: Clipboard;
   /** Writes an escape sequence straight to the terminal; false when stdout is no terminal (or --json). */
   readonly terminalEscape?: (sequence: string) => boolean;
-  /** Records audio with the system's recorder and transcribes it; null when the user typed nothing useful. */
-  readonly transcribe?: (signal?: AbortSignal) => Promise<{ ok: true; text: string } | { ok: false; message: string }>;
+  /** Records audio with the system's recorder and transcribes it. */
+  readonly transcribe?: (signal?: AbortSignal) => Promise<{ readonly ok: true; readonly text: string } | { readonly ok: false; readonly message: string }>;
+  /** Puts text at the next prompt to edit or send; absent without a terminal. */
+  readonly prefill?: (text: string) => void;
 }
 
 export interface CommandResult {
