@@ -81,7 +81,7 @@ export const OPTIONS = {
     help: "apply the edits of the reply on the clipboard (no model request), then exit",
   },
   'copy-paste': {
-    type: 'boolean', default: false, group: 'request', cliOnly: true,
+    type: 'boolean', default: false, group: 'request', repo: 'user-only',
     help: 'no API: copy each prompt to the clipboard and wait for the reply to appear there',
   },
   read: {

@@ -2,7 +2,7 @@
 // under .tandem/pastes/ (or NAME) and added like an image file; text joins the chat as a pasted block.
 // /copy falls back to the terminal's own clipboard escape (OSC 52) where there is no display (SSH).
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { withoutControlChars } from '../../context/web-page.js';
 import { MAX_IMAGE_BYTES } from '../../context/images.js';
 import { fenceFor } from '../../coders/messages.js';
@@ -10,6 +10,7 @@ import { osc52 } from '../../platform/clipboard.js';
 import { renderContext } from '../../context/chat-markdown.js';
 import { addImageFile } from './add-image.js';
 import { splitArgs, toRepoPath } from './file-args.js';
+import { writesInside } from '../state-dir.js';
 import type { CommandContext, SlashCommand } from './types.js';
 
 export const pasteCommand: SlashCommand = {
@@ -37,6 +38,8 @@ function pasteImage(bytes: Buffer, name: string | null, ctx: CommandContext): Re
   const path = name ? toRepoPath(ctx.root, ctx.cwd, name).path : `.tandem/pastes/paste-${stamp}.png`;
   if (!path) return failed(ctx, `Cannot paste as ${name}: it is outside the repository.`);
   const full = resolve(ctx.root, path);
+  // A folder on the way may be a symlink out of the repository: the paste must land inside.
+  if (!writesInside(ctx.root, full)) return failed(ctx, `Cannot paste as ${path}: it leads outside the repository.`);
   try {
     mkdirSync(dirname(full), { recursive: true });
     // Never over an existing file: a paste only ever creates.
@@ -89,5 +92,3 @@ function failed(ctx: Pick<CommandContext, 'print'>, message: string): Promise<{ 
   ctx.print(`${message}\n`);
   return Promise.resolve({ status: 'error' });
 }
-
-export const PASTES_DIR = join('.tandem', 'pastes');
