@@ -43,7 +43,7 @@ async function startWeb(): Promise<string> {
     if (path === '/doc.pdf') return void res.writeHead(200, { 'content-type': 'application/pdf' }).end('%PDF-1.4');
     if (hop) return void res.writeHead(302, { location: `/r${Number(hop[1]) + 1}` }).end();
     if (path === '/to-file') return void res.writeHead(302, { location: 'file:///etc/passwd' }).end();
-    if (path === '/big') return void res.writeHead(200, { 'content-type': 'text/plain' }).end(`# Big\n\n${'lorem ipsum dolor '.repeat(150_000)}`);
+    if (path === '/big') return void res.writeHead(200, { 'content-type': 'text/plain' }).end(`# Big\n\n${'lorem ipsum dolor '.repeat(120_000)}`);
     if (path === '/hang') return; // accepts and never answers
     res.writeHead(500).end();
   });
@@ -106,10 +106,11 @@ describe('/web', () => {
     server = await startFakeOpenAI({ fallback: textReply('Fine.') });
     const site = await startWeb();
     const repo = gitRepo({ 'a.txt': 'alpha\n' });
-    const stdin = [`/web ${site}/notes.md`, '/ask first', `/drop ${site}/notes.md`, '/ask second'].join('\n');
+    const stdin = [`/web ${site}/notes.md`, '/ls', '/ask first', `/drop ${site}/notes.md`, '/ask second'].join('\n');
     const run = await runCli(args(server.url), { cwd: repo, stdin: `${stdin}\n` });
     expect(run.code, run.stderr).toBe(0);
     expect(infos(run.events())).toContain(`Dropped ${site}/notes.md.`);
+    expect(infos(run.events())).toContain(`Web pages:\n  ${site}/notes.md`);
     const [first, second] = server.chatRequests('m');
     expect(JSON.stringify(first!.body.messages)).toContain('# Notes\\n\\nplain markdown kept');
     expect(JSON.stringify(second!.body.messages)).not.toContain('plain markdown kept');
