@@ -23,6 +23,9 @@ export function createVoice(parts: VoiceParts): (signal?: AbortSignal) => Promis
     parts.print(parts.interactive ? 'Recording: speak, then press Enter to stop.\n' : 'Recording until the recorder stops.\n');
     const stop = parts.interactive ? parts.lines.ask('(Enter stops the recording)', ['yes'], 'yes').then(() => undefined) : new Promise<void>(() => {});
     const recording = await recordAudio({ command: settings['voice-command'], env: parts.env, stop, signal, maxBytes: MAX_AUDIO_BYTES });
+    // The question takes the next key: a recorder that ended by itself (or failed) still waits for Enter,
+    // so no key meant for the prompt is swallowed later.
+    await stop;
     if (!recording.ok) return recording;
     return transcribe(
       recording.wav,
