@@ -42,6 +42,7 @@ import type { CliEnvironment } from './cli-environment.js';
 import { allCommands } from './commands/registry.js';
 import type { CommandContext, GitCommandsPort, ShellRunOptions } from './commands/types.js';
 import { addFiles } from './commands/add-files.js';
+import { addImageFile, isImageFile } from './commands/add-image.js';
 import { CliError } from './exit-codes.js';
 import { EXIT } from '../session/exit-codes.js';
 import { createGitCommands, createGitPort, createRepoFilesPort } from './git-adapter.js';
@@ -371,6 +372,11 @@ async function addStartFiles(context: CommandContext, files: readonly string[], 
     const absolutePath = isAbsolute(file) ? file : resolve(cwd, file);
     if (!existsSync(absolutePath)) throw new CliError(`--read: no such file: ${file}`, EXIT.usage);
     const name = repoRelative(root, cwd, file) ?? absolutePath;
+    const imageRoot = repoRelative(root, cwd, file) !== null ? root : null;
+    if (isImageFile(absolutePath, imageRoot)) {
+      addImageFile(name, absolutePath, imageRoot, context);
+      continue;
+    }
     // A file is editable or read-only, never both: named as both, it stays editable.
     if (!session.chatFiles.includes(name)) session.addReadOnlyFile({ name, absolutePath });
   }

@@ -158,6 +158,10 @@ export class Session {
   /** Swaps the whole profile of `role` (and of the models that follow it); returns the roles changed. */
   async setModel(role: ModelRole, name: string, by = `/${role === 'main' ? 'model' : `${role}-model`} in this chat`): Promise<ModelRole[]> {
     const changed = this.profiles.set(role, name, by);
+    const main = this.profiles.get('main');
+    if (changed.includes('main') && main.settings.vision === false && this.pictures.length > 0) {
+      this.emit({ type: 'warning', message: `${main.name} does not take images (vision: false in its model settings); /drop the chat's ${this.pictures.length} image(s) before the next request.` });
+    }
     if (changed.includes('main') && !this.options.editFormatChosen) this.editFormat = this.profiles.get('main').editFormat;
     if (changed.includes('editor') && !this.options.editorFormatChosen) this.editorFormat = this.profiles.get('editor').editFormat;
     return changed;

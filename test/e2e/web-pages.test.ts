@@ -36,8 +36,9 @@ afterEach(async () => {
 async function startWeb(): Promise<string> {
   web = createServer((req, res) => {
     const path = req.url ?? '/';
-    const hop = /^\/r(\d)$/.exec(path);
+    const hop = /^\/r([1-6])$/.exec(path);
     if (path === '/article') return void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(ARTICLE);
+    if (path === '/r7') return void res.writeHead(200, { 'content-type': 'text/plain' }).end('the end of the chain');
     if (path === '/notes.md') return void res.writeHead(200, { 'content-type': 'text/markdown' }).end('# Notes\n\nplain markdown kept\n');
     if (path === '/missing') return void res.writeHead(404, 'Not Found').end('no');
     if (path === '/doc.pdf') return void res.writeHead(200, { 'content-type': 'application/pdf' }).end('%PDF-1.4');
@@ -64,6 +65,7 @@ describe('/web', () => {
       `/web ${site}/missing`,
       `/web ${site}/doc.pdf`,
       `/web ${site}/r1`,
+      `/web ${site}/r2`,
       `/web ${site}/to-file`,
       '/web file:///etc/passwd',
       `/web ${site}/big`,
@@ -76,7 +78,9 @@ describe('/web', () => {
     const lines = infos(run.events());
     expect(lines).toContain(`Cannot add ${site}/missing: HTTP 404 Not Found.`);
     expect(lines).toContain(`Cannot add ${site}/doc.pdf is application/pdf; only HTML, text, Markdown and JSON pages can be added.`);
+    // Six redirects are one too many; five are followed.
     expect(lines).toContain(`Cannot add ${site}/r1: more than 5 redirects; not followed.`);
+    expect(lines.some((l) => l.startsWith(`Added ${site}/r2 (from ${site}/r7) to the chat`))).toBe(true);
     expect(lines).toContain(`Cannot add ${site}/to-file redirects to file: URLs are not fetched (only http and https): file:///etc/passwd.`);
     expect(lines).toContain('Cannot add file: URLs are not fetched (only http and https): file:///etc/passwd.');
     expect(lines).toContain(`Cannot add ${site}/hang: no complete answer within 1 s.`);
@@ -99,6 +103,7 @@ describe('/web', () => {
     expect(page).not.toContain('FOOTER-COPYRIGHT');
     expect(page).not.toContain('\x1b');
     expect(sent).toContain('[The rest of the page was cut');
+    expect(sent).toContain('the end of the chain');
     expect(sent).not.toContain('/etc/passwd:');
   });
 
@@ -114,6 +119,14 @@ describe('/web', () => {
     const [first, second] = server.chatRequests('m');
     expect(JSON.stringify(first!.body.messages)).toContain('# Notes\\n\\nplain markdown kept');
     expect(JSON.stringify(second!.body.messages)).not.toContain('plain markdown kept');
+
+    // A resumed chat has its pages back (from the session log: nothing is fetched again).
+    const again = await runCli(args(server.url), { cwd: repo, stdin: `/web ${site}/notes.md\n` });
+    expect(again.code, again.stderr).toBe(0);
+    await new Promise((resolve) => web!.close(resolve));
+    const resumed = await runCli(args(server.url, ['--resume']), { cwd: repo, stdin: '/ask third\n' });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(JSON.stringify(server.chatRequests('m').at(-1)!.body.messages)).toContain('plain markdown kept');
   });
 
   it('never fetches a URL of a message headless without --yes-always, and sends the message unchanged', async () => {
