@@ -33,9 +33,14 @@ afterEach(async () => {
   web = undefined;
 });
 
+/** Paths the local site was asked for. */
+const hits: string[] = [];
+
 async function startWeb(): Promise<string> {
+  hits.length = 0;
   web = createServer((req, res) => {
     const path = req.url ?? '/';
+    hits.push(path);
     const hop = /^\/r([1-6])$/.exec(path);
     if (path === '/article') return void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(ARTICLE);
     if (path === '/r7') return void res.writeHead(200, { 'content-type': 'text/plain' }).end('the end of the chain');
@@ -142,12 +147,15 @@ describe('/web', () => {
     expect(sent.at(-1)!.content).toContain(`summarize ${site}/article please`);
     expect(JSON.stringify(sent)).not.toContain('widget endpoint');
 
-    // With --yes-always the offer is taken; with --no-detect-urls there is none.
-    const yes = await runCli(args(server.url, ['--yes-always']), { cwd: repo, stdin: `${message}\n` });
+    // With --yes-always the offer is taken; with --no-detect-urls there is none. A URL in the model's
+    // reply is never fetched, not even with --yes-always.
+    server.enqueue([textReply(`See ${site}/notes.md for more.`)]);
+    const yes = await runCli(args(server.url, ['--yes-always']), { cwd: repo, stdin: `${message}\n/ask and then?\n` });
+    expect(hits).toEqual(['/article']);
     expect(JSON.stringify(server.chatRequests('m')[1]!.body.messages)).toContain('widget endpoint');
     expect(yes.code, yes.stderr).toBe(0);
     const off = await runCli(args(server.url, ['--yes-always', '--no-detect-urls']), { cwd: repo, stdin: `${message}\n` });
     expect(off.events().filter((e) => e.type === 'question')).toEqual([]);
-    expect(JSON.stringify(server.chatRequests('m')[2]!.body.messages)).not.toContain('widget endpoint');
+    expect(JSON.stringify(server.chatRequests('m')[3]!.body.messages)).not.toContain('widget endpoint');
   });
 });
