@@ -4,6 +4,9 @@
 import { Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
 import TurndownService from 'turndown';
+import { withoutControlChars } from './plain-text.js';
+
+export { withoutControlChars } from './plain-text.js';
 
 /** A page in the chat: read-only context named by its URL, never a file. */
 export interface WebPage {
@@ -72,11 +75,6 @@ function turndown(): TurndownService {
 
 function escapeHtml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
-
-/** Removes terminal escapes and other control characters (tabs and newlines stay). */
-export function withoutControlChars(text: string): string {
-  return text.replace(/\r\n?/g, '\n').replace(/\x1b\[[0-9;?]*[ -/]*[@-~]/g, '').replace(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/g, '');
 }
 
 /**

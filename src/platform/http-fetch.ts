@@ -1,7 +1,9 @@
 // The HTTP fetch port for web pages: http and https only (every redirect is checked again), at most a few
 // redirects, a timeout for the whole download, a cap on the bytes read, and the user's proxy settings
 // (HTTPS_PROXY, HTTP_PROXY, NO_PROXY) handed in by the composition root. Failures come back as one line.
-import { EnvHttpProxyAgent, fetch as undiciFetch, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+
+type Undici = Pick<typeof import('undici'), 'fetch' | 'EnvHttpProxyAgent'>;
 
 export interface FetchOptions {
   readonly timeoutMs: number;
@@ -22,13 +24,20 @@ export interface HttpFetcher {
 export const DEFAULT_FETCH_OPTIONS = { timeoutMs: 30_000, maxRedirects: 5, maxBytes: 2 * 1024 * 1024 } as const;
 
 export function createHttpFetcher(options: FetchOptions): HttpFetcher {
-  const dispatcher = proxyAgent(options.env);
+  // undici loads on the first fetch, not with every start of tandem.
+  let loaded: Promise<{ undici: Undici; dispatcher: Dispatcher | undefined }> | undefined;
+  const load = (): Promise<{ undici: Undici; dispatcher: Dispatcher | undefined }> =>
+    (loaded ??= import('undici').then(({ fetch, EnvHttpProxyAgent }) => {
+      const undici: Undici = { fetch, EnvHttpProxyAgent };
+      return { undici, dispatcher: proxyAgent(undici, options.env) };
+    }));
   return {
     async fetch(url, signal) {
+      const { undici, dispatcher } = await load();
       const timeout = AbortSignal.timeout(options.timeoutMs);
       const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
       try {
-        return await follow(url, options, combined, dispatcher);
+        return await follow(url, options, combined, undici, dispatcher);
       } catch (error) {
         if (timeout.aborted) return { ok: false, message: `${url}: no complete answer within ${Math.round(options.timeoutMs / 1000)} s` };
         if (signal?.aborted) return { ok: false, message: `${url}: cancelled` };
@@ -38,12 +47,12 @@ export function createHttpFetcher(options: FetchOptions): HttpFetcher {
   };
 }
 
-async function follow(start: string, options: FetchOptions, signal: AbortSignal, dispatcher: Dispatcher | undefined): Promise<FetchResult> {
+async function follow(start: string, options: FetchOptions, signal: AbortSignal, undici: Undici, dispatcher: Dispatcher | undefined): Promise<FetchResult> {
   let url = start;
   for (let hops = 0; ; hops++) {
     const problem = schemeProblem(url);
     if (problem) return { ok: false, message: hops === 0 ? problem : `${start} redirects to ${problem}` };
-    const response = await undiciFetch(url, {
+    const response = await undici.fetch(url, {
       redirect: 'manual',
       signal,
       headers: { accept: 'text/html,text/markdown,text/plain,application/json;q=0.9,*/*;q=0.5', 'user-agent': 'tandem (terminal pair programmer)' },
@@ -93,12 +102,12 @@ async function readCapped(stream: ReadableStream<Uint8Array> | null, maxBytes: n
   }
 }
 
-function proxyAgent(env: FetchOptions['env']): Dispatcher | undefined {
+function proxyAgent(undici: Undici, env: FetchOptions['env']): Dispatcher | undefined {
   const get = (name: string): string | undefined => env[name] ?? env[name.toLowerCase()];
   const httpsProxy = get('HTTPS_PROXY');
   const httpProxy = get('HTTP_PROXY');
   if (!httpsProxy && !httpProxy) return undefined;
-  return new EnvHttpProxyAgent({ httpProxy, httpsProxy: httpsProxy ?? httpProxy, noProxy: get('NO_PROXY') ?? '' });
+  return new undici.EnvHttpProxyAgent({ httpProxy, httpsProxy: httpsProxy ?? httpProxy, noProxy: get('NO_PROXY') ?? '' });
 }
 
 /** DNS, connection and TLS failures in one line each. */

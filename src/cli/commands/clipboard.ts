@@ -3,7 +3,7 @@
 // /copy falls back to the terminal's own clipboard escape (OSC 52) where there is no display (SSH).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { withoutControlChars } from '../../context/web-page.js';
+import { withoutControlChars } from '../../context/plain-text.js';
 import { MAX_IMAGE_BYTES } from '../../context/images.js';
 import { fenceFor } from '../../coders/messages.js';
 import { osc52 } from '../../platform/clipboard.js';

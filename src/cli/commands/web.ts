@@ -1,6 +1,5 @@
 // /web URL: fetch a page and add it to the chat as read-only context named by its URL (not a file).
 // Also the offer for URLs in the user's own message. Every failure is one line; the chat goes on.
-import { MAX_PAGE_TOKENS, pageText } from '../../context/web-page.js';
 import { DEFAULT_FETCH_OPTIONS } from '../../platform/http-fetch.js';
 import { splitArgs } from './file-args.js';
 import type { CommandContext, SlashCommand } from './types.js';
@@ -32,6 +31,8 @@ export async function addWebPage(url: string, ctx: Pick<CommandContext, 'session
     ctx.print(`Cannot add ${fetched.message}.\n`);
     return false;
   }
+  // The HTML libraries load only when a page is added, not with every start of tandem.
+  const { MAX_PAGE_TOKENS, pageText } = await import('../../context/web-page.js');
   const page = pageText({
     url: fetched.url,
     contentType: fetched.contentType,
