@@ -27,8 +27,10 @@ export function createHttpFetcher(options: FetchOptions): HttpFetcher {
   // undici loads on the first fetch, not with every start of tandem.
   let loaded: Promise<{ undici: Undici; dispatcher: Dispatcher | undefined }> | undefined;
   const load = (): Promise<{ undici: Undici; dispatcher: Dispatcher | undefined }> =>
-    (loaded ??= import('undici').then(({ fetch, EnvHttpProxyAgent }) => {
-      const undici: Undici = { fetch, EnvHttpProxyAgent };
+    (loaded ??= import('undici').then((mod) => {
+      // A CommonJS package: bundled, its exports may sit on `default` only.
+      const lib = (typeof mod.fetch === 'function' ? mod : (mod as unknown as { default: Undici }).default) as Undici;
+      const undici: Undici = { fetch: lib.fetch, EnvHttpProxyAgent: lib.EnvHttpProxyAgent };
       return { undici, dispatcher: proxyAgent(undici, options.env) };
     }));
   return {
