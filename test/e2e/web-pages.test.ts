@@ -116,11 +116,13 @@ describe('/web', () => {
     server = await startFakeOpenAI({ fallback: textReply('Fine.') });
     const site = await startWeb();
     const repo = gitRepo({ 'a.txt': 'alpha\n' });
-    const stdin = [`/web ${site}/notes.md`, '/ls', '/ask first', `/drop ${site}/notes.md`, '/ask second'].join('\n');
+    const stdin = [`/web ${site}/notes.md`, '/ls', '/ask first', `/drop ${site}/notes.md`, '/ask second', '/help'].join('\n');
     const run = await runCli(args(server.url), { cwd: repo, stdin: `${stdin}\n` });
     expect(run.code, run.stderr).toBe(0);
     expect(infos(run.events())).toContain(`Dropped ${site}/notes.md.`);
     expect(infos(run.events())).toContain(`Web pages:\n  ${site}/notes.md`);
+    const help = infos(run.events()).find((l) => l.includes('/copy-context')) ?? '';
+    for (const name of ['web', 'paste', 'copy', 'copy-context', 'voice']) expect(help).toMatch(new RegExp(`^  /${name}\\s`, 'm'));
     const [first, second] = server.chatRequests('m');
     expect(JSON.stringify(first!.body.messages)).toContain('# Notes\\n\\nplain markdown kept');
     expect(JSON.stringify(second!.body.messages)).not.toContain('plain markdown kept');
