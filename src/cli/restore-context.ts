@@ -30,6 +30,6 @@ export function restoreContext(session: Session, replayed: Pick<ReplayedSession,
     if (checked.image.digest !== logged.digest) notices.push(`Image ${logged.name} changed since the session was saved; its current version is sent.`);
     images.push(checked.image);
   }
-  session.restoreContext(replayed.pages, images);
+  session.context.restore(replayed.pages, images);
   return notices;
 }

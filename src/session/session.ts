@@ -6,11 +6,10 @@ import { decideReflection } from '../coders/reflection.js';
 import type { BuiltMessages } from '../coders/messages.js';
 import { buildMessages } from '../coders/messages.js';
 import type { RequestPorts } from '../coders/ports.js';
-import type { ChatImage } from '../context/images.js';
-import type { WebPage } from '../context/web-page.js';
 import { buildModelProfile, type ModelProfile } from '../model/model-profile.js';
 import { withoutReasoning } from '../model/think-tags.js';
 import type { ChatMessage } from '../model/types.js';
+import { ChatContext } from './chat-context.js';
 import { Conversation } from './conversation.js';
 import { endWithError } from './error-ending.js';
 import type { EmitEvent, Totals } from './events.js';
@@ -33,9 +32,8 @@ export class Session {
   private readonly files: string[] = [];
   private readonly readOnly: ReadOnlyFile[] = [];
   private readonly instructions: Instruction[] = [];
-  /** Context that is not a repository file: web pages by URL, images by path (never edited, never in the map). */
-  private readonly pages: WebPage[] = [];
-  private readonly pictures: ChatImage[] = [];
+  /** Web pages and images: context that is not a repository file. */
+  readonly context = new ChatContext((entry) => this.deps.recorder?.record(entry));
   history: ChatMessage[] = [];
   readonly totals = new SessionTotals();
   mode: ChatMode;
@@ -71,69 +69,6 @@ export class Session {
     return this.readOnly;
   }
 
-  /** The chat's web pages, in the order they were added (what /save writes as /web commands). */
-  get webPages(): readonly WebPage[] {
-    return this.pages;
-  }
-
-  /** The chat's images, in the order they were added (what /save writes as /add commands). */
-  get images(): readonly ChatImage[] {
-    return this.pictures;
-  }
-
-  /** Adds (or refreshes) a web page; false when the same URL with the same text was already there. */
-  addWebPage(page: WebPage): boolean {
-    const at = this.pages.findIndex((p) => p.url === page.url);
-    if (at >= 0 && this.pages[at]!.text === page.text) return false;
-    if (at >= 0) this.pages.splice(at, 1, page);
-    else this.pages.push(page);
-    this.recordContext();
-    return true;
-  }
-
-  dropWebPage(url: string): boolean {
-    const at = this.pages.findIndex((p) => p.url === url);
-    if (at < 0) return false;
-    this.pages.splice(at, 1);
-    this.recordContext();
-    return true;
-  }
-
-  /** Adds (or refreshes) an image; false when the same bytes were already in the chat under that name. */
-  addImage(image: ChatImage): boolean {
-    const at = this.pictures.findIndex((p) => p.absolutePath === image.absolutePath);
-    if (at >= 0 && this.pictures[at]!.digest === image.digest) return false;
-    if (at >= 0) this.pictures.splice(at, 1, image);
-    else this.pictures.push(image);
-    this.recordContext();
-    return true;
-  }
-
-  /** Takes an image out of the chat, by its name or absolute path. */
-  dropImage(name: string): boolean {
-    const at = this.pictures.findIndex((p) => p.name === name || p.absolutePath === name);
-    if (at < 0) return false;
-    this.pictures.splice(at, 1);
-    this.recordContext();
-    return true;
-  }
-
-  /** Drops every web page and image; returns how many. */
-  dropAllContext(): number {
-    const count = this.pages.length + this.pictures.length;
-    if (count === 0) return 0;
-    this.pages.splice(0);
-    this.pictures.splice(0);
-    this.recordContext();
-    return count;
-  }
-
-  /** Puts back the web pages and images of a resumed session (nothing is recorded again). */
-  restoreContext(pages: readonly WebPage[], images: readonly ChatImage[]): void {
-    this.pages.splice(0, this.pages.length, ...pages);
-    this.pictures.splice(0, this.pictures.length, ...images);
-  }
-
   get models(): Record<ModelRole, string> {
     return this.profiles.names();
   }
@@ -159,8 +94,9 @@ export class Session {
   async setModel(role: ModelRole, name: string, by = `/${role === 'main' ? 'model' : `${role}-model`} in this chat`): Promise<ModelRole[]> {
     const changed = this.profiles.set(role, name, by);
     const main = this.profiles.get('main');
-    if (changed.includes('main') && main.settings.vision === false && this.pictures.length > 0) {
-      this.emit({ type: 'warning', message: `${main.name} does not take images (vision: false in its model settings); /drop the chat's ${this.pictures.length} image(s) before the next request.` });
+    const images = this.context.images.length;
+    if (changed.includes('main') && main.settings.vision === false && images > 0) {
+      this.emit({ type: 'warning', message: `${main.name} does not take images (vision: false in its model settings); /drop the chat's ${images} image(s) before the next request.` });
     }
     if (changed.includes('main') && !this.options.editFormatChosen) this.editFormat = this.profiles.get('main').editFormat;
     if (changed.includes('editor') && !this.options.editorFormatChosen) this.editorFormat = this.profiles.get('editor').editFormat;
@@ -269,8 +205,8 @@ export class Session {
       format: coder.prompts.format,
       context: coder.prompts.context,
       readOnlyFiles: [...this.instructions.map((i) => ({ path: i.name, text: i.text })), ...readOnlyFiles],
-      webPages: this.pages.map((p) => ({ path: p.url, text: p.text })),
-      images: this.pictures.map((p) => ({ name: p.name, dataUrl: p.dataUrl, tokens: p.tokens })),
+      webPages: this.context.webPages.map((p) => ({ path: p.url, text: p.text })),
+      images: this.context.images.map((p) => ({ name: p.name, dataUrl: p.dataUrl, tokens: p.tokens })),
       repoMap: map,
       conversation: turn.conversation,
       turn: { text: request, fullFiles: turn.fullFiles, changes: turn.changes, mentioned, noChatFiles: chatFiles.length === 0 },
@@ -412,15 +348,6 @@ export class Session {
 
   private recordFiles(): void {
     this.deps.recorder?.record({ type: 'files', chat: [...this.chatFiles], readOnly: this.readOnlyFiles.map((f) => f.name) });
-  }
-
-  /** Pages are kept whole in the log (the model saw them); images only by path and digest, never their bytes. */
-  private recordContext(): void {
-    this.deps.recorder?.record({
-      type: 'context',
-      pages: this.pages.map((p) => ({ url: p.url, text: p.text })),
-      images: this.pictures.map((p) => ({ name: p.name, absolutePath: p.absolutePath, digest: p.digest })),
-    });
   }
 
   private layoutOf(history: readonly ChatMessage[]): PromptLayout {

@@ -30,10 +30,10 @@ export function addImageFile(name: string, full: string, root: string | null, ct
     ctx.print(`Cannot add ${checked.message}.\n`);
     return false;
   }
-  if (model.settings.vision === null && ctx.session.images.length === 0) {
+  if (model.settings.vision === null && ctx.session.context.images.length === 0) {
     ctx.print(`tandem does not know whether ${model.name} takes images; sending ${name} anyway.\n`);
   }
-  const added = ctx.session.addImage(checked.image);
+  const added = ctx.session.context.addImage(checked.image);
   ctx.print(added ? `Added image ${name} to the chat (about ${checked.image.tokens} tokens).\n` : `${name} is already in the chat.\n`);
   return added;
 }

@@ -11,7 +11,7 @@ export const dropCommand: SlashCommand = {
   async run(args, ctx) {
     const words = splitArgs(args);
     if (words.length === 0) {
-      const count = ctx.session.dropAllChatFiles() + ctx.session.dropAllReadOnlyFiles() + ctx.session.dropAllContext();
+      const count = ctx.session.dropAllChatFiles() + ctx.session.dropAllReadOnlyFiles() + ctx.session.context.dropAll();
       ctx.print(`Dropped ${count} file(s) from the chat.\n`);
       return {};
     }
@@ -22,11 +22,11 @@ export const dropCommand: SlashCommand = {
         ctx.print(`Dropped ${path}.\n`);
         continue;
       }
-      if (ctx.session.dropWebPage(typed)) {
+      if (ctx.session.context.dropWebPage(typed)) {
         ctx.print(`Dropped ${typed}.\n`);
         continue;
       }
-      if ((path !== null && ctx.session.dropImage(path)) || ctx.session.dropImage(absolutePath)) {
+      if ((path !== null && ctx.session.context.dropImage(path)) || ctx.session.context.dropImage(absolutePath)) {
         ctx.print(`Dropped image ${path ?? typed}.\n`);
         continue;
       }

@@ -6,7 +6,8 @@ export const lsCommand: SlashCommand = {
   summary: 'list the files in the chat',
   usage: '/ls',
   async run(_args, ctx) {
-    const { chatFiles, readOnlyFiles, webPages, images } = ctx.session;
+    const { chatFiles, readOnlyFiles } = ctx.session;
+    const { webPages, images } = ctx.session.context;
     if (chatFiles.length === 0 && readOnlyFiles.length === 0 && webPages.length === 0 && images.length === 0) {
       ctx.print('No files in the chat. Add some with /add FILE.\n');
       return {};

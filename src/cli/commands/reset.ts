@@ -5,7 +5,7 @@ export const resetCommand: SlashCommand = {
   name: 'reset',
   summary: 'drop all files and clear the chat history',
   async run(_args, ctx) {
-    const count = ctx.session.dropAllChatFiles() + ctx.session.dropAllReadOnlyFiles() + ctx.session.dropAllContext();
+    const count = ctx.session.dropAllChatFiles() + ctx.session.dropAllReadOnlyFiles() + ctx.session.context.dropAll();
     ctx.session.clearHistory();
     ctx.print(`Dropped ${count} file(s) and cleared the history.\n`);
     return {};

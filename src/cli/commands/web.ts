@@ -48,7 +48,7 @@ export async function addWebPage(url: string, ctx: Pick<CommandContext, 'session
   }
   for (const note of page.notes) ctx.print(`${note}\n`);
   // Named by the URL the user gave (a redirect's target is said, not used as the name).
-  ctx.session.addWebPage({ url, text: page.text });
+  ctx.session.context.addWebPage({ url, text: page.text });
   const via = fetched.url !== url ? ` (from ${fetched.url})` : '';
   ctx.print(`Added ${url}${via} to the chat as read-only context (about ${ctx.tokens.count(page.text)} tokens).\n`);
   return true;
@@ -66,7 +66,7 @@ export function urlsIn(text: string): string[] {
  */
 export async function offerUrls(text: string, ctx: Pick<CommandContext, 'session' | 'print' | 'fetchPage' | 'tokens' | 'signal' | 'confirm'>): Promise<void> {
   for (const url of urlsIn(text)) {
-    if (ctx.session.webPages.some((p) => p.url === url)) continue;
+    if (ctx.session.context.webPages.some((p) => p.url === url)) continue;
     const answer = await ctx.confirm(`Add ${url} to the chat?`, 'fetch-url');
     if (answer === 'yes') await addWebPage(url, ctx);
   }
