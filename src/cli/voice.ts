@@ -25,7 +25,7 @@ export function createVoice(parts: VoiceParts): (signal?: AbortSignal) => Promis
     const recording = await recordAudio({ command: settings['voice-command'], env: parts.env, stop, signal, maxBytes: MAX_AUDIO_BYTES });
     // The question takes the next key: a recorder that ended by itself (or failed) still waits for Enter,
     // so no key meant for the prompt is swallowed later.
-    await stop;
+    if (parts.interactive) await stop;
     if (!recording.ok) return recording;
     return transcribe(
       recording.wav,
