@@ -27,6 +27,7 @@ const AUDIT_KINDS: Partial<Record<ApprovalKind, AuditKind>> = {
   'create-file': 'new-file',
   'sensitive-file': 'person-only',
   'large-reply': 'person-only',
+  'fetch-url': 'url-fetch',
   'add-file': 'add-file',
 };
 

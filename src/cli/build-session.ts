@@ -29,6 +29,11 @@ import { createCommandRunner, sandboxFor, sandboxNote } from './command-runner.j
 import { scrubEnvironment } from '../platform/scrub-env.js';
 import { readConfinedText } from '../platform/text-files.js';
 import { createRepoLock } from '../platform/repo-lock.js';
+import { createHttpFetcher, DEFAULT_FETCH_OPTIONS } from '../platform/http-fetch.js';
+import { createClipboard } from '../platform/clipboard.js';
+import { createClipboardClient, NO_MODEL } from '../model/clipboard-client.js';
+import { restoreContext } from './restore-context.js';
+import { createVoice } from './voice.js';
 import type { EmitEvent } from '../session/events.js';
 import type { SessionRecorder } from '../session/session-log.js';
 import { ModelProfiles } from '../session/model-profiles.js';
@@ -43,6 +48,7 @@ import type { CliEnvironment } from './cli-environment.js';
 import { allCommands } from './commands/registry.js';
 import type { CommandContext, GitCommandsPort, ShellRunOptions } from './commands/types.js';
 import { addFiles } from './commands/add-files.js';
+import { addImageFile, isImageFile } from './commands/add-image.js';
 import { CliError } from './exit-codes.js';
 import { missingApiKeyProblem, withApiKeyCheck } from './api-key-check.js';
 import { EXIT } from '../session/exit-codes.js';
@@ -191,7 +197,9 @@ export async function buildSession(input: BuildInput): Promise<BuiltSession> {
   const profiles = new ModelProfiles(profileOf, { main: settings.model, weak: settings['weak-model'], editor: settings['editor-model'] });
   // The map and /tokens count with whichever main model the chat has now.
   const tokens: TokenCounter = { count: (text) => profiles.get('main').tokens.count(text) };
-  const client = createModelClient(settings, environment.cwd, profileOf, llmLogAllowed(input, root, emit), environment.clock ?? systemClock);
+  const client = settings['copy-paste']
+    ? copyPasteClient(environment, emit)
+    : createModelClient(settings, environment.cwd, profileOf, llmLogAllowed(input, root, emit), environment.clock ?? systemClock);
   // Filled in once the session log exists, so audit lines name their session.
   let sessionId: () => string | null = () => null;
   const audit = openAudit(environment, input.repoRoot, emit, () => sessionId());
@@ -222,7 +230,7 @@ export async function buildSession(input: BuildInput): Promise<BuiltSession> {
   });
   if (resumed) {
     session.restore(resumed.history, resumed.chatFiles);
-    for (const notice of resumed.notices) emit({ type: 'warning', message: notice });
+    for (const notice of [...resumed.notices, ...restoreContext(session, resumed, root)]) emit({ type: 'warning', message: notice });
     emit({ type: 'info', message: `Resumed session ${resumed.log.id} with ${resumed.history.length} messages.` });
   }
   const found = readInstructions(root, environment.cwd);
@@ -238,7 +246,7 @@ export async function buildSession(input: BuildInput): Promise<BuiltSession> {
     stateDirUsable: stateProblem === null,
     inputHistoryFile: input.repoRoot && stateProblem === null ? historyFile(input, root, 'input-history-file', 'input.history') : null,
     identifiers: () => repoMap?.identifiers() ?? [],
-    commandContext: commandContextOf(input, { session, root, git, repoMap, runShell, profiles, tokens, client, ports }),
+    commandContext: commandContextOf(input, { session, root, git, repoMap, runShell, profiles, tokens, client, ports }, childEnv),
     close: async () => {
       await repoMap?.flush();
     },
@@ -263,10 +271,14 @@ interface ContextParts {
 }
 
 /** The slash commands' view of the session, made anew for each command (its printer and Ctrl-C signal). */
-function commandContextOf(input: BuildInput, parts: ContextParts): BuiltSession['commandContext'] {
+function commandContextOf(input: BuildInput, parts: ContextParts, childEnv: Record<string, string>): BuiltSession['commandContext'] {
   const { environment, settings } = input;
   const { session, root, git, repoMap, runShell, profiles, tokens, client, ports } = parts;
   const commands = allCommands();
+  // Proxies come from the user's environment (undici's fetch does not read it by itself).
+  const fetcher = createHttpFetcher({ ...DEFAULT_FETCH_OPTIONS, timeoutMs: settings['web-timeout'] * 1000, env: environment.env });
+  const clipboard = createClipboard(environment.env);
+  const onTerminal = environment.stdoutIsTTY && !settings.json;
   return (print, signal) => ({
     session,
     signal,
@@ -303,6 +315,12 @@ function commandContextOf(input: BuildInput, parts: ContextParts): BuiltSession[
     },
     tandemDocs: () => readFile(join(environment.packageRoot, 'README.md'), 'utf8').catch(() => '(the README is missing from this installation)'),
     promptsDir: join(environment.packageRoot, 'prompts'),
+    audit: ports.audit,
+    fetchPage: (url, fetchSignal) => fetcher.fetch(url, fetchSignal),
+    clipboard,
+    terminalEscape: (sequence) => onTerminal && (environment.stdout.write(sequence), true),
+    transcribe: createVoice({ settings, env: childEnv, lines: input.lines, interactive: input.interactive, print }),
+    prefill: input.interactive ? (text) => input.lines.prefill(text) : undefined,
   });
 }
 
@@ -338,7 +356,8 @@ function createRequestPorts(input: BuildInput, parts: PortParts): RequestPorts {
   const childEnv = gitOptions.env;
   return {
     model: client,
-    weakModel: client,
+    // With --copy-paste there is no model for commit messages and summaries: tandem writes its own.
+    weakModel: settings['copy-paste'] ? NO_MODEL : client,
     tokens,
     git: input.repoRoot ? createGitPort(input.repoRoot, gitOptions, settings['git-commit-verify'], () => creditOf(settings, parts.mainModel())) : null,
     checks: createChecksPort({ root, runner, env: childEnv, lintEnv: withSafeImportPaths(childEnv), lintCommands: settings['lint-cmd'], testCommand: settings['test-cmd'], timeoutMs: commandTimeoutMs }),
@@ -400,6 +419,11 @@ async function addStartFiles(context: CommandContext, files: readonly string[], 
     const absolutePath = isAbsolute(file) ? file : resolve(cwd, file);
     if (!existsSync(absolutePath)) throw new CliError(`--read: no such file: ${file}`, EXIT.usage);
     const name = repoRelative(root, cwd, file) ?? absolutePath;
+    const imageRoot = repoRelative(root, cwd, file) !== null ? root : null;
+    if (isImageFile(absolutePath, imageRoot)) {
+      addImageFile(name, absolutePath, imageRoot, context);
+      continue;
+    }
     // A file is editable or read-only, never both: named as both, it stays editable.
     if (!session.chatFiles.includes(name)) session.addReadOnlyFile({ name, absolutePath });
   }
@@ -422,6 +446,21 @@ function subtreeOf(input: Pick<BuildInput, 'settings' | 'repoRoot' | 'environmen
 function historyFile(input: BuildInput, root: string, key: 'chat-history-file' | 'input-history-file', fallback: string): string {
   const named = input.settings[key];
   return named ? resolve(input.environment.cwd, named) : join(root, '.tandem', fallback);
+}
+
+/** --copy-paste: the clipboard stands in for the model, polled twice a second. */
+function copyPasteClient(environment: CliEnvironment, emit: EmitEvent): ModelClient {
+  return createClipboardClient({
+    clipboard: createClipboard(environment.env),
+    pollMs: 500,
+    sleep: (ms, signal) =>
+      new Promise((done) => {
+        const timer = setTimeout(done, ms);
+        signal?.addEventListener('abort', () => (clearTimeout(timer), done()), { once: true });
+      }),
+    onWaiting: (characters) =>
+      emit({ type: 'info', message: `Copied the prompt (${characters} characters) to the clipboard; paste it into your chat and copy the reply (Ctrl-C stops waiting).` }),
+  });
 }
 
 /** The llm-log a repository named is used only when it would be written inside the repository. */

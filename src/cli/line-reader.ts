@@ -52,6 +52,8 @@ export interface LineReader {
   clearQueue(): number;
   /** Shows the prompt again on a fresh line, with an empty input (after a note printed at the prompt). */
   redraw(): void;
+  /** Text the next prompt starts with, to edit or send (a /voice transcript). */
+  prefill(text: string): void;
   close(): void;
 }
 
@@ -144,6 +146,7 @@ export function createLineReader(environment: CliEnvironment, interactive: boole
     return rl;
   };
 
+  let prefilled = '';
   const readRaw = (prompt: string): Promise<string | null> => {
     const reader = open();
     inputs++;
@@ -158,7 +161,8 @@ export function createLineReader(environment: CliEnvironment, interactive: boole
       if (!interactive) return;
       reader.setPrompt(prompt);
       reader.prompt();
-      const typing = keys?.takeTyping() ?? '';
+      const typing = `${prefilled}${keys?.takeTyping() ?? ''}`;
+      prefilled = '';
       if (typing !== '') reader.write(typing);
     });
   };
@@ -191,6 +195,9 @@ export function createLineReader(environment: CliEnvironment, interactive: boole
     },
     inputCount() {
       return inputs;
+    },
+    prefill(text) {
+      prefilled += text;
     },
     clearQueue() {
       const typing = (keys?.takeTyping() ?? '') === '' ? 0 : 1;

@@ -4,6 +4,7 @@ import type { ResultStatus } from '../session/events.js';
 import type { ChatMode } from '../session/session.js';
 import type { BuiltSession } from './build-session.js';
 import { findCommand } from './commands/registry.js';
+import { offerUrls } from './commands/web.js';
 import { CliError } from './exit-codes.js';
 
 export interface InputOutcome {
@@ -51,9 +52,16 @@ async function runLine(built: BuiltSession, line: string, signal: AbortSignal, p
   if (lookup.kind === 'command') {
     const result = await lookup.command.run(lookup.args, context);
     if (result.request === undefined) return { status: result.status ?? 'completed', exit: result.exit ?? false };
+    if (result.request.trim() !== '') await offerUrlsOf(built, result.request, context);
     return { status: await request(built, result.request, signal, result.mode), exit: false };
   }
+  await offerUrlsOf(built, line, context);
   return { status: await request(built, line, signal), exit: false };
+}
+
+/** The URL offer for a message the user typed (--no-detect-urls turns it off). */
+async function offerUrlsOf(built: BuiltSession, text: string, context: ReturnType<BuiltSession['commandContext']>): Promise<void> {
+  if (built.settings['detect-urls']) await offerUrls(text, context);
 }
 
 async function request(built: BuiltSession, text: string, signal: AbortSignal, mode?: ChatMode): Promise<ResultStatus> {

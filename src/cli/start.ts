@@ -21,6 +21,7 @@ import { createRepositoryCompleter } from './completion.js';
 import { askLine, createLineReader, type LineReader } from './line-reader.js';
 import { buildSession, type BuiltSession } from './build-session.js';
 import { runOneShot } from './one-shot.js';
+import { replyToApply, runApply } from './apply-reply.js';
 import { runRepl } from './repl.js';
 import { formatSessionList, summarizeSessions } from './commands/sessions.js';
 import { checkActionOf, runCheckAction } from './check-actions.js';
@@ -40,7 +41,8 @@ export async function startTandem(environment: CliEnvironment, parsed: ParsedArg
     return EXIT.ok;
   }
   const message = readMessage(settings, environment.cwd);
-  const interactive = !json && message === null && environment.stdinIsTTY;
+  const reply = await replyToApply(settings, environment);
+  const interactive = !json && message === null && reply === null && environment.stdinIsTTY;
   const lines = createLineReader(environment, interactive);
   const renderer = await createRenderer(environment, settings);
   const { settle, mapProgress } = renderer;
@@ -64,6 +66,7 @@ export async function startTandem(environment: CliEnvironment, parsed: ParsedArg
     const action = checkActionOf(settings);
     if (action !== null) return await runCheckAction(built, action, environment);
     if (settings.load !== null) await loadAtStart(built, settings.load);
+    if (reply !== null) return await runApply(built, reply, environment);
     if (message !== null) return await runOneShot(built, message, environment);
     return await runRepl(built, environment, lines, interactive);
   } finally {

@@ -49,7 +49,9 @@ export type ApprovalKind =
   | 'shell-command'
   | 'add-file'
   | 'fix-failures'
-  | 'oversized-request';
+  | 'oversized-request'
+  /** Fetching a URL the user's own message names (it only adds context). */
+  | 'fetch-url';
 
 export type Answer = 'yes' | 'no' | 'unanswerable';
 

@@ -31,6 +31,7 @@ export async function loadPromptSet(promptsDir: string, format: string, values: 
     read('context/file-changes.md'),
     read('context/mentioned.md'),
   ]);
+  const [webPages, images] = await Promise.all([read('context/web-pages.md'), read('context/images.md')]);
   const [parseProblems, addedFilesRedo, syntax, lint, test, addedFiles, commitMessage] = await Promise.all([
     read('reflection/parse-problems.md'),
     read('reflection/added-files-redo.md'),
@@ -42,7 +43,7 @@ export async function loadPromptSet(promptsDir: string, format: string, values: 
   ]);
   return {
     format: formatPrompts,
-    context: { chatFiles, noChatFiles, readOnly, repoMap, ack, fileChanges, mentioned },
+    context: { chatFiles, noChatFiles, readOnly, repoMap, ack, fileChanges, mentioned, webPages, images },
     reflection: { parseProblems, addedFilesRedo, syntax, lint, test, addedFiles },
     commitMessage,
   };

@@ -72,6 +72,18 @@ export const OPTIONS = {
     type: 'string', default: null, group: 'request', metavar: 'FILE', cliOnly: true,
     help: 'one request read from FILE, then exit',
   },
+  apply: {
+    type: 'string', default: null, group: 'request', metavar: 'FILE', cliOnly: true,
+    help: 'apply the edits of a reply saved in FILE (no model request), then exit',
+  },
+  'apply-clipboard-edits': {
+    type: 'boolean', default: false, negatable: false, group: 'request', cliOnly: true,
+    help: "apply the edits of the reply on the clipboard (no model request), then exit",
+  },
+  'copy-paste': {
+    type: 'boolean', default: false, group: 'request', repo: 'user-only',
+    help: 'no API: copy each prompt to the clipboard and wait for the reply to appear there',
+  },
   read: {
     type: 'string[]', default: [], group: 'request', metavar: 'FILE', repo: 'inside-repo',
     help: 'read-only context file (repeatable)',
@@ -84,6 +96,27 @@ export const OPTIONS = {
   'yes-always': {
     type: 'boolean', default: false, group: 'request', repo: 'never-enable',
     help: 'answer yes to every question',
+  },
+  'detect-urls': {
+    type: 'boolean', default: true, group: 'request',
+    help: 'offer to add the web pages your messages name (/web URL adds one)',
+  },
+  // The recorder is a command and the server receives the API key: only the user names them.
+  'voice-command': {
+    type: 'string', default: null, group: 'request', metavar: 'CMD', repo: 'user-only', defaultLabel: 'rec or arecord',
+    help: 'command that records WAV to {file} for /voice (Enter stops it)',
+  },
+  'voice-model': {
+    type: 'string', default: 'whisper-1', group: 'request', metavar: 'NAME',
+    help: 'transcription model for /voice',
+  },
+  'voice-base-url': {
+    type: 'string', default: null, group: 'request', metavar: 'URL', repo: 'user-only', defaultLabel: '--base-url',
+    help: 'OpenAI-compatible server for /voice transcriptions (a local whisper server)',
+  },
+  'web-timeout': {
+    type: 'int', min: 1, max: MAX_SECONDS, default: 30, group: 'request', metavar: 'SECONDS',
+    help: 'give up on a web page after this long',
   },
 
   // repository map

@@ -36,6 +36,8 @@ export interface ModelSettings {
   readonly reasoning: boolean;
   /** The provider caches only prompt parts marked with cache_control breakpoints (Anthropic). */
   readonly cacheControl: boolean;
+  /** The model takes images (image_url parts): true, false, or null when the data does not say. */
+  readonly vision: boolean | null;
 }
 
 /** Token counts a cost is computed from (a subset of the model port's Usage). */
@@ -66,11 +68,12 @@ interface RawEntry {
   readonly reminder?: string;
   readonly reasoning?: boolean;
   readonly cacheControl?: boolean;
+  readonly vision?: boolean;
 }
 
 /** The shape of model-settings.json. */
 export interface ModelSettingsTable {
-  readonly defaults: Omit<Required<RawEntry>, 'name' | 'aliases' | 'patterns'>;
+  readonly defaults: Omit<Required<RawEntry>, 'name' | 'aliases' | 'patterns' | 'vision'>;
   readonly models: readonly RawEntry[];
 }
 
@@ -98,6 +101,7 @@ export function lookupIn(data: ModelSettingsTable, name: string): ModelSettings 
     reminder: pick('reminder') === 'system' ? 'system' : 'user',
     reasoning: pick('reasoning'),
     cacheControl: pick('cacheControl'),
+    vision: entry?.vision ?? null,
   };
 }
 

@@ -17,7 +17,8 @@ export interface RequestRules {
 }
 
 type TextPart = { type: 'text'; text: string; cache_control?: { type: 'ephemeral' } };
-type BodyMessage = { role: ChatMessage['role']; content: string | TextPart[] };
+type ImageUrlPart = { type: 'image_url'; image_url: { url: string }; cache_control?: { type: 'ephemeral' } };
+type BodyMessage = { role: ChatMessage['role']; content: string | Array<TextPart | ImageUrlPart> };
 
 export interface RequestBody {
   model: string;
@@ -32,7 +33,7 @@ export function requestBody(request: ChatRequest, rules: RequestRules): RequestB
   const marks = rules.cacheControl ? cacheBreakpoints(request.messages, request.stablePrefix) : new Set<number>();
   return {
     model: request.model,
-    messages: request.messages.map((m, i) => (marks.has(i) ? markedMessage(m) : { role: m.role, content: m.content })),
+    messages: request.messages.map((m, i) => bodyMessage(m, marks.has(i))),
     ...(temperature !== undefined ? { temperature } : {}),
     ...(rules.reasoningEffort ? { reasoning_effort: rules.reasoningEffort } : {}),
     ...(rules.cachePrompt ? { cache_prompt: true } : {}),
@@ -54,8 +55,19 @@ export function cacheBreakpoints(messages: readonly ChatMessage[], stablePrefix?
   return marks;
 }
 
-function markedMessage(message: ChatMessage): BodyMessage {
-  return { role: message.role, content: [{ type: 'text', text: message.content, cache_control: { type: 'ephemeral' } }] };
+/** A message as sent: plain text, or parts when it is a cache breakpoint or carries images. */
+function bodyMessage(message: ChatMessage, marked: boolean): BodyMessage {
+  const images = message.images ?? [];
+  if (!marked && images.length === 0) return { role: message.role, content: message.content };
+  const text: TextPart = { type: 'text', text: message.content };
+  const imageParts = images.map((image): ImageUrlPart => ({ type: 'image_url', image_url: { url: image.dataUrl } }));
+  const parts: Array<TextPart | ImageUrlPart> = [text, ...imageParts];
+  // The breakpoint goes on the message's last part.
+  if (marked) {
+    const last = parts[parts.length - 1]!;
+    parts[parts.length - 1] = { ...last, cache_control: { type: 'ephemeral' } };
+  }
+  return { role: message.role, content: parts };
 }
 
 /**

@@ -4,6 +4,17 @@
 export interface ChatMessage {
   readonly role: 'system' | 'user' | 'assistant';
   readonly content: string;
+  /** Images sent with a user message as image_url parts after its text (never kept in the history). */
+  readonly images?: readonly ImagePart[];
+}
+
+export interface ImagePart {
+  /** What the image is called in the chat (its path). */
+  readonly name: string;
+  /** `data:image/png;base64,...` */
+  readonly dataUrl: string;
+  /** The provider's rule-of-thumb token count for the image. */
+  readonly tokens: number;
 }
 
 export type ModelErrorKind =

@@ -30,15 +30,27 @@ function isInside(realRoot: string, real: string): boolean {
   return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
 }
 
-function refuse(kind: ReadRefusalKind, message: string): ConfinedRead {
+function refuse(kind: ReadRefusalKind, message: string): Extract<ConfinedRead, { ok: false }> {
   return { ok: false, kind, message };
 }
+
+export type ConfinedBytes =
+  | { readonly ok: true; readonly bytes: Buffer; readonly truncated: boolean; readonly size: number }
+  | Extract<ConfinedRead, { ok: false }>;
 
 /**
  * Reads `path` as UTF-8 text ('\n' line endings, no BOM) within the limits. `/dev/zero`, FIFOs,
  * sockets and huge files are refused (or cut) before more than the cap is read, and never block.
  */
 export function readConfinedText(path: string, options: ConfinedReadOptions = {}): ConfinedRead {
+  const read = readConfinedBytes(path, options);
+  if (!read.ok) return read;
+  const text = read.bytes.toString('utf8').replace(/^\uFEFF/, '').replace(/\r\n/g, '\n');
+  return { ok: true, text, truncated: read.truncated, size: read.size };
+}
+
+/** The same confined read as readConfinedText, as bytes (images). */
+export function readConfinedBytes(path: string, options: ConfinedReadOptions = {}): ConfinedBytes {
   const shown = options.shown ?? path;
   const maxBytes = options.maxBytes ?? MAX_TEXT_FILE_BYTES;
   let size: number;
@@ -63,7 +75,7 @@ export function readConfinedText(path: string, options: ConfinedReadOptions = {}
 }
 
 /** Opens without blocking (a FIFO swapped in after the stat) and reads no more than `maxBytes`. */
-function readAtMost(path: string, shown: string, maxBytes: number): ConfinedRead {
+function readAtMost(path: string, shown: string, maxBytes: number): ConfinedBytes {
   let fd: number;
   try {
     fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
@@ -82,8 +94,7 @@ function readAtMost(path: string, shown: string, maxBytes: number): ConfinedRead
       length += n;
     }
     const truncated = length > maxBytes || st.size > maxBytes;
-    const text = buffer.subarray(0, Math.min(length, maxBytes)).toString('utf8');
-    return { ok: true, text: text.replace(/^\uFEFF/, '').replace(/\r\n/g, '\n'), truncated, size: st.size };
+    return { ok: true, bytes: buffer.subarray(0, Math.min(length, maxBytes)), truncated, size: st.size };
   } catch (error) {
     return refuse('unreadable', `${shown} cannot be read: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
   } finally {

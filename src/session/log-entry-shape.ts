@@ -7,6 +7,7 @@ const ROLES: ReadonlySet<string> = new Set(['user', 'assistant']);
 type Check = (value: Record<string, unknown>) => string | null;
 
 const isString = (v: unknown): v is string => typeof v === 'string';
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isStringList = (v: unknown): v is string[] => Array.isArray(v) && v.every(isString);
 
 function isMessage(v: unknown): boolean {
@@ -27,6 +28,13 @@ const CHECKS: Readonly<Record<string, Check>> = {
       ? null
       : 'a summary entry needs messages (role user or assistant) and a count replaced',
   clear: () => null,
+  context: (v) =>
+    Array.isArray(v['pages']) &&
+    v['pages'].every((p) => isRecord(p) && isString(p['url']) && isString(p['text'])) &&
+    Array.isArray(v['images']) &&
+    v['images'].every((i) => isRecord(i) && isString(i['name']) && isString(i['absolutePath']) && isString(i['digest']))
+      ? null
+      : 'a context entry needs pages (url, text) and images (name, absolutePath, digest)',
   event: (v) => (typeof v['event'] === 'object' && v['event'] !== null && !Array.isArray(v['event']) ? null : 'an event entry needs an event object'),
 };
 

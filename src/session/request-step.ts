@@ -52,7 +52,7 @@ export async function requestReply(
 ): Promise<ReplyResult> {
   conversation.logRequest(message);
   const reply = await send(built, model, deps, signal);
-  if (!reply.ok) return { ok: false, outcome: failedReply(message, reply, conversation, deps.emit) };
+  if (!reply.ok) return { ok: false, outcome: failedReply(message, withImageHint(built, reply), conversation, deps.emit) };
   conversation.remember(message, reply.text);
   return { ok: true, text: reply.text };
 }
@@ -116,9 +116,17 @@ function failedReply(message: string, reply: Extract<ChatResult, { ok: false }>,
   return { status: 'error', message: reply.error.message };
 }
 
-/** The messages before the conversation (history, chat files, the request): what a prompt cache can keep. */
+/** The messages before the conversation (history, then this turn's one message): what a prompt cache can keep. */
 function stablePrefixOf(built: BuiltMessages): number {
-  const conversation = new Set(['history', 'chat files', 'request']);
-  const end = built.parts.findIndex((part) => conversation.has(part.name));
-  return built.parts.slice(0, end < 0 ? built.parts.length : end).reduce((sum, part) => sum + part.messages.length, 0);
+  const history = built.parts.find((part) => part.name === 'history')?.messages[0];
+  const start = history ? built.messages.indexOf(history) : -1;
+  return start >= 0 ? start : built.messages.length - 1;
+}
+
+/** A server that rejects a request carrying images is most likely one without image support: say so once. */
+function withImageHint(built: BuiltMessages, reply: Extract<ChatResult, { ok: false }>): Extract<ChatResult, { ok: false }> {
+  const images = built.messages.some((m) => (m.images ?? []).length > 0);
+  if (!images || (reply.error.kind !== 'bad_request' && reply.error.kind !== 'server')) return reply;
+  const message = `${reply.error.message} The request carried images: this server or model may not take images (drop them with /drop).`;
+  return { ...reply, error: { ...reply.error, message } };
 }

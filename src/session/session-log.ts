@@ -25,7 +25,20 @@ export type LogEntry =
   | { readonly type: 'summary'; readonly messages: ChatMessage[]; readonly replaced: number }
   | { readonly type: 'clear' }
   /** `time`: when the event happened (ISO), for `tandem trace`; older logs have none. */
-  | { readonly type: 'event'; readonly event: Record<string, unknown>; readonly time?: string };
+  | { readonly type: 'event'; readonly event: Record<string, unknown>; readonly time?: string }
+  /** The chat's web pages (whole: the model saw them) and images (path and digest only, never the bytes). */
+  | { readonly type: 'context'; readonly pages: LoggedPage[]; readonly images: LoggedImage[] };
+
+export interface LoggedPage {
+  readonly url: string;
+  readonly text: string;
+}
+
+export interface LoggedImage {
+  readonly name: string;
+  readonly absolutePath: string;
+  readonly digest: string;
+}
 
 export class SessionLogError extends Error {
   readonly kind = 'corrupt_log';
@@ -135,6 +148,8 @@ export interface ReplayedSession {
   readonly history: ChatMessage[];
   readonly chatFiles: string[];
   readonly readOnly: string[];
+  readonly pages: LoggedPage[];
+  readonly images: LoggedImage[];
 }
 
 /** Rebuilds the chat a log describes. */
@@ -143,6 +158,8 @@ export function replaySession(entries: readonly LogEntry[]): ReplayedSession {
   let history: ChatMessage[] = [];
   let chatFiles: string[] = [];
   let readOnly: string[] = [];
+  let pages: LoggedPage[] = [];
+  let images: LoggedImage[] = [];
   for (const entry of entries) {
     switch (entry.type) {
       case 'meta':
@@ -164,12 +181,16 @@ export function replaySession(entries: readonly LogEntry[]): ReplayedSession {
       case 'clear':
         history = [];
         break;
+      case 'context':
+        pages = [...entry.pages];
+        images = [...entry.images];
+        break;
       case 'event':
         break;
     }
   }
   closeUnanswered(history);
-  return { meta, history, chatFiles, readOnly };
+  return { meta, history, chatFiles, readOnly, pages, images };
 }
 
 /** Requests are logged before they are sent: one whose reply never came (an error, a crash) gets a note. */

@@ -3,12 +3,14 @@
 import type { CoderFormat } from '../coders/base-coder.js';
 import { stepTimer } from '../coders/check-round.js';
 import { writeCommitMessage } from '../coders/commit-message.js';
+import { decideReflection } from '../coders/reflection.js';
 import type { BuiltMessages } from '../coders/messages.js';
 import { buildMessages } from '../coders/messages.js';
 import type { RequestPorts } from '../coders/ports.js';
 import { buildModelProfile, type ModelProfile } from '../model/model-profile.js';
 import { withoutReasoning } from '../model/think-tags.js';
 import type { ChatMessage } from '../model/types.js';
+import { ChatContext } from './chat-context.js';
 import { Conversation } from './conversation.js';
 import { endWithError } from './error-ending.js';
 import type { EmitEvent, Totals } from './events.js';
@@ -31,6 +33,8 @@ export class Session {
   private readonly files: string[] = [];
   private readonly readOnly: ReadOnlyFile[] = [];
   private readonly instructions: Instruction[] = [];
+  /** Web pages and images: context that is not a repository file. */
+  readonly context = new ChatContext((entry) => this.deps.recorder?.record(entry));
   history: ChatMessage[] = [];
   readonly totals = new SessionTotals();
   mode: ChatMode;
@@ -91,6 +95,11 @@ export class Session {
   /** Swaps the whole profile of `role` (and of the models that follow it); returns the roles changed. */
   async setModel(role: ModelRole, name: string, by = `/${role === 'main' ? 'model' : `${role}-model`} in this chat`): Promise<ModelRole[]> {
     const changed = this.profiles.set(role, name, by);
+    const main = this.profiles.get('main');
+    const images = this.context.images.length;
+    if (changed.includes('main') && main.settings.vision === false && images > 0) {
+      this.emit({ type: 'warning', message: `${main.name} does not take images (vision: false in its model settings); /drop the chat's ${images} image(s) before the next request.` });
+    }
     if (changed.includes('main') && !this.options.editFormatChosen) this.editFormat = this.profiles.get('main').editFormat;
     if (changed.includes('editor') && !this.options.editorFormatChosen) this.editorFormat = this.profiles.get('editor').editFormat;
     return changed;
@@ -171,6 +180,27 @@ export class Session {
     }
   }
 
+  /**
+   * A reply written elsewhere (`--apply FILE`, the clipboard): parsed in the chat's edit format and
+   * applied, committed and checked exactly like a model's reply. Nobody can be asked to fix what fails,
+   * so failures end the request with status reflection_limit.
+   */
+  async applyReply(text: string, signal?: AbortSignal): Promise<RequestOutcome> {
+    try {
+      const loaded = await this.deps.loadCoder(this.editFormat);
+      this.emit({ type: 'assistant', text, interrupted: false });
+      const round = await runRound(text, loaded, this.roundDeps(loaded), signal);
+      if ('end' in round) return round.end;
+      const decision = decideReflection(round.failures, 0, 0);
+      if (decision.action !== 'limit') return { status: 'completed' };
+      const note = `The reply's edits did not all land (${decision.reason}); nothing was sent to a model:\n${round.failures.sections.join('\n\n')}`;
+      this.emit({ type: 'error', message: note });
+      return { status: 'reflection_limit', message: note };
+    } catch (error) {
+      return this.endWithError(error, null);
+    }
+  }
+
   /** The messages the next request would carry, with their named parts. `sending`: this request goes out. */
   async buildRequest(request: string, loaded?: LoadedCoder, history: readonly ChatMessage[] = this.history, sending = false): Promise<BuiltMessages> {
     const coder = loaded ?? (await this.deps.loadCoder(this.coderKindFor(this.mode)));
@@ -184,6 +214,8 @@ export class Session {
       format: coder.prompts.format,
       context: coder.prompts.context,
       readOnlyFiles: [...this.instructions.map((i) => ({ path: i.name, text: i.text })), ...readOnlyFiles],
+      webPages: this.context.webPages.map((p) => ({ path: p.url, text: p.text })),
+      images: this.context.images.map((p) => ({ name: p.name, dataUrl: p.dataUrl, tokens: p.tokens })),
       repoMap: map,
       conversation: turn.conversation,
       turn: { text: request, fullFiles: turn.fullFiles, changes: turn.changes, mentioned, noChatFiles: chatFiles.length === 0 },

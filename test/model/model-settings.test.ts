@@ -48,7 +48,14 @@ describe('lookupModelSettings', () => {
       reminder: 'user',
       reasoning: false,
       cacheControl: false,
+      vision: null,
     });
+  });
+
+  it('says which models take images, and knows nothing of the others', () => {
+    for (const name of ['gpt-4o', 'claude-sonnet-4', 'openrouter/google/gemini-2.5-pro']) expect(lookupModelSettings(name).vision, name).toBe(true);
+    for (const name of ['deepseek-chat', 'qwen2.5-coder:14b']) expect(lookupModelSettings(name).vision, name).toBe(false);
+    expect(lookupModelSettings('my-local-finetune').vision).toBeNull();
   });
 
   it('marks which models reason, which reject a temperature and which need cache_control', () => {

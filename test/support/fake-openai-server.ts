@@ -82,6 +82,8 @@ export interface FakeRequest {
   readonly body: any;
   readonly model: string | null;
   readonly stream: boolean;
+  /** The body's bytes as received (multipart uploads). */
+  readonly rawBody?: Buffer;
 }
 
 export interface FakeOpenAIOptions {
@@ -91,6 +93,8 @@ export interface FakeOpenAIOptions {
   readonly fallback?: FakeStep;
   /** Listed by GET /v1/models; default: the script's model names, else ['fake-model']. */
   readonly models?: readonly string[];
+  /** Answers to POST /v1/audio/transcriptions in order (text, or an error); without it the route is a 404. */
+  readonly transcriptions?: Array<string | FakeErrorStep>;
 }
 
 export interface FakeOpenAIServer {
@@ -183,6 +187,11 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
     notify();
     const path = request.path.replace(/\?.*$/, '');
     if (req.method === 'GET' && path === '/v1/models') return sendModels(res, options, queues);
+    if (req.method === 'POST' && path === '/v1/audio/transcriptions' && options.transcriptions) {
+      const answer = options.transcriptions.shift() ?? { type: 'error', status: 400, message: 'fake server: no transcription left' };
+      if (typeof answer === 'string') return sendJson(res, 200, { text: answer });
+      return sendError(res, answer);
+    }
     if (req.method !== 'POST' || path !== '/v1/chat/completions') {
       return sendJson(res, 404, { error: { message: `fake server: no route ${req.method} ${path}` } });
     }
@@ -355,7 +364,8 @@ function sendModels(res: ServerResponse, options: FakeOpenAIOptions, queues: Map
 async function readRequest(req: IncomingMessage, index: number): Promise<FakeRequest> {
   const parts: Buffer[] = [];
   for await (const part of req) parts.push(part as Buffer);
-  const raw = Buffer.concat(parts).toString('utf8');
+  const rawBody = Buffer.concat(parts);
+  const raw = rawBody.toString('utf8');
   let body: any = null;
   if (raw.length > 0) {
     try {
@@ -374,6 +384,7 @@ async function readRequest(req: IncomingMessage, index: number): Promise<FakeReq
     body,
     model: typeof body?.model === 'string' ? body.model : null,
     stream: body?.stream === true,
+    rawBody,
   };
 }
 

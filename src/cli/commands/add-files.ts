@@ -1,9 +1,10 @@
 // What /add (and the files named on the command line) may put in the chat: exact files, globs, folders
 // (the files git knows below them, confirmed above a count), missing files (offered to be created);
-// binary files are refused, and a file that alone would fill half the context window asks first.
+// images go in as images, other binary files are refused, and a file that alone would fill half the context window asks first.
 import { closeSync, mkdirSync, openSync, readSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { readConfinedText } from '../../platform/text-files.js';
+import { addImageFile, isImageFile } from './add-image.js';
 import { isGlob, matchGlob } from './glob.js';
 import { toRepoPath } from './file-args.js';
 import type { CommandContext } from './types.js';
@@ -70,6 +71,8 @@ async function addOne(path: string, ctx: AddContext): Promise<boolean> {
     return false;
   }
   const full = resolve(ctx.root, path);
+  // An image (by its bytes) is context for the model, never an editable file.
+  if (isImageFile(full, ctx.root)) return addImageFile(path, full, ctx.root, ctx);
   // Confined like every read: inside the repository after symlinks, a regular file, under the size cap.
   const read = readConfinedText(full, { root: ctx.root, shown: path });
   if (!read.ok) {

@@ -5,13 +5,13 @@ import type { SlashCommand } from './types.js';
 
 export const dropCommand: SlashCommand = {
   name: 'drop',
-  summary: 'remove files from the chat, read-only ones too (all without arguments)',
-  usage: '/drop [FILE...]',
+  summary: 'remove files, web pages and images from the chat (all without arguments)',
+  usage: '/drop [FILE|URL...]',
   completesPaths: 'chat',
   async run(args, ctx) {
     const words = splitArgs(args);
     if (words.length === 0) {
-      const count = ctx.session.dropAllChatFiles() + ctx.session.dropAllReadOnlyFiles();
+      const count = ctx.session.dropAllChatFiles() + ctx.session.dropAllReadOnlyFiles() + ctx.session.context.dropAll();
       ctx.print(`Dropped ${count} file(s) from the chat.\n`);
       return {};
     }
@@ -20,6 +20,14 @@ export const dropCommand: SlashCommand = {
       const absolutePath = isAbsolute(typed) ? typed : resolve(ctx.cwd, typed);
       if (path !== null && ctx.session.dropChatFile(path)) {
         ctx.print(`Dropped ${path}.\n`);
+        continue;
+      }
+      if (ctx.session.context.dropWebPage(typed)) {
+        ctx.print(`Dropped ${typed}.\n`);
+        continue;
+      }
+      if ((path !== null && ctx.session.context.dropImage(path)) || ctx.session.context.dropImage(absolutePath)) {
+        ctx.print(`Dropped image ${path ?? typed}.\n`);
         continue;
       }
       const readOnly = (path !== null && ctx.session.dropReadOnlyFile(path)) || ctx.session.dropReadOnlyFile(absolutePath) || ctx.session.dropReadOnlyFile(typed);

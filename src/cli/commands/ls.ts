@@ -1,5 +1,5 @@
-// /ls: the files in the chat, the read-only files, then the repository's other files (counted; a long
-// list shows its first page, and /ls PATTERN narrows it).
+// /ls: the files in the chat, the read-only files, web pages and images, then the repository's other
+// files (counted; a long list shows its first page, and /ls PATTERN narrows it).
 import { isGlob, matchGlob } from './glob.js';
 import type { SlashCommand } from './types.js';
 
@@ -12,10 +12,15 @@ export const lsCommand: SlashCommand = {
   usage: '/ls [GLOB|FOLDER]  (other files: the first 50 unless narrowed, e.g. /ls src/**/*.ts or /ls src)',
   async run(args, ctx) {
     const { chatFiles, readOnlyFiles } = ctx.session;
+    const { webPages, images } = ctx.session.context;
     if (chatFiles.length > 0) ctx.print(`Files in the chat:\n${chatFiles.map((f) => `  ${f}\n`).join('')}`);
     if (readOnlyFiles.length > 0) ctx.print(`Read-only:\n${readOnlyFiles.map((f) => `  ${f.name}\n`).join('')}`);
-    if (chatFiles.length === 0 && readOnlyFiles.length === 0) ctx.print('No files in the chat. Add some with /add FILE.\n');
-    const inChat = new Set([...chatFiles, ...readOnlyFiles.map((f) => f.name)]);
+    if (webPages.length > 0) ctx.print(`Web pages:\n${webPages.map((p) => `  ${p.url}\n`).join('')}`);
+    if (images.length > 0) ctx.print(`Images:\n${images.map((i) => `  ${i.name}\n`).join('')}`);
+    if (chatFiles.length === 0 && readOnlyFiles.length === 0 && webPages.length === 0 && images.length === 0) {
+      ctx.print('No files in the chat. Add some with /add FILE.\n');
+    }
+    const inChat = new Set([...chatFiles, ...readOnlyFiles.map((f) => f.name), ...images.map((i) => i.name)]);
     const filter = args.trim();
     const all = (await ctx.listFiles()).filter((f) => !inChat.has(f));
     const others = filter === '' ? all : isGlob(filter) ? matchGlob(filter, all) : all.filter((f) => f === filter || f.startsWith(`${filter.replace(/\/+$/, '')}/`));

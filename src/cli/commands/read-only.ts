@@ -1,5 +1,6 @@
 // /read-only FILE...: files the model sees but may not edit (taken out of the editable chat files).
 import { isAbsolute, resolve } from 'node:path';
+import { addImageFile, isImageFile } from './add-image.js';
 import { isExistingFile, splitArgs, toRepoPath } from './file-args.js';
 import type { SlashCommand } from './types.js';
 
@@ -25,6 +26,11 @@ export const readOnlyCommand: SlashCommand = {
         continue;
       }
       const name = inRepo ?? absolutePath;
+      const root = inRepo !== null ? ctx.root : null;
+      if (isImageFile(absolutePath, root)) {
+        addImageFile(name, absolutePath, root, ctx);
+        continue;
+      }
       // A file is either editable or read-only, never both.
       if (inRepo !== null && ctx.session.chatFiles.includes(inRepo)) ctx.session.dropChatFile(inRepo);
       const added = ctx.session.addReadOnlyFile({ name, absolutePath });

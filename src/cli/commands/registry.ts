@@ -1,6 +1,7 @@
 // The slash commands, in the order /help lists them, and how a typed line finds its command.
 import { addCommand } from './add.js';
 import { clearCommand } from './clear.js';
+import { copyCommand, copyContextCommand, pasteCommand } from './clipboard.js';
 import { commitCommand } from './commit.js';
 import { diffCommand } from './diff.js';
 import { dropCommand } from './drop.js';
@@ -22,6 +23,8 @@ import { testCommand } from './test.js';
 import { tokensCommand } from './tokens.js';
 import type { SlashCommand } from './types.js';
 import { undoCommand } from './undo.js';
+import { voiceCommand } from './voice.js';
+import { webCommand } from './web.js';
 
 export function allCommands(): SlashCommand[] {
   return [
@@ -29,6 +32,11 @@ export function allCommands(): SlashCommand[] {
     dropCommand,
     readOnlyCommand,
     lsCommand,
+    webCommand,
+    pasteCommand,
+    copyCommand,
+    copyContextCommand,
+    voiceCommand,
     askCommand,
     codeCommand,
     architectCommand,

@@ -26,7 +26,7 @@ function unsavable(name: string): boolean {
 }
 
 /** The lines /save writes: `/drop` first so loading replaces the chat's files, then one command a file. */
-export function saveLines(ctx: Pick<CommandContext, 'session' | 'root' | 'cwd' | 'savedContextLines'>): { lines: string[]; skipped: string[] } {
+export function saveLines(ctx: Pick<CommandContext, 'session' | 'root' | 'cwd'>): { lines: string[]; skipped: string[] } {
   // /add and /read-only resolve paths from where tandem started: write them that way.
   const shown = (repoPath: string): string => relative(ctx.cwd, join(ctx.root, repoPath)) || '.';
   const lines = ['/drop'];
@@ -37,14 +37,16 @@ export function saveLines(ctx: Pick<CommandContext, 'session' | 'root' | 'cwd' |
   };
   for (const file of ctx.session.chatFiles) push('/add', shown(file));
   for (const file of ctx.session.readOnlyFiles) push('/read-only', isAbsolute(file.name) ? file.name : shown(file.name));
-  lines.push(...(ctx.savedContextLines?.() ?? []));
+  // Web pages are fetched again on /load; images are read again from disk (never stored in the file).
+  for (const page of ctx.session.context.webPages) push('/web', page.url);
+  for (const image of ctx.session.context.images) push(isAbsolute(image.name) ? '/read-only' : '/add', isAbsolute(image.name) ? image.name : shown(image.name));
   return { lines, skipped };
 }
 
 export const saveCommand: SlashCommand = {
   name: 'save',
-  summary: 'save the chat files (and read-only files) as commands that /load runs',
-  usage: '/save FILE  (writes /drop, then /add and /read-only lines; /load FILE or tandem --load FILE restores them)',
+  summary: 'save the chat files, read-only files, web pages and images as commands that /load runs',
+  usage: '/save FILE  (writes /drop, then /add, /read-only and /web lines; /load FILE or tandem --load FILE restores them)',
   completesPaths: true,
   async run(args, ctx) {
     const [file] = splitArgs(args);

@@ -1,5 +1,8 @@
 // What a slash command is and what it may touch.
+import type { AuditLog } from '../../platform/audit-log.js';
 import type { Answer, ApprovalKind, RepoMapPort, TokenCounter } from '../../coders/ports.js';
+import type { Clipboard } from '../../platform/clipboard.js';
+import type { FetchResult } from '../../platform/http-fetch.js';
 import type { ResultStatus } from '../../session/events.js';
 import type { ChatMode, Session } from '../../session/session.js';
 
@@ -56,17 +59,24 @@ export interface CommandContext {
   readonly commitMessage: (diff: string) => Promise<string>;
   /** The effective settings and where each came from, for /settings. */
   readonly settingsReport: () => string;
-  /**
-   * Lines /save writes for context that is not a repository file (`/web URL`, `/add IMAGE`); absent
-   * until the web pages and images of the chat can be listed.
-   */
-  readonly savedContextLines?: () => readonly string[];
   /** One question to the main model outside the chat's history (/help QUESTION): its answer, or why not. */
   readonly askOnce?: (system: string, question: string) => Promise<{ readonly ok: true; readonly text: string } | { readonly ok: false; readonly message: string }>;
   /** tandem's own documentation (its README, shipped in the package), for /help QUESTION. */
   readonly tandemDocs?: () => Promise<string>;
   /** Where the tandem's prompts live (prompts/ in the package). */
   readonly promptsDir?: string;
+  /** Decisions about what leaves the machine (a typed /web URL) go on record here. */
+  readonly audit?: AuditLog;
+  /** Fetches a web page (http and https only, capped, the user's proxy); failures are one line. */
+  readonly fetchPage?: (url: string, signal?: AbortSignal) => Promise<FetchResult>;
+  /** The system clipboard (text and images). */
+  readonly clipboard?: Clipboard;
+  /** Writes an escape sequence straight to the terminal; false when stdout is no terminal (or --json). */
+  readonly terminalEscape?: (sequence: string) => boolean;
+  /** Records audio with the system's recorder and transcribes it. */
+  readonly transcribe?: (signal?: AbortSignal) => Promise<{ readonly ok: true; readonly text: string } | { readonly ok: false; readonly message: string }>;
+  /** Puts text at the next prompt to edit or send; absent without a terminal. */
+  readonly prefill?: (text: string) => void;
 }
 
 export interface CommandResult {

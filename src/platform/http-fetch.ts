@@ -1,0 +1,125 @@
+// The HTTP fetch port for web pages: http and https only (every redirect is checked again), at most a few
+// redirects, a timeout for the whole download, a cap on the bytes read, and the user's proxy settings
+// (HTTPS_PROXY, HTTP_PROXY, NO_PROXY) handed in by the composition root. Failures come back as one line.
+import type { Dispatcher } from 'undici';
+
+type Undici = Pick<typeof import('undici'), 'fetch' | 'EnvHttpProxyAgent'>;
+
+export interface FetchOptions {
+  readonly timeoutMs: number;
+  readonly maxRedirects: number;
+  readonly maxBytes: number;
+  /** The proxy variables of the user's environment (either case). */
+  readonly env: Readonly<Record<string, string | undefined>>;
+}
+
+export type FetchResult =
+  | { readonly ok: true; readonly url: string; readonly contentType: string; readonly body: Buffer; readonly truncated: boolean }
+  | { readonly ok: false; readonly message: string };
+
+export interface HttpFetcher {
+  fetch(url: string, signal?: AbortSignal): Promise<FetchResult>;
+}
+
+export const DEFAULT_FETCH_OPTIONS = { timeoutMs: 30_000, maxRedirects: 5, maxBytes: 2 * 1024 * 1024 } as const;
+
+export function createHttpFetcher(options: FetchOptions): HttpFetcher {
+  // undici loads on the first fetch, not with every start of tandem.
+  let loaded: Promise<{ undici: Undici; dispatcher: Dispatcher | undefined }> | undefined;
+  const load = (): Promise<{ undici: Undici; dispatcher: Dispatcher | undefined }> =>
+    (loaded ??= import('undici').then((mod) => {
+      // A CommonJS package: bundled, its exports may sit on `default` only.
+      const lib = (typeof mod.fetch === 'function' ? mod : (mod as unknown as { default: Undici }).default) as Undici;
+      const undici: Undici = { fetch: lib.fetch, EnvHttpProxyAgent: lib.EnvHttpProxyAgent };
+      return { undici, dispatcher: proxyAgent(undici, options.env) };
+    }));
+  return {
+    async fetch(url, signal) {
+      const { undici, dispatcher } = await load();
+      const timeout = AbortSignal.timeout(options.timeoutMs);
+      const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
+      try {
+        return await follow(url, options, combined, undici, dispatcher);
+      } catch (error) {
+        if (timeout.aborted) return { ok: false, message: `${url}: no complete answer within ${Math.round(options.timeoutMs / 1000)} s` };
+        if (signal?.aborted) return { ok: false, message: `${url}: cancelled` };
+        return { ok: false, message: `${url}: ${describeNetworkError(error)}` };
+      }
+    },
+  };
+}
+
+async function follow(start: string, options: FetchOptions, signal: AbortSignal, undici: Undici, dispatcher: Dispatcher | undefined): Promise<FetchResult> {
+  let url = start;
+  for (let hops = 0; ; hops++) {
+    const problem = schemeProblem(url);
+    if (problem) return { ok: false, message: hops === 0 ? problem : `${start} redirects to ${problem}` };
+    const response = await undici.fetch(url, {
+      redirect: 'manual',
+      signal,
+      headers: { accept: 'text/html,text/markdown,text/plain,application/json;q=0.9,*/*;q=0.5', 'user-agent': 'tandem (terminal pair programmer)' },
+      ...(dispatcher ? { dispatcher } : {}),
+    });
+    if (response.status >= 300 && response.status < 400 && response.headers.get('location')) {
+      await response.body?.cancel().catch(() => {});
+      if (hops >= options.maxRedirects) return { ok: false, message: `${start}: more than ${options.maxRedirects} redirects; not followed` };
+      url = new URL(response.headers.get('location')!, url).toString();
+      continue;
+    }
+    if (!response.ok) {
+      await response.body?.cancel().catch(() => {});
+      return { ok: false, message: `${url}: HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}` };
+    }
+    const { body, truncated } = await readCapped(response.body, options.maxBytes);
+    return { ok: true, url, contentType: response.headers.get('content-type') ?? '', body, truncated };
+  }
+}
+
+/** Null for an http(s) URL; otherwise why it is not fetched. */
+export function schemeProblem(url: string): string | null {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return `${url} is not a valid URL`;
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return `${parsed.protocol} URLs are not fetched (only http and https): ${url}`;
+  return null;
+}
+
+async function readCapped(stream: ReadableStream<Uint8Array> | null, maxBytes: number): Promise<{ body: Buffer; truncated: boolean }> {
+  if (!stream) return { body: Buffer.alloc(0), truncated: false };
+  const chunks: Buffer[] = [];
+  let length = 0;
+  const reader = stream.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return { body: Buffer.concat(chunks), truncated: false };
+    chunks.push(Buffer.from(value));
+    length += value.length;
+    if (length > maxBytes) {
+      await reader.cancel().catch(() => {});
+      return { body: Buffer.concat(chunks).subarray(0, maxBytes), truncated: true };
+    }
+  }
+}
+
+function proxyAgent(undici: Undici, env: FetchOptions['env']): Dispatcher | undefined {
+  const get = (name: string): string | undefined => env[name] ?? env[name.toLowerCase()];
+  const httpsProxy = get('HTTPS_PROXY');
+  const httpProxy = get('HTTP_PROXY');
+  if (!httpsProxy && !httpProxy) return undefined;
+  return new undici.EnvHttpProxyAgent({ httpProxy, httpsProxy: httpsProxy ?? httpProxy, noProxy: get('NO_PROXY') ?? '' });
+}
+
+/** DNS, connection and TLS failures in one line each. */
+export function describeNetworkError(error: unknown): string {
+  const cause = (error as { cause?: { code?: string; message?: string; hostname?: string } }).cause;
+  const code = cause?.code ?? (error as { code?: string }).code;
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `cannot resolve the host name${cause?.hostname ? ` ${cause.hostname}` : ''} (DNS)`;
+  if (code === 'ECONNREFUSED') return 'connection refused';
+  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return 'the connection was closed by the server';
+  if (code && /CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_VERIFY/.test(code)) return `TLS error (${code})`;
+  const message = cause?.message ?? (error instanceof Error ? error.message : String(error));
+  return (message.split('\n')[0] ?? message).slice(0, 200);
+}

@@ -1,0 +1,62 @@
+// The fetch port goes through the user's proxy (HTTP_PROXY), except for hosts NO_PROXY names.
+import { createServer, type Server } from 'node:http';
+import { connect } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createHttpFetcher } from '../../src/platform/http-fetch.js';
+
+const servers: Server[] = [];
+afterEach(async () => {
+  for (const server of servers.splice(0)) {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+});
+
+async function listen(server: Server): Promise<number> {
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return (server.address() as AddressInfo).port;
+}
+
+describe('http fetch', () => {
+  it('sends requests through HTTP_PROXY and skips it for NO_PROXY hosts', async () => {
+    const origin = await listen(createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end('from the origin')));
+    const seen: string[] = [];
+    // A tunnelling proxy (undici asks for a CONNECT tunnel to the target, http or https).
+    const proxyServer = createServer((_req, res) => res.writeHead(405).end());
+    proxyServer.on('connect', (req, socket, head) => {
+      seen.push(req.url ?? '');
+      const [, port] = (req.url ?? '').split(':');
+      const up = connect(Number(port), '127.0.0.1', () => {
+        socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+        up.write(head);
+        up.pipe(socket);
+        socket.pipe(up);
+      });
+      up.on('error', () => socket.destroy());
+      socket.on('error', () => up.destroy());
+    });
+    const proxy = await listen(proxyServer);
+    const env = { HTTP_PROXY: `http://127.0.0.1:${proxy}` };
+    const fetcher = createHttpFetcher({ timeoutMs: 5000, maxRedirects: 5, maxBytes: 1024, env });
+    const url = `http://localhost:${origin}/page`;
+    const viaProxy = await fetcher.fetch(url);
+    expect(viaProxy.ok && viaProxy.body.toString()).toBe('from the origin');
+    expect(seen).toEqual([`localhost:${origin}`]);
+
+    const direct = createHttpFetcher({ timeoutMs: 5000, maxRedirects: 5, maxBytes: 1024, env: { ...env, NO_PROXY: 'localhost' } });
+    expect((await direct.fetch(url)).ok).toBe(true);
+    expect(seen).toHaveLength(1);
+  });
+
+  it('says a refused connection and an unknown host in one line', async () => {
+    const fetcher = createHttpFetcher({ timeoutMs: 5000, maxRedirects: 5, maxBytes: 1024, env: {} });
+    const closed = await listen(createServer());
+    servers.pop()!.close();
+    expect(await fetcher.fetch(`http://127.0.0.1:${closed}/`)).toEqual({ ok: false, message: `http://127.0.0.1:${closed}/: connection refused` });
+    const dns = await fetcher.fetch('http://no-such-host.invalid/');
+    expect(dns.ok).toBe(false);
+    expect(!dns.ok && dns.message).toMatch(/^http:\/\/no-such-host\.invalid\/: cannot resolve the host name/);
+  });
+});
