@@ -42,6 +42,10 @@ import { EXIT } from '../session/exit-codes.js';
 import { createGitCommands, createGitPort, createRepoFilesPort } from './git-adapter.js';
 import type { LineReader } from './line-reader.js';
 import { createProgressBar, createRepoMapPort, type RepoMapHandle } from './repo-map-adapter.js';
+import { requestRules } from '../model/model-profile.js';
+import { resolveModelAlias } from '../model/model-settings.js';
+import { ReasoningControls } from '../session/reasoning-controls.js';
+import { modelListText, type ModelSetup } from './model-setup.js';
 
 export interface BuildInput {
   readonly environment: CliEnvironment;
@@ -55,6 +59,8 @@ export interface BuildInput {
   readonly sources?: ReadonlyMap<SettingKey, SettingSource>;
   /** The renderer's map progress display (it knows about its spinner); default a bar on stderr. */
   readonly mapProgress?: ((done: number, total: number) => void) | null;
+  /** Model settings and metadata files, aliases, and what the server said. */
+  readonly models?: ModelSetup;
 }
 
 export interface BuiltSession {
@@ -72,6 +78,8 @@ export interface BuiltSession {
   showRepoMap(): Promise<string>;
   /** Finishes writes still in flight (the tag cache) so the process can exit right after. */
   close(): Promise<void>;
+  /** The chat's reasoning effort and thinking budget. */
+  readonly reasoning: ReasoningControls;
 }
 
 /** Which models, formats and mode the settings ask for, with the model's data filled in. */
@@ -86,24 +94,29 @@ interface ModelChoice {
 
 function chooseModels(settings: Settings, profileOf: ProfileBuilder): ModelChoice {
   const main = profileOf(settings.model);
-  const editorModel = settings['editor-model'] ?? settings.model;
+  const editorModel = settings['editor-model'] ?? main.settings.editorModel ?? settings.model;
   const requested = settings['edit-format'];
   return {
     settings: main.settings,
     editorModel,
     editFormat: requested && requested !== 'ask' ? requested : main.editFormat,
-    editorFormat: settings['editor-edit-format'] ?? profileOf(editorModel).editFormat,
+    editorFormat: settings['editor-edit-format'] ?? main.settings.editorEditFormat ?? profileOf(editorModel).editFormat,
     contextWindow: main.contextWindow,
     mode: settings.architect ? 'architect' : requested === 'ask' ? 'ask' : 'code',
   };
 }
 
-function createModelClient(settings: Settings, cwd: string, profileOf: ProfileBuilder, logAllowed: boolean, clock: Clock): ModelClient {
+function createModelClient(settings: Settings, cwd: string, profileOf: ProfileBuilder, logAllowed: boolean, clock: Clock, reasoning: ReasoningControls): ModelClient {
+  const baseURL = settings['base-url'] ?? DEFAULT_BASE_URL;
   const client = createOpenAIClient({
     baseURL: settings['base-url'] ?? undefined,
     apiKey: settings['api-key'] ?? undefined,
     prices: (model) => profileOf(model).prices,
-    rules: (model) => profileOf(model).request,
+    // Read per request: /reasoning-effort and /think-tokens change the choice mid-chat.
+    rules: (model) => {
+      const { effort, thinkingTokens } = reasoning.current;
+      return requestRules(profileOf(model).settings, { baseURL, reasoningEffort: effort, thinkingTokens, checkAcceptsSettings: reasoning.checkAccepts });
+    },
     timeoutMs: settings['request-timeout'] * 1000,
     maxRetries: settings['max-retries'],
   });
@@ -158,7 +171,43 @@ async function loadSessionTexts(packageRoot: string): Promise<SessionTexts> {
   return { summarize, summaryTemplate, editorRequest };
 }
 
-export async function buildSession(input: BuildInput): Promise<BuiltSession> {
+/** --model, --weak-model and --editor-model with their aliases resolved, so the chat names the real models. */
+function withModelNames(settings: Settings, aliases: ReadonlyMap<string, string>): Settings {
+  const resolveName = (name: string | null): string | null => (name === null ? null : resolveModelAlias(name, aliases));
+  return {
+    ...settings,
+    model: resolveModelAlias(settings.model, aliases),
+    'weak-model': resolveName(settings['weak-model']),
+    'editor-model': resolveName(settings['editor-model']),
+  };
+}
+
+/** A model whose settings say no repo map, or no streaming, gets none, unless the user set it. */
+function withModelDefaults(settings: Settings, main: ModelSettings, sources: ReadonlyMap<SettingKey, SettingSource> | undefined): Settings {
+  const userSet = (key: SettingKey): boolean => (sources?.get(key) ?? 'default') !== 'default';
+  return {
+    ...settings,
+    ...(!main.useRepoMap && !userSet('map-tokens') ? { 'map-tokens': 0 } : {}),
+    ...(!main.streaming && !userSet('stream') ? { stream: false } : {}),
+  };
+}
+
+export async function buildSession(rawInput: BuildInput): Promise<BuiltSession> {
+  const aliases = rawInput.models?.aliases ?? new Map<string, string>();
+  const named = withModelNames(rawInput.settings, aliases);
+  const profileOf = createProfileBuilder({
+    baseURL: named['base-url'] ?? DEFAULT_BASE_URL,
+    tokenizers: createTokenizerPool(),
+    contextWindow: named['context-window'],
+    startModel: named.model,
+    reasoningEffort: named['reasoning-effort'],
+    thinkingTokens: named['thinking-tokens'],
+    checkAcceptsSettings: named['check-model-accepts-settings'],
+    layers: rawInput.models?.layers ?? [],
+    aliases,
+    serverWindows: rawInput.models?.serverWindows ?? new Map(),
+  });
+  const input: BuildInput = { ...rawInput, settings: withModelDefaults(named, profileOf(named.model).settings, rawInput.sources) };
   const { environment, settings, emit } = input;
   const root = input.repoRoot ?? environment.cwd;
   // Every command tandem starts (git and its hooks too) gets an environment without the user's secrets.
@@ -168,18 +217,19 @@ export async function buildSession(input: BuildInput): Promise<BuiltSession> {
   const stateProblem = input.repoRoot ? stateDirProblem(root) : null;
   if (stateProblem) emit({ type: 'warning', message: stateProblem });
 
-  const profileOf = createProfileBuilder({
-    baseURL: settings['base-url'] ?? DEFAULT_BASE_URL,
-    tokenizers: createTokenizerPool(),
-    contextWindow: settings['context-window'],
-    startModel: settings.model,
-    reasoningEffort: settings['reasoning-effort'],
-  });
+  const reasoning = new ReasoningControls(
+    { effort: settings['reasoning-effort'], thinkingTokens: settings['thinking-tokens'] },
+    settings['check-model-accepts-settings'],
+  );
   const choice = chooseModels(settings, profileOf);
-  const profiles = new ModelProfiles(profileOf, { main: settings.model, weak: settings['weak-model'], editor: settings['editor-model'] });
+  // Built from the names as given, so an alias is remembered for /settings.
+  const asked = rawInput.settings;
+  const profiles = new ModelProfiles(profileOf, { main: asked.model, weak: asked['weak-model'], editor: asked['editor-model'] });
   // The map and /tokens count with whichever main model the chat has now.
   const tokens: TokenCounter = { count: (text) => profiles.get('main').tokens.count(text) };
-  const client = createModelClient(settings, environment.cwd, profileOf, llmLogAllowed(input, root, emit), environment.clock ?? systemClock);
+  const client = createModelClient(settings, environment.cwd, profileOf, llmLogAllowed(input, root, emit), environment.clock ?? systemClock, reasoning);
+  const notice = reasoning.noticeFor(profiles.get('main'));
+  if (notice !== null) emit({ type: 'warning', message: notice });
   const runner = createProcessRunner();
   const commandTimeoutMs = settings['command-timeout'] * 1000;
   const runShell = (command: string, extra: ShellRunOptions = {}): ReturnType<ShellPort['run']> =>
@@ -217,7 +267,8 @@ export async function buildSession(input: BuildInput): Promise<BuiltSession> {
     git,
     stateDirUsable: stateProblem === null,
     identifiers: () => repoMap?.identifiers() ?? [],
-    commandContext: commandContextOf(input, { session, root, git, repoMap, runShell, profiles, tokens, client, ports }),
+    commandContext: commandContextOf(input, { session, root, git, repoMap, runShell, profiles, tokens, client, ports, reasoning }),
+    reasoning,
     close: async () => {
       await repoMap?.flush();
     },
@@ -239,12 +290,13 @@ interface ContextParts {
   readonly tokens: TokenCounter;
   readonly client: ModelClient;
   readonly ports: RequestPorts;
+  readonly reasoning: ReasoningControls;
 }
 
 /** The slash commands' view of the session, made anew for each command (its printer and Ctrl-C signal). */
 function commandContextOf(input: BuildInput, parts: ContextParts): BuiltSession['commandContext'] {
   const { environment, settings } = input;
-  const { session, root, git, repoMap, runShell, profiles, tokens, client, ports } = parts;
+  const { session, root, git, repoMap, runShell, profiles, tokens, client, ports, reasoning } = parts;
   const commands = allCommands();
   return (print, signal) => ({
     session,
@@ -272,6 +324,8 @@ function commandContextOf(input: BuildInput, parts: ContextParts): BuiltSession[
     confirm: (question, kind) => ports.asker.confirm(question, kind),
     listFiles: async () => (ports.files ? ports.files.list() : []),
     settingsReport: () => renderSettingsReport(...withChatChanges(settings, input.sources ?? new Map(), session)),
+    reasoning,
+    listModels: (search) => modelListText(search, settings, input.models?.layers ?? [], environment.http),
   });
 }
 

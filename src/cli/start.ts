@@ -22,13 +22,16 @@ import { buildSession, type BuiltSession } from './build-session.js';
 import { runOneShot } from './one-shot.js';
 import { runRepl } from './repl.js';
 import { formatSessionList, summarizeSessions } from './commands/sessions.js';
+import { askServerAtStart, loadModelLayers, modelListText, parseAliases, type ModelSetup } from './model-setup.js';
 
 type ParsedArgs = Extract<ParseArgsResult, { ok: true }>;
 
 export async function startTandem(environment: CliEnvironment, parsed: ParsedArgs): Promise<number> {
   const gitEnv = { ...environment.env };
   let repoRoot = await findRepoRoot(environment.cwd, { env: gitEnv });
-  const { settings, approvalsNeeded, sources } = loadSettings(environment, parsed, repoRoot);
+  const loaded = loadSettings(environment, parsed, repoRoot);
+  const { approvalsNeeded, sources } = loaded;
+  let settings = loaded.settings;
   const json = settings.json;
   if (settings.sessions) {
     environment.stdout.write(formatSessionList(summarizeSessions(repoRoot ?? environment.cwd)));
@@ -43,7 +46,17 @@ export async function startTandem(environment: CliEnvironment, parsed: ParsedArg
   try {
     if (repoRoot === null) repoRoot = await offerGitInit(environment, interactive, lines, emit);
     await approveRepoCommands(environment, { repoRoot, settings, approvalsNeeded, interactive, lines, emit });
-    built = await buildSession({ environment, settings, repoRoot, files: parsed.files, emit, interactive, lines, sources, mapProgress });
+    const search = settings['list-models'];
+    if (search !== null) {
+      environment.stdout.write(await modelListText(search, settings, loaded.models.layers, environment.http));
+      return EXIT.ok;
+    }
+    // Asked only once the server (and key) a repository named is approved.
+    const server = await askServerAtStart({ settings, modelGiven: sources.get('model') !== 'default', http: environment.http });
+    if (server.model !== null) settings = { ...settings, model: server.model };
+    if (server.note !== null) emit({ type: 'info', message: server.note });
+    const models: ModelSetup = { ...loaded.models, serverWindows: server.windows };
+    built = await buildSession({ environment, settings, repoRoot, files: parsed.files, emit, interactive, lines, sources, mapProgress, models });
     if (interactive) configurePrompt(lines, built, environment, repoRoot);
     if (settings['show-repo-map']) {
       environment.stdout.write(`${await built.showRepoMap()}\n`);
@@ -62,6 +75,8 @@ interface LoadedSettings {
   readonly settings: Settings;
   readonly approvalsNeeded: readonly ApprovalNeeded[];
   readonly sources: ReadonlyMap<SettingKey, SettingSource>;
+  /** The model settings and metadata files, and the aliases; the server is asked later. */
+  readonly models: Omit<ModelSetup, 'serverWindows'>;
 }
 
 function loadSettings(environment: CliEnvironment, parsed: ParsedArgs, repoRoot: string | null): LoadedSettings {
@@ -74,12 +89,22 @@ function loadSettings(environment: CliEnvironment, parsed: ParsedArgs, repoRoot:
     explicitConfigFile: configFile,
     readFile: configReader(repoRoot),
   });
-  for (const problem of config.problems.filter((p) => p.severity === 'warning')) {
+  const modelFiles = loadModelLayers({
+    homeDir: environment.homeDir,
+    cwd: environment.cwd,
+    repoRoot,
+    settings: config.settings,
+    sources: config.sources,
+    readFile: configReader(repoRoot),
+  });
+  const problems = [...config.problems, ...modelFiles.problems];
+  for (const problem of problems.filter((p) => p.severity === 'warning')) {
     environment.stderr.write(`tandem: warning: ${escapeControlChars(problem.message)}\n`);
   }
-  const error = config.problems.find((p) => p.severity === 'error');
+  const error = problems.find((p) => p.severity === 'error');
   if (error) throw new CliError(escapeControlChars(error.message), EXIT.usage);
-  return { settings: config.settings, approvalsNeeded: config.approvalsNeeded, sources: config.sources };
+  const aliases = parseAliases(config.settings.alias);
+  return { settings: config.settings, approvalsNeeded: config.approvalsNeeded, sources: config.sources, models: { layers: modelFiles.layers, aliases } };
 }
 
 async function offerGitInit(

@@ -13,6 +13,7 @@ import { mapCommand, mapRefreshCommand } from './map.js';
 import { architectCommand, askCommand, codeCommand } from './modes.js';
 import { editorModelCommand, mainModelCommand, weakModelCommand } from './models.js';
 import { readOnlyCommand } from './read-only.js';
+import { modelsCommand, reasoningEffortCommand, thinkTokensCommand } from './reasoning.js';
 import { resetCommand } from './reset.js';
 import { runCommand } from './run.js';
 import { sessionsCommand } from './sessions.js';
@@ -34,6 +35,9 @@ export function allCommands(): SlashCommand[] {
     mainModelCommand,
     weakModelCommand,
     editorModelCommand,
+    modelsCommand,
+    reasoningEffortCommand,
+    thinkTokensCommand,
     clearCommand,
     resetCommand,
     tokensCommand,

@@ -2,6 +2,7 @@
 import type { Answer, ApprovalKind, RepoMapPort, TokenCounter } from '../../coders/ports.js';
 import type { ResultStatus } from '../../session/events.js';
 import type { ChatMode, Session } from '../../session/session.js';
+import type { ReasoningControls } from '../../session/reasoning-controls.js';
 
 /** Git operations behind /undo, /diff, /commit, /git. Null without a repository. */
 export interface GitCommandsPort {
@@ -51,6 +52,10 @@ export interface CommandContext {
   readonly commitMessage: (diff: string) => Promise<string>;
   /** The effective settings and where each came from, for /settings. */
   readonly settingsReport: () => string;
+  /** The chat's reasoning effort and thinking budget (/reasoning-effort, /think-tokens). */
+  readonly reasoning?: ReasoningControls;
+  /** The server's and the known models matching a search, as text (/models). */
+  readonly listModels?: (search: string) => Promise<string>;
 }
 
 export interface CommandResult {
