@@ -45,6 +45,9 @@ import { createProgressBar, createRepoMapPort, type RepoMapHandle } from './repo
 import { requestRules } from '../model/model-profile.js';
 import { resolveModelAlias } from '../model/model-settings.js';
 import { ReasoningControls } from '../session/reasoning-controls.js';
+import { CacheKeepAlive } from '../session/cache-keepalive.js';
+import { SessionTotals } from '../session/totals.js';
+import { systemTimers } from '../platform/timers.js';
 import { modelListText, type ModelSetup } from './model-setup.js';
 
 export interface BuildInput {
@@ -80,6 +83,40 @@ export interface BuiltSession {
   close(): Promise<void>;
   /** The chat's reasoning effort and thinking budget. */
   readonly reasoning: ReasoningControls;
+  /** Cache keep-alive pings while the chat is idle (--cache-keepalive-pings), or null. */
+  readonly keepAlive: KeepAlivePort | null;
+}
+
+/** The REPL starts the pings when it waits for input and stops them when a line arrives. */
+export interface KeepAlivePort {
+  start(): void;
+  stop(): void;
+  /** Where the pings are told of: the prompt's note line on a terminal; default info and usage events. */
+  report: ((text: string) => void) | null;
+}
+
+function createKeepAlive(input: BuildInput, totals: () => SessionTotals): (CacheKeepAlive & KeepAlivePort) | null {
+  const { settings, environment } = input;
+  const pings = settings['cache-keepalive-pings'];
+  if (pings <= 0) return null;
+  const keepAlive: CacheKeepAlive & KeepAlivePort = Object.assign(
+    new CacheKeepAlive({
+      pings,
+      intervalMs: settings['cache-keepalive-interval'] * 1000,
+      timers: environment.timers ?? systemTimers,
+      totals,
+      onPing: (n, of, usage, error) => {
+        const cost = usage?.cost != null ? `, $${usage.cost.toFixed(4)}` : '';
+        const cached = usage ? `, ${usage.cachedTokens} of ${usage.promptTokens} prompt tokens cached` : '';
+        const text = error ? `Cache keep-alive ping ${n} of ${of} failed: ${error} No more pings.` : `Cache keep-alive ping ${n} of ${of}${cached}${cost}.`;
+        if (keepAlive.report) return keepAlive.report(text);
+        input.emit({ type: 'info', message: text });
+        if (usage) input.emit({ type: 'usage', ...usage, sessionCost: totals().cost });
+      },
+    }),
+    { report: null },
+  );
+  return keepAlive;
 }
 
 /** Which models, formats and mode the settings ask for, with the model's data filled in. */
@@ -227,7 +264,10 @@ export async function buildSession(rawInput: BuildInput): Promise<BuiltSession> 
   const profiles = new ModelProfiles(profileOf, { main: asked.model, weak: asked['weak-model'], editor: asked['editor-model'] });
   // The map and /tokens count with whichever main model the chat has now.
   const tokens: TokenCounter = { count: (text) => profiles.get('main').tokens.count(text) };
-  const client = createModelClient(settings, environment.cwd, profileOf, llmLogAllowed(input, root, emit), environment.clock ?? systemClock, reasoning);
+  let sessionRef: Session | null = null;
+  const keepAlive = createKeepAlive(input, () => sessionRef?.totals ?? new SessionTotals());
+  const rawClient = createModelClient(settings, environment.cwd, profileOf, llmLogAllowed(input, root, emit), environment.clock ?? systemClock, reasoning);
+  const client = keepAlive ? keepAlive.wrap(rawClient) : rawClient;
   const notice = reasoning.noticeFor(profiles.get('main'));
   if (notice !== null) emit({ type: 'warning', message: notice });
   const runner = createProcessRunner();
@@ -250,6 +290,7 @@ export async function buildSession(rawInput: BuildInput): Promise<BuiltSession> 
     texts: await loadSessionTexts(environment.packageRoot),
     profiles,
   });
+  sessionRef = session;
   if (resumed) {
     session.restore(resumed.history, resumed.chatFiles);
     for (const notice of resumed.notices) emit({ type: 'warning', message: notice });
@@ -269,6 +310,7 @@ export async function buildSession(rawInput: BuildInput): Promise<BuiltSession> 
     identifiers: () => repoMap?.identifiers() ?? [],
     commandContext: commandContextOf(input, { session, root, git, repoMap, runShell, profiles, tokens, client, ports, reasoning }),
     reasoning,
+    keepAlive,
     close: async () => {
       await repoMap?.flush();
     },

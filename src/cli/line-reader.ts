@@ -52,6 +52,8 @@ export interface LineReader {
   clearQueue(): number;
   /** Shows the prompt again on a fresh line, with an empty input (after a note printed at the prompt). */
   redraw(): void;
+  /** A one-line note while the prompt waits (a keep-alive ping): printed over the prompt, which is drawn again with what was typed. */
+  noteAtPrompt(text: string): void;
   close(): void;
 }
 
@@ -204,6 +206,14 @@ export function createLineReader(environment: CliEnvironment, interactive: boole
         rl.write(null, { ctrl: true, name: 'u' });
       }
       rl.prompt();
+    },
+    noteAtPrompt(text) {
+      if (!rl || !pending.isWaiting || !interactive) {
+        environment.stderr.write(`${text}\n`);
+        return;
+      }
+      environment.stderr.write(`\r\u001b[K${text}\n`);
+      rl.prompt(true);
     },
     history() {
       return rl ? [...history] : [];
