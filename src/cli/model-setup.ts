@@ -5,7 +5,7 @@ import type { SettingKey, Settings } from '../config/schema.js';
 import type { ConfigProblem, SettingSource } from '../config/load.js';
 import { loadModelFiles } from '../config/model-files.js';
 import { listModels, renderModelList } from '../model/model-list.js';
-import type { ModelLayer } from '../model/model-settings.js';
+import { lookupModelSettings, type ModelLayer } from '../model/model-settings.js';
 import { DEFAULT_BASE_URL } from '../model/openai-client.js';
 import { askServer, isHostedApi, type ServerInfo } from '../model/server-info.js';
 import { escapeControlChars } from '../platform/control-chars.js';
@@ -66,6 +66,8 @@ export interface ServerQuery {
   readonly settings: Settings;
   /** The model was given (flag, config, environment); when not, a single served model is used. */
   readonly modelGiven: boolean;
+  /** The user's model files: a window they name wins over the server's, which then goes unmentioned. */
+  readonly layers: readonly ModelLayer[];
   readonly http?: HttpPort;
 }
 
@@ -93,7 +95,9 @@ export async function askServerAtStart(query: ServerQuery): Promise<ServerAnswer
   if (info.contextWindow) windows.set(info.contextWindow.model, info.contextWindow.tokens);
   const facts: string[] = [];
   if (served !== null) facts.push(`the model ${escapeControlChars(served)} (the only one it serves)`);
-  if (info.contextWindow) facts.push(`a context window of ${info.contextWindow.tokens.toLocaleString('en-US')} tokens (from ${info.contextWindow.from})`);
+  const window = info.contextWindow;
+  const overridden = window !== null && (query.settings['context-window'] !== null || lookupModelSettings(window.model, query.layers).contextWindowFrom === 'file');
+  if (window && !overridden) facts.push(`a context window of ${window.tokens.toLocaleString('en-US')} tokens (from ${window.from})`);
   const note = facts.length === 0 ? null : `The server at ${escapeControlChars(baseURL)} told tandem: ${facts.join(', ')}.`;
   return { windows, model: served, note };
 }
