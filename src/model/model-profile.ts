@@ -129,6 +129,7 @@ export function requestRules(settings: ModelSettings, options: RuleOptions): Req
     cachePrompt: isLocalServer(options.baseURL) && settings.prices === null,
     ...(settings.extraBody ? { extraBody: settings.extraBody } : {}),
     ...(settings.extraHeaders ? { extraHeaders: settings.extraHeaders } : {}),
+    ...(settings.reasoningTag ? { reasoningTag: settings.reasoningTag } : {}),
   };
 }
 

@@ -98,13 +98,14 @@ export function createOpenAIClient(options: OpenAIClientOptions = {}): ModelClie
       const modelRules = rules(request.model);
       const body = requestBody(request, modelRules);
       const headers = modelRules.extraHeaders;
+      const reasoningTag = modelRules.reasoningTag ?? null;
       for (let attempt = 0; ; attempt++) {
         const control = controlAttempt(request.signal, settings.timeoutMs);
         let result: AttemptResult;
         try {
           result = request.stream
-            ? await streamAttempt(client, { request, body, headers, context, costFor }, control)
-            : await plainAttempt(client, { request, body, headers, context, costFor }, control);
+            ? await streamAttempt(client, { request, body, headers, reasoningTag, context, costFor }, control)
+            : await plainAttempt(client, { request, body, headers, reasoningTag, context, costFor }, control);
         } finally {
           control.dispose();
         }
@@ -127,6 +128,8 @@ interface Outgoing {
   readonly body: RequestBody;
   /** Extra headers a user's model settings file asks for. */
   readonly headers: Readonly<Record<string, string>> | undefined;
+  /** The model's own reasoning tag, if its settings name one. */
+  readonly reasoningTag: string | null;
   /** Names the server and model in error messages. */
   readonly context: ModelErrorContext;
   readonly costFor: (usage: Omit<Usage, 'cost'>) => Usage;
@@ -134,7 +137,7 @@ interface Outgoing {
 
 async function streamAttempt(client: OpenAI, outgoing: Outgoing, control: AttemptControl): Promise<AttemptResult> {
   const { context, costFor } = outgoing;
-  const reply = createReplyCollector(outgoing.request);
+  const reply = createReplyCollector(outgoing.request, outgoing.reasoningTag);
   let finishReason: string | null = null;
   let rawUsage: RawUsage | undefined;
   let caught: unknown;
@@ -199,7 +202,7 @@ async function plainAttempt(client: OpenAI, outgoing: Outgoing, control: Attempt
     const error = modelError('server', `The model server at ${context.baseURL} answered without any reply text.`);
     return { ok: false, error, partialText: '', usage, delivered: false, retryAfterMs: null };
   }
-  const reply = createReplyCollector(outgoing.request);
+  const reply = createReplyCollector(outgoing.request, outgoing.reasoningTag);
   reply.reasoningField(reasoningOf(choice.message));
   reply.content(choice.message?.content);
   return { ok: true, ...reply.finish(), usage, finishReason: choice.finish_reason ?? null };

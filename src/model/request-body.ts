@@ -23,6 +23,8 @@ export interface RequestRules {
   readonly extraBody?: Readonly<Record<string, unknown>>;
   /** Headers a user's settings file adds to every request. */
   readonly extraHeaders?: Readonly<Record<string, string>>;
+  /** A tag the model wraps its reasoning in besides think/thinking/reasoning (`reasoning_tag`). */
+  readonly reasoningTag?: string;
 }
 
 type TextPart = { type: 'text'; text: string; cache_control?: { type: 'ephemeral' } };
