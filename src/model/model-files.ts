@@ -79,7 +79,9 @@ function settingsEntry(map: YAMLMap, shown: string, lines: LineCounterType, prob
     const value = (pair.value as { toJSON?: () => unknown } | null)?.toJSON?.() ?? null;
     const where = `${shown}:${line}`;
     if (key === 'name') {
-      if (typeof value === 'string' && value.trim() !== '') name = value.trim();
+      // Aider's entry for every model's extra_params is, here, a glob matching every model.
+      if (value === 'aider/extra_params') name = '*';
+      else if (typeof value === 'string' && value.trim() !== '') name = value.trim();
       else problems.push({ severity: 'warning', message: `${where}: name must be a model name or a glob` });
       continue;
     }

@@ -196,21 +196,38 @@ function overlay(base: Record<string, unknown>, name: string, layers: readonly M
   const matched: { name: string; file: string }[] = [];
   let windowFromFile = false;
   for (const layer of layers) {
-    const { entry } = findEntry(layer.entries.map(asPatternEntry), name);
-    if (!entry) continue;
-    matched.push({ name: entry.name, file: layer.file });
+    const entries = matchingEntries(layer.entries, name);
+    if (entries.length === 0) continue;
+    matched.push({ name: entries[entries.length - 1]!.name, file: layer.file });
+    for (const entry of entries) apply(entry);
+  }
+  return { fields, matched, windowFromFile };
+
+  function apply(entry: RawEntry): void {
     windowFromFile ||= entry.contextWindow !== undefined;
     const { prices, ...rest } = definedFields(entry);
     Object.assign(fields, rest);
     if (prices === null) fields['prices'] = null;
     else if (prices !== undefined) fields['prices'] = { input: 0, output: 0, ...(fields['prices'] as RawPrices | null), ...prices };
   }
-  return { fields, matched, windowFromFile };
 }
 
-/** A user's entry named with a `*` is a glob. */
-function asPatternEntry(entry: RawEntry): RawEntry {
-  return entry.name.includes('*') ? { ...entry, patterns: [entry.name] } : entry;
+/**
+ * Every entry of one file that names the model, least specific first so the most specific wins: globs by
+ * their literal characters, then the exact name. A provider prefix is tried with and without, as in the table.
+ */
+function matchingEntries(entries: readonly RawEntry[], name: string): RawEntry[] {
+  const segments = name.trim().toLowerCase().split('/');
+  const candidates = segments.map((_, i) => segments.slice(i).join('/'));
+  const scored: { entry: RawEntry; score: number }[] = [];
+  for (const entry of entries) {
+    const pattern = entry.name.toLowerCase();
+    const exact = !pattern.includes('*') && candidates.includes(pattern);
+    const glob = pattern.includes('*') && candidates.some((c) => globMatches(pattern, c));
+    if (exact) scored.push({ entry, score: Number.MAX_SAFE_INTEGER - candidates.indexOf(pattern) });
+    else if (glob) scored.push({ entry, score: pattern.replaceAll('*', '').length });
+  }
+  return scored.sort((a, b) => a.score - b.score).map((s) => s.entry);
 }
 
 function definedFields(entry: RawEntry): ModelFields {

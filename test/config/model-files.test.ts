@@ -69,6 +69,12 @@ const rows: Row[] = [
     expect: { editFormat: 'udiff', cacheControl: true, contextWindow: 200000 },
   },
   {
+    name: "every matching entry of a file applies, least specific first; Aider's aider/extra_params applies to every model",
+    model: 'openrouter/anthropic/claude-sonnet-4',
+    files: { [yml(HOME)]: '- name: openrouter/anthropic/claude-sonnet-4\n  edit_format: udiff\n- name: aider/extra_params\n  extra_params:\n    extra_headers: { X-Title: tandem }\n- name: openrouter/*\n  edit_format: whole\n  weak_model_name: openrouter/cheap\n' },
+    expect: { editFormat: 'udiff', weakModel: 'openrouter/cheap', extraHeaders: { 'X-Title': 'tandem' } },
+  },
+  {
     name: 'glob entry alone',
     model: 'openrouter/anthropic/claude-opus-4',
     files: { [yml(HOME)]: '- name: openrouter/anthropic/*\n  edit_format: whole\n' },

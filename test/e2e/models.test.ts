@@ -30,7 +30,7 @@ describe('model settings and metadata files', () => {
     const settingsFile = join(tempDir(), 'models.yml');
     writeFileSync(
       settingsFile,
-      ['- name: my-*', '  edit_format: whole', '  weak_model_name: small', '  extra_params:', '    top_k: 20', '    extra_body:', '      chat_template_kwargs: {enable_thinking: false}', '    extra_headers:', '      X-Team: core', ''].join('\n'),
+      ['- name: my-*', '  edit_format: whole', '  weak_model_name: small', '  streaming: false', '  extra_params:', '    top_k: 20', '    extra_body:', '      chat_template_kwargs: {enable_thinking: false}', '    extra_headers:', '      X-Team: core', ''].join('\n'),
     );
     const run = await runCli([...base(server.url), '--model', 'my-coder', '--model-settings-file', settingsFile, '-m', 'set x to 2', 'a.py'], { cwd: repo, home });
     expect(run.code, run.stderr).toBe(0);
@@ -39,6 +39,7 @@ describe('model settings and metadata files', () => {
     const [chat] = server.chatRequests('my-coder');
     expect(chat!.body).toMatchObject({ model: 'my-coder', top_k: 20, chat_template_kwargs: { enable_thinking: false } });
     expect(chat!.headers['x-team']).toBe('core');
+    expect(chat!.stream).toBe(false);
     expect(events.find((e) => e.type === 'edit')).toMatchObject({ status: 'applied' });
     expect(server.chatRequests('small')).toHaveLength(1);
     expect(events.find((e) => e.type === 'commit')).toMatchObject({ message: 'Set x to 2' });
@@ -89,8 +90,11 @@ describe('what the server knows', () => {
     const modelsBody = { data: [{ id: 'm', max_model_len: 16384 }, { id: 'w' }] };
     server = await startFakeOpenAI({ fallback: textReply('Fine.'), modelsBody });
     const repo = gitRepo({ 'a.py': 'x = 1\n' });
-    const run = await runCli([...base(server.url), '--model', 'm', 'a.py'], { cwd: repo, stdin: '/tokens\n' });
-    expect(printed(run.events())[1]).toMatch(/room left\s+\d+ of 16384/);
+    const run = await runCli([...base(server.url), '--model', 'm', 'a.py'], { cwd: repo, stdin: '/tokens\n/models w\n' });
+    const [, tokens, models] = printed(run.events());
+    expect(tokens).toMatch(/room left\s+\d+ of 16384/);
+    expect(models).toMatch(/^w\s+32,768 tokens\s+\(server\)$/m);
+    expect(models).not.toMatch(/^m\s/m);
     const meta = join(tempDir(), 'meta.json');
     writeFileSync(meta, JSON.stringify({ m: { max_input_tokens: 4000 } }));
     const mine = await runCli([...base(server.url), '--model', 'm', '--model-metadata-file', meta, 'a.py'], { cwd: repo, stdin: '/tokens\n' });
