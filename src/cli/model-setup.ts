@@ -5,7 +5,7 @@ import type { SettingKey, Settings } from '../config/schema.js';
 import type { ConfigProblem, SettingSource } from '../config/load.js';
 import { loadModelFiles } from '../config/model-files.js';
 import { listModels, renderModelList } from '../model/model-list.js';
-import { lookupModelSettings, type ModelLayer } from '../model/model-settings.js';
+import { lookupModelSettings, resolveModelAlias, type ModelLayer } from '../model/model-settings.js';
 import { DEFAULT_BASE_URL } from '../model/openai-client.js';
 import { askServer, isHostedApi, type ServerInfo } from '../model/server-info.js';
 import { escapeControlChars } from '../platform/control-chars.js';
@@ -68,6 +68,7 @@ export interface ServerQuery {
   readonly modelGiven: boolean;
   /** The user's model files: a window they name wins over the server's, which then goes unmentioned. */
   readonly layers: readonly ModelLayer[];
+  readonly aliases: ReadonlyMap<string, string>;
   readonly http?: HttpPort;
 }
 
@@ -88,7 +89,7 @@ export async function askServerAtStart(query: ServerQuery): Promise<ServerAnswer
     baseURL,
     apiKey: query.settings['api-key'],
     http: query.http ?? fetchHttp,
-    model: query.modelGiven ? query.settings.model : null,
+    model: query.modelGiven ? resolveModelAlias(query.settings.model, query.aliases) : null,
   });
   const served = !query.modelGiven && info.models?.length === 1 ? info.models[0]!.id : null;
   const windows = new Map<string, number>();

@@ -52,7 +52,7 @@ export async function startTandem(environment: CliEnvironment, parsed: ParsedArg
       return EXIT.ok;
     }
     // Asked only once the server (and key) a repository named is approved.
-    const server = await askServerAtStart({ settings, modelGiven: sources.get('model') !== 'default', layers: loaded.models.layers, http: environment.http });
+    const server = await askServerAtStart({ settings, modelGiven: sources.get('model') !== 'default', layers: loaded.models.layers, aliases: loaded.models.aliases, http: environment.http });
     if (server.model !== null) settings = { ...settings, model: server.model };
     if (server.note !== null) emit({ type: 'info', message: server.note });
     const models: ModelSetup = { ...loaded.models, serverWindows: server.windows };

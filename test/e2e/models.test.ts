@@ -99,6 +99,9 @@ describe('what the server knows', () => {
     writeFileSync(meta, JSON.stringify({ m: { max_input_tokens: 4000 } }));
     const mine = await runCli([...base(server.url), '--model', 'm', '--model-metadata-file', meta, 'a.py'], { cwd: repo, stdin: '/tokens\n' });
     expect(printed(mine.events())).toEqual([expect.stringMatching(/room left\s+\d+ of 4000/)]);
+    // Asked by its alias, the model is looked up on the server under its real name.
+    const aliased = await runCli([...base(server.url), '--alias', 'mine:m', '--model', 'mine', 'a.py'], { cwd: repo, stdin: '/tokens\n' });
+    expect(printed(aliased.events())).toEqual([expect.stringContaining('a context window of 16,384 tokens (from /v1/models)'), expect.stringMatching(/room left\s+\d+ of 16384/)]);
   });
 
   it('--list-models prints the served and known models matching the search, names escaped, and exits', async () => {
