@@ -69,7 +69,12 @@ export async function runRepl(built: BuiltSession, environment: CliEnvironment, 
   built.session.announce();
   if (interactive) environment.stderr.write(await startupNote(built));
   // On a terminal a ping is a note over the prompt; otherwise info and usage events.
-  if (built.keepAlive && interactive) built.keepAlive.report = (text) => lines.noteAtPrompt(text);
+  if (built.keepAlive && interactive) {
+    const keepAlive = built.keepAlive;
+    keepAlive.report = (text) => lines.noteAtPrompt(text);
+    // Typing at the prompt stops the pings at once, before the line is finished.
+    lines.onTyping(() => keepAlive.stop());
+  }
   let status: ResultStatus = 'completed';
   let internal = false;
   try {
