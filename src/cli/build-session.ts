@@ -43,12 +43,10 @@ import { createGitCommands, createGitPort, createRepoFilesPort } from './git-ada
 import type { LineReader } from './line-reader.js';
 import { createProgressBar, createRepoMapPort, type RepoMapHandle } from './repo-map-adapter.js';
 import { requestRules } from '../model/model-profile.js';
-import { resolveModelAlias } from '../model/model-settings.js';
 import { ReasoningControls } from '../session/reasoning-controls.js';
-import { CacheKeepAlive } from '../session/cache-keepalive.js';
 import { SessionTotals } from '../session/totals.js';
-import { systemTimers } from '../platform/timers.js';
-import { modelListText, type ModelSetup } from './model-setup.js';
+import { createKeepAlive, type KeepAlivePort } from './keepalive-adapter.js';
+import { modelListText, withModelDefaults, withModelNames, type ModelSetup } from './model-setup.js';
 
 export interface BuildInput {
   readonly environment: CliEnvironment;
@@ -85,38 +83,6 @@ export interface BuiltSession {
   readonly reasoning: ReasoningControls;
   /** Cache keep-alive pings while the chat is idle (--cache-keepalive-pings), or null. */
   readonly keepAlive: KeepAlivePort | null;
-}
-
-/** The REPL starts the pings when it waits for input and stops them when a line arrives. */
-export interface KeepAlivePort {
-  start(): void;
-  stop(): void;
-  /** Where the pings are told of: the prompt's note line on a terminal; default info and usage events. */
-  report: ((text: string) => void) | null;
-}
-
-function createKeepAlive(input: BuildInput, totals: () => SessionTotals): (CacheKeepAlive & KeepAlivePort) | null {
-  const { settings, environment } = input;
-  const pings = settings['cache-keepalive-pings'];
-  if (pings <= 0) return null;
-  const keepAlive: CacheKeepAlive & KeepAlivePort = Object.assign(
-    new CacheKeepAlive({
-      pings,
-      intervalMs: settings['cache-keepalive-interval'] * 1000,
-      timers: environment.timers ?? systemTimers,
-      totals,
-      onPing: (n, of, usage, error) => {
-        const cost = usage?.cost != null ? `, $${usage.cost.toFixed(4)}` : '';
-        const cached = usage ? `, ${usage.cachedTokens} of ${usage.promptTokens} prompt tokens cached` : '';
-        const text = error ? `Cache keep-alive ping ${n} of ${of} failed: ${error} No more pings.` : `Cache keep-alive ping ${n} of ${of}${cached}${cost}.`;
-        if (keepAlive.report) return keepAlive.report(text);
-        input.emit({ type: 'info', message: text });
-        if (usage) input.emit({ type: 'usage', ...usage, sessionCost: totals().cost });
-      },
-    }),
-    { report: null },
-  );
-  return keepAlive;
 }
 
 /** Which models, formats and mode the settings ask for, with the model's data filled in. */
@@ -206,27 +172,6 @@ async function loadSessionTexts(packageRoot: string): Promise<SessionTexts> {
   const read = (id: string): Promise<string> => readPrompt(join(packageRoot, 'prompts'), id);
   const [summarize, summaryTemplate, editorRequest] = await Promise.all([read('summarize.md'), read('context/summary.md'), read('architect/editor-request.md')]);
   return { summarize, summaryTemplate, editorRequest };
-}
-
-/** --model, --weak-model and --editor-model with their aliases resolved, so the chat names the real models. */
-function withModelNames(settings: Settings, aliases: ReadonlyMap<string, string>): Settings {
-  const resolveName = (name: string | null): string | null => (name === null ? null : resolveModelAlias(name, aliases));
-  return {
-    ...settings,
-    model: resolveModelAlias(settings.model, aliases),
-    'weak-model': resolveName(settings['weak-model']),
-    'editor-model': resolveName(settings['editor-model']),
-  };
-}
-
-/** A model whose settings say no repo map, or no streaming, gets none, unless the user set it. */
-function withModelDefaults(settings: Settings, main: ModelSettings, sources: ReadonlyMap<SettingKey, SettingSource> | undefined): Settings {
-  const userSet = (key: SettingKey): boolean => (sources?.get(key) ?? 'default') !== 'default';
-  return {
-    ...settings,
-    ...(!main.useRepoMap && !userSet('map-tokens') ? { 'map-tokens': 0 } : {}),
-    ...(!main.streaming && !userSet('stream') ? { stream: false } : {}),
-  };
 }
 
 export async function buildSession(rawInput: BuildInput): Promise<BuiltSession> {

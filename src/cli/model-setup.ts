@@ -2,6 +2,7 @@
 // the aliases, and what the server says (its models and their context windows), with what it used said once.
 import { resolve } from 'node:path';
 import type { SettingKey, Settings } from '../config/schema.js';
+import type { ModelSettings } from '../model/model-settings.js';
 import type { ConfigProblem, SettingSource } from '../config/load.js';
 import { loadModelFiles } from '../config/model-files.js';
 import { listModels, renderModelList } from '../model/model-list.js';
@@ -116,4 +117,25 @@ export async function modelListText(search: string, settings: Settings, layers: 
   const window = info.contextWindow;
   const served = info.models?.map((m) => (window && m.id === window.model ? { ...m, contextWindow: window.tokens } : m)) ?? null;
   return renderModelList(listModels(search, served, layers), search, note);
+}
+
+/** --model, --weak-model and --editor-model with their aliases resolved, so the chat names the real models. */
+export function withModelNames(settings: Settings, aliases: ReadonlyMap<string, string>): Settings {
+  const resolveName = (name: string | null): string | null => (name === null ? null : resolveModelAlias(name, aliases));
+  return {
+    ...settings,
+    model: resolveModelAlias(settings.model, aliases),
+    'weak-model': resolveName(settings['weak-model']),
+    'editor-model': resolveName(settings['editor-model']),
+  };
+}
+
+/** A model whose settings say no repo map, or no streaming, gets none, unless the user set it. */
+export function withModelDefaults(settings: Settings, main: ModelSettings, sources: ReadonlyMap<SettingKey, SettingSource> | undefined): Settings {
+  const userSet = (key: SettingKey): boolean => (sources?.get(key) ?? 'default') !== 'default';
+  return {
+    ...settings,
+    ...(!main.useRepoMap && !userSet('map-tokens') ? { 'map-tokens': 0 } : {}),
+    ...(!main.streaming && !userSet('stream') ? { stream: false } : {}),
+  };
 }
