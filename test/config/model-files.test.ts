@@ -4,7 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { loadModelFiles, type ModelFilesOptions } from '../../src/config/model-files.js';
 import { lookupModelSettings, type ModelSettings } from '../../src/model/model-settings.js';
-import { buildModelProfile } from '../../src/model/model-profile.js';
+import { buildModelProfile, createProfileBuilder } from '../../src/model/model-profile.js';
+import { ModelProfiles } from '../../src/session/model-profiles.js';
 import { requestBody } from '../../src/model/request-body.js';
 import { approxTokens } from '../support/fake-ports.js';
 
@@ -207,5 +208,17 @@ describe('model settings and metadata files over the built-in table', () => {
     expect(profile).toMatchObject({ editFormat: 'whole', weakModel: 'small' });
     const body = requestBody({ model: 'my-model', messages: [{ role: 'user', content: 'hi' }], stream: false }, profile.request);
     expect(body).toMatchObject({ model: 'my-model', temperature: 0.6, top_p: 0.9, chat_template_kwargs: { enable_thinking: false } });
+  });
+
+  it("the weak and editor models a settings file suggests are the chat's, and follow a /model switch unless chosen", () => {
+    const { layers } = load({ [yml(HOME)]: '- name: planner\n  weak_model_name: cheap\n  editor_model_name: typist\n- name: other\n  editor_model_name: typist-2\n' });
+    const build = createProfileBuilder({ baseURL: 'http://127.0.0.1:1/v1', tokenizers: { counterFor: () => approxTokens }, layers });
+    const profiles = new ModelProfiles(build, { main: 'planner', weak: null, editor: null });
+    expect(profiles.names()).toEqual({ main: 'planner', weak: 'cheap', editor: 'typist' });
+    profiles.set('main', 'other', '/model');
+    expect(profiles.names()).toEqual({ main: 'other', weak: 'other', editor: 'typist-2' });
+    const chosen = new ModelProfiles(build, { main: 'planner', weak: null, editor: 'mine' });
+    chosen.set('main', 'other', '/model');
+    expect(chosen.names().editor).toBe('mine');
   });
 });
