@@ -200,6 +200,15 @@ describe('model settings and metadata files over the built-in table', () => {
       ['error', yml(HOME)],
       ['warning', yml(REPO)],
     ]);
+    // A repository's file that may not be read (a FIFO, /dev/zero, a link out of the repository) is skipped with a warning.
+    const refused = loadModelFiles({
+      homeDir: HOME, repoRoot: REPO, cwd: REPO, settingsFile: null, metadataFile: null,
+      readFile: (file) => {
+        if (file === yml(REPO)) throw Object.assign(new Error(`${file} is not a regular file`), { kind: 'not_regular' });
+        return null;
+      },
+    });
+    expect(refused.problems).toEqual([{ severity: 'warning', source: 'repo', message: `${yml(REPO)}: cannot read: ${yml(REPO)} is not a regular file` }]);
   });
 
   it("the merged settings reach the request: extra body and headers from the user's file, the edit format and weak model", () => {
