@@ -74,18 +74,19 @@ export interface ServerQuery {
 }
 
 export interface ServerAnswer {
-  readonly windows: Map<string, number>;
+  readonly windows: ReadonlyMap<string, number>;
   /** The served model to use in place of the default one. */
   readonly model: string | null;
   /** One line saying what tandem used, or null when it used nothing. */
   readonly note: string | null;
 }
 
+export const NO_SERVER_ANSWER: ServerAnswer = { windows: new Map(), model: null, note: null };
+
 /** Asks a server that is not a known hosted API what it serves, at start-up; silent when it says nothing useful. */
 export async function askServerAtStart(query: ServerQuery): Promise<ServerAnswer> {
   const baseURL = query.settings['base-url'] ?? DEFAULT_BASE_URL;
-  const none: ServerAnswer = { windows: new Map(), model: null, note: null };
-  if (isHostedApi(baseURL)) return none;
+  if (isHostedApi(baseURL)) return NO_SERVER_ANSWER;
   const info = await askServer({
     baseURL,
     apiKey: query.settings['api-key'],

@@ -22,7 +22,7 @@ import { buildSession, type BuiltSession } from './build-session.js';
 import { runOneShot } from './one-shot.js';
 import { runRepl } from './repl.js';
 import { formatSessionList, summarizeSessions } from './commands/sessions.js';
-import { askServerAtStart, loadModelLayers, modelListText, parseAliases, type ModelSetup } from './model-setup.js';
+import { askServerAtStart, loadModelLayers, modelListText, NO_SERVER_ANSWER, parseAliases, type ModelSetup } from './model-setup.js';
 
 type ParsedArgs = Extract<ParseArgsResult, { ok: true }>;
 
@@ -52,7 +52,8 @@ export async function startTandem(environment: CliEnvironment, parsed: ParsedArg
       return EXIT.ok;
     }
     // Asked only once the server (and key) a repository named is approved.
-    const server = await askServerAtStart({ settings, modelGiven: sources.get('model') !== 'default', layers: loaded.models.layers, aliases: loaded.models.aliases, http: environment.http });
+    // --show-repo-map talks to no model, so it asks the server nothing either.
+    const server = settings['show-repo-map'] ? NO_SERVER_ANSWER : await askServerAtStart({ settings, modelGiven: sources.get('model') !== 'default', layers: loaded.models.layers, aliases: loaded.models.aliases, http: environment.http });
     if (server.model !== null) settings = { ...settings, model: server.model };
     if (server.note !== null) emit({ type: 'info', message: server.note });
     const models: ModelSetup = { ...loaded.models, serverWindows: server.windows };
