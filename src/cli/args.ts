@@ -145,7 +145,8 @@ function takeValue(
   if (spec.type === 'string' && spec.optionalValue !== undefined) {
     // `--resume file.py` must keep file.py a file: only a session-id-shaped word is the value
     const next = argv[i + 1];
-    if (next !== undefined && looksLikeSessionId(next)) {
+    const takes = spec.optionalValueTakes === 'word' ? next !== undefined && !next.startsWith('-') : next !== undefined && looksLikeSessionId(next);
+    if (next !== undefined && takes) {
       store(state, key, next);
       return i + 2;
     }

@@ -55,6 +55,11 @@ import { EXIT } from '../session/exit-codes.js';
 import { createGitCommands, createGitPort, createRepoFilesPort } from './git-adapter.js';
 import type { LineReader } from './line-reader.js';
 import { createProgressBar, createRepoMapPort, type RepoMapHandle } from './repo-map-adapter.js';
+import { requestRules } from '../model/model-profile.js';
+import { ReasoningControls } from '../session/reasoning-controls.js';
+import { SessionTotals } from '../session/totals.js';
+import { createKeepAlive, type KeepAlivePort } from './keepalive-adapter.js';
+import { modelListText, withModelDefaults, withModelNames, type ModelSetup } from './model-setup.js';
 
 export interface BuildInput {
   readonly environment: CliEnvironment;
@@ -68,6 +73,8 @@ export interface BuildInput {
   readonly sources?: ReadonlyMap<SettingKey, SettingSource>;
   /** The renderer's map progress display (it knows about its spinner); default a bar on stderr. */
   readonly mapProgress?: ((done: number, total: number) => void) | null;
+  /** Model settings and metadata files, aliases, and what the server said. */
+  readonly models?: ModelSetup;
 }
 
 export interface BuiltSession {
@@ -87,6 +94,10 @@ export interface BuiltSession {
   showRepoMap(): Promise<string>;
   /** Finishes writes still in flight (the tag cache) so the process can exit right after. */
   close(): Promise<void>;
+  /** The chat's reasoning effort and thinking budget. */
+  readonly reasoning: ReasoningControls;
+  /** Cache keep-alive pings while the chat is idle (--cache-keepalive-pings), or null. */
+  readonly keepAlive: KeepAlivePort | null;
 }
 
 /** Which models, formats and mode the settings ask for, with the model's data filled in. */
@@ -101,24 +112,29 @@ interface ModelChoice {
 
 function chooseModels(settings: Settings, profileOf: ProfileBuilder): ModelChoice {
   const main = profileOf(settings.model);
-  const editorModel = settings['editor-model'] ?? settings.model;
+  const editorModel = settings['editor-model'] ?? main.settings.editorModel ?? settings.model;
   const requested = settings['edit-format'];
   return {
     settings: main.settings,
     editorModel,
     editFormat: requested && requested !== 'ask' ? requested : main.editFormat,
-    editorFormat: settings['editor-edit-format'] ?? profileOf(editorModel).editFormat,
+    editorFormat: settings['editor-edit-format'] ?? main.settings.editorEditFormat ?? profileOf(editorModel).editFormat,
     contextWindow: main.contextWindow,
     mode: settings['chat-mode'] ?? (settings.architect ? 'architect' : requested === 'ask' ? 'ask' : 'code'),
   };
 }
 
-function createModelClient(settings: Settings, cwd: string, profileOf: ProfileBuilder, logAllowed: boolean, clock: Clock): ModelClient {
+function createModelClient(settings: Settings, cwd: string, profileOf: ProfileBuilder, logAllowed: boolean, clock: Clock, reasoning: ReasoningControls): ModelClient {
+  const baseURL = settings['base-url'] ?? DEFAULT_BASE_URL;
   const client = createOpenAIClient({
     baseURL: settings['base-url'] ?? undefined,
     apiKey: settings['api-key'] ?? undefined,
     prices: (model) => profileOf(model).prices,
-    rules: (model) => profileOf(model).request,
+    // Read per request: /reasoning-effort and /think-tokens change the choice mid-chat.
+    rules: (model) => {
+      const { effort, thinkingTokens } = reasoning.current;
+      return requestRules(profileOf(model).settings, { baseURL, reasoningEffort: effort, thinkingTokens, checkAcceptsSettings: reasoning.checkAccepts });
+    },
     timeoutMs: settings['request-timeout'] * 1000,
     maxRetries: settings['max-retries'],
   });
@@ -176,7 +192,22 @@ async function loadSessionTexts(packageRoot: string): Promise<SessionTexts> {
   return { summarize, summaryTemplate, editorRequest };
 }
 
-export async function buildSession(input: BuildInput): Promise<BuiltSession> {
+export async function buildSession(rawInput: BuildInput): Promise<BuiltSession> {
+  const aliases = rawInput.models?.aliases ?? new Map<string, string>();
+  const named = withModelNames(rawInput.settings, aliases);
+  const profileOf = createProfileBuilder({
+    baseURL: named['base-url'] ?? DEFAULT_BASE_URL,
+    tokenizers: createTokenizerPool(),
+    contextWindow: named['context-window'],
+    startModel: named.model,
+    reasoningEffort: named['reasoning-effort'],
+    thinkingTokens: named['thinking-tokens'],
+    checkAcceptsSettings: named['check-model-accepts-settings'],
+    layers: rawInput.models?.layers ?? [],
+    aliases,
+    serverWindows: rawInput.models?.serverWindows ?? new Map(),
+  });
+  const input: BuildInput = { ...rawInput, settings: withModelDefaults(named, profileOf(named.model).settings, rawInput.sources) };
   const { environment, settings, emit } = input;
   const root = input.repoRoot ?? environment.cwd;
   // Every command tandem starts (git and its hooks too) gets an environment without the user's secrets.
@@ -186,20 +217,24 @@ export async function buildSession(input: BuildInput): Promise<BuiltSession> {
   const stateProblem = input.repoRoot ? stateDirProblem(root) : null;
   if (stateProblem) emit({ type: 'warning', message: stateProblem });
 
-  const profileOf = createProfileBuilder({
-    baseURL: settings['base-url'] ?? DEFAULT_BASE_URL,
-    tokenizers: createTokenizerPool(),
-    contextWindow: settings['context-window'],
-    startModel: settings.model,
-    reasoningEffort: settings['reasoning-effort'],
-  });
+  const reasoning = new ReasoningControls(
+    { effort: settings['reasoning-effort'], thinkingTokens: settings['thinking-tokens'] },
+    settings['check-model-accepts-settings'],
+  );
   const choice = chooseModels(settings, profileOf);
-  const profiles = new ModelProfiles(profileOf, { main: settings.model, weak: settings['weak-model'], editor: settings['editor-model'] });
+  // Built from the names as given, so an alias is remembered for /settings.
+  const asked = rawInput.settings;
+  const profiles = new ModelProfiles(profileOf, { main: asked.model, weak: asked['weak-model'], editor: asked['editor-model'] });
   // The map and /tokens count with whichever main model the chat has now.
   const tokens: TokenCounter = { count: (text) => profiles.get('main').tokens.count(text) };
-  const client = settings['copy-paste']
+  let sessionRef: Session | null = null;
+  const keepAlive = createKeepAlive(input, () => sessionRef?.totals ?? new SessionTotals());
+  const rawClient = settings['copy-paste']
     ? copyPasteClient(environment, emit)
-    : createModelClient(settings, environment.cwd, profileOf, llmLogAllowed(input, root, emit), environment.clock ?? systemClock);
+    : createModelClient(settings, environment.cwd, profileOf, llmLogAllowed(input, root, emit), environment.clock ?? systemClock, reasoning);
+  const client = keepAlive ? keepAlive.wrap(rawClient) : rawClient;
+  const notice = reasoning.noticeFor(profiles.get('main'));
+  if (notice !== null) emit({ type: 'warning', message: notice });
   // Filled in once the session log exists, so audit lines name their session.
   let sessionId: () => string | null = () => null;
   const audit = openAudit(environment, input.repoRoot, emit, () => sessionId());
@@ -228,6 +263,7 @@ export async function buildSession(input: BuildInput): Promise<BuiltSession> {
     texts: await loadSessionTexts(environment.packageRoot),
     profiles,
   });
+  sessionRef = session;
   if (resumed) {
     session.restore(resumed.history, resumed.chatFiles);
     for (const notice of [...resumed.notices, ...restoreContext(session, resumed, root)]) emit({ type: 'warning', message: notice });
@@ -246,7 +282,9 @@ export async function buildSession(input: BuildInput): Promise<BuiltSession> {
     stateDirUsable: stateProblem === null,
     inputHistoryFile: input.repoRoot && stateProblem === null ? historyFile(input, root, 'input-history-file', 'input.history') : null,
     identifiers: () => repoMap?.identifiers() ?? [],
-    commandContext: commandContextOf(input, { session, root, git, repoMap, runShell, profiles, tokens, client, ports }, childEnv),
+    commandContext: commandContextOf(input, { session, root, git, repoMap, runShell, profiles, tokens, client, ports, reasoning }, childEnv),
+    reasoning,
+    keepAlive,
     close: async () => {
       await repoMap?.flush();
     },
@@ -268,12 +306,13 @@ interface ContextParts {
   readonly tokens: TokenCounter;
   readonly client: ModelClient;
   readonly ports: RequestPorts;
+  readonly reasoning: ReasoningControls;
 }
 
 /** The slash commands' view of the session, made anew for each command (its printer and Ctrl-C signal). */
 function commandContextOf(input: BuildInput, parts: ContextParts, childEnv: Record<string, string>): BuiltSession['commandContext'] {
   const { environment, settings } = input;
-  const { session, root, git, repoMap, runShell, profiles, tokens, client, ports } = parts;
+  const { session, root, git, repoMap, runShell, profiles, tokens, client, ports, reasoning } = parts;
   const commands = allCommands();
   // Proxies come from the user's environment (undici's fetch does not read it by itself).
   const fetcher = createHttpFetcher({ ...DEFAULT_FETCH_OPTIONS, timeoutMs: settings['web-timeout'] * 1000, env: environment.env });
@@ -321,6 +360,8 @@ function commandContextOf(input: BuildInput, parts: ContextParts, childEnv: Reco
     terminalEscape: (sequence) => onTerminal && (environment.stdout.write(sequence), true),
     transcribe: createVoice({ settings, env: childEnv, lines: input.lines, interactive: input.interactive, print }),
     prefill: input.interactive ? (text) => input.lines.prefill(text) : undefined,
+    reasoning,
+    listModels: (search) => modelListText(search, settings, input.models?.layers ?? [], environment.http),
   });
 }
 

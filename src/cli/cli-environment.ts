@@ -1,6 +1,8 @@
 // Everything the CLI takes from the process, gathered by main.ts so the rest can be driven by tests.
 import type { Readable, Writable } from 'node:stream';
 import type { Clock } from '../platform/clock.js';
+import type { HttpPort } from '../platform/http.js';
+import type { Timers } from '../platform/timers.js';
 
 export interface CliEnvironment {
   readonly argv: readonly string[];
@@ -26,5 +28,9 @@ export interface CliEnvironment {
   /** Registers the handler for Ctrl-C / SIGTERM; returns a function that removes it. */
   /** What time it is (session ids, log and transcript stamps, the double Ctrl-C); default: the system clock. */
   readonly clock?: Clock;
+  /** Requests to the model server outside the chat (its model list); default: fetch. */
+  readonly http?: HttpPort;
+  /** Timers for work while the chat is idle (cache keep-alive); default: the system's. */
+  readonly timers?: Timers;
   readonly onInterrupt: (handler: (signal: 'SIGINT' | 'SIGTERM') => void) => () => void;
 }

@@ -54,6 +54,10 @@ export interface LineReader {
   redraw(): void;
   /** Text the next prompt starts with, to edit or send (a /voice transcript). */
   prefill(text: string): void;
+  /** A one-line note while the prompt waits (a keep-alive ping): printed over the prompt, which is drawn again with what was typed. */
+  noteAtPrompt(text: string): void;
+  /** Any key typed on the terminal (not piped input). */
+  onTyping(handler: () => void): void;
   close(): void;
 }
 
@@ -66,6 +70,7 @@ export function createLineReader(environment: CliEnvironment, interactive: boole
   let ended = false;
   const pending = new PendingInput();
   const interruptHandlers: Array<() => void> = [];
+  const typingHandlers: Array<() => void> = [];
   let completer: Completer | null = options.completer ?? null;
   const saved = new InputHistory();
   let pasted: string[] = [];
@@ -126,7 +131,10 @@ export function createLineReader(environment: CliEnvironment, interactive: boole
         write: (text) => void environment.stdout.write(text),
       });
       keys = router;
-      environment.stdin.on('keypress', (text: string | undefined, key: Parameters<KeyRouter['onKey']>[1]) => router.onKey(text, key));
+      environment.stdin.on('keypress', (text: string | undefined, key: Parameters<KeyRouter['onKey']>[1]) => {
+        for (const handler of typingHandlers) handler();
+        router.onKey(text, key);
+      });
       environment.stdout.write(PASTE_ON);
       saved.loadInto(history);
     }
@@ -211,6 +219,17 @@ export function createLineReader(environment: CliEnvironment, interactive: boole
         rl.write(null, { ctrl: true, name: 'u' });
       }
       rl.prompt();
+    },
+    onTyping(handler) {
+      typingHandlers.push(handler);
+    },
+    noteAtPrompt(text) {
+      if (!rl || !pending.isWaiting || !interactive) {
+        environment.stderr.write(`${text}\n`);
+        return;
+      }
+      environment.stderr.write(`\r\u001b[K${text}\n`);
+      rl.prompt(true);
     },
     history() {
       return rl ? [...history] : [];

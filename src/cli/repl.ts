@@ -68,11 +68,20 @@ export async function runRepl(built: BuiltSession, environment: CliEnvironment, 
 
   built.session.announce();
   if (interactive) environment.stderr.write(await startupNote(built));
+  // On a terminal a ping is a note over the prompt; otherwise info and usage events.
+  if (built.keepAlive && interactive) {
+    const keepAlive = built.keepAlive;
+    keepAlive.report = (text) => lines.noteAtPrompt(text);
+    // Typing at the prompt stops the pings at once, before the line is finished.
+    lines.onTyping(() => keepAlive.stop());
+  }
   let status: ResultStatus = 'completed';
   let internal = false;
   try {
     while (!quit) {
+      built.keepAlive?.start();
       const line = await lines.read(interactive ? promptFor(built.session.mode) : '');
+      built.keepAlive?.stop();
       if (line === null) break;
       if (line.trim() === '') continue;
       current = new AbortController();

@@ -28,13 +28,16 @@ import { checkActionOf, runCheckAction } from './check-actions.js';
 import { findCommand } from './commands/registry.js';
 import { loadCommands } from './commands/save-load.js';
 import { startTracingIfAsked } from './tracing-setup.js';
+import { askServerAtStart, loadModelLayers, modelListText, NO_SERVER_ANSWER, parseAliases, type ModelSetup } from './model-setup.js';
 
 type ParsedArgs = Extract<ParseArgsResult, { ok: true }>;
 
 export async function startTandem(environment: CliEnvironment, parsed: ParsedArgs): Promise<number> {
   const gitEnv = { ...environment.env };
   let repoRoot = await findRepoRoot(environment.cwd, { env: gitEnv });
-  const { settings, approvalsNeeded, sources } = loadSettings(environment, parsed, repoRoot);
+  const loaded = loadSettings(environment, parsed, repoRoot);
+  const { approvalsNeeded, sources } = loaded;
+  let settings = loaded.settings;
   const json = settings.json;
   if (settings.sessions) {
     environment.stdout.write(formatSessionList(summarizeSessions(repoRoot ?? environment.cwd)));
@@ -57,7 +60,18 @@ export async function startTandem(environment: CliEnvironment, parsed: ParsedArg
     }
     if (repoRoot === null) repoRoot = await offerGitInit(environment, interactive, lines, emit);
     await approveRepoCommands(environment, { repoRoot, settings, approvalsNeeded, interactive, lines, emit, audit: openAudit(environment, repoRoot, emit) });
-    built = await buildSession({ environment, settings, repoRoot, files: parsed.files, emit, interactive, lines, sources, mapProgress });
+    const search = settings['list-models'];
+    if (search !== null) {
+      environment.stdout.write(await modelListText(search, settings, loaded.models.layers, environment.http));
+      return EXIT.ok;
+    }
+    // Asked only once the server (and key) a repository named is approved.
+    // --show-repo-map talks to no model, so it asks the server nothing either.
+    const server = settings['show-repo-map'] ? NO_SERVER_ANSWER : await askServerAtStart({ settings, modelGiven: sources.get('model') !== 'default', layers: loaded.models.layers, aliases: loaded.models.aliases, http: environment.http });
+    if (server.model !== null) settings = { ...settings, model: server.model };
+    if (server.note !== null) emit({ type: 'info', message: server.note });
+    const models: ModelSetup = { ...loaded.models, serverWindows: server.windows };
+    built = await buildSession({ environment, settings, repoRoot, files: parsed.files, emit, interactive, lines, sources, mapProgress, models });
     if (interactive) configurePrompt(lines, built, environment, repoRoot);
     if (settings['show-repo-map']) {
       environment.stdout.write(`${await built.showRepoMap()}\n`);
@@ -88,6 +102,8 @@ interface LoadedSettings {
   readonly settings: Settings;
   readonly approvalsNeeded: readonly ApprovalNeeded[];
   readonly sources: ReadonlyMap<SettingKey, SettingSource>;
+  /** The model settings and metadata files, and the aliases; the server is asked later. */
+  readonly models: Omit<ModelSetup, 'serverWindows'>;
 }
 
 function loadSettings(environment: CliEnvironment, parsed: ParsedArgs, repoRoot: string | null): LoadedSettings {
@@ -101,12 +117,22 @@ function loadSettings(environment: CliEnvironment, parsed: ParsedArgs, repoRoot:
     envFile: parsed.flags['env-file'] ? resolve(environment.cwd, parsed.flags['env-file']) : null,
     readFile: configReader(repoRoot),
   });
-  for (const problem of config.problems.filter((p) => p.severity === 'warning')) {
+  const modelFiles = loadModelLayers({
+    homeDir: environment.homeDir,
+    cwd: environment.cwd,
+    repoRoot,
+    settings: config.settings,
+    sources: config.sources,
+    readFile: configReader(repoRoot),
+  });
+  const problems = [...config.problems, ...modelFiles.problems];
+  for (const problem of problems.filter((p) => p.severity === 'warning')) {
     environment.stderr.write(`tandem: warning: ${escapeControlChars(problem.message)}\n`);
   }
-  const error = config.problems.find((p) => p.severity === 'error');
+  const error = problems.find((p) => p.severity === 'error');
   if (error) throw new CliError(escapeControlChars(error.message), EXIT.usage);
-  return { settings: config.settings, approvalsNeeded: config.approvalsNeeded, sources: config.sources };
+  const aliases = parseAliases(config.settings.alias);
+  return { settings: config.settings, approvalsNeeded: config.approvalsNeeded, sources: config.sources, models: { layers: modelFiles.layers, aliases } };
 }
 
 async function offerGitInit(

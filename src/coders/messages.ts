@@ -60,6 +60,8 @@ export interface MessageInput {
   readonly turn: RequestTurn;
   /** Where the format's reminder goes: the end of the system prompt, or the end of the request. */
   readonly reminderPlacement?: 'system' | 'user';
+  /** Text the model's settings put before the system prompt (`system_prompt_prefix`). */
+  readonly systemPrefix?: string | null;
 }
 
 export interface MessagePart {
@@ -169,7 +171,8 @@ export function buildMessages(input: MessageInput): BuiltMessages {
   ];
 
   const inSystem = input.reminderPlacement === 'system' && input.format.reminder;
-  add('system prompt', [{ role: 'system', content: `${input.format.system}${inSystem ? `\n\n${input.format.reminder}` : ''}` }]);
+  const prefix = input.systemPrefix ? `${input.systemPrefix}\n\n` : '';
+  add('system prompt', [{ role: 'system', content: `${prefix}${input.format.system}${inSystem ? `\n\n${input.format.reminder}` : ''}` }]);
   add('examples', input.format.examples);
   if (input.readOnlyFiles.length > 0) {
     add('read-only files', pair(fillPlaceholders(input.context.readOnly, { files: renderFiles(input.readOnlyFiles) })));

@@ -56,6 +56,8 @@ export interface StringSpec extends BaseSpec {
   readonly default: string | null;
   /** `--resume` alone is allowed; see args.ts for when the next word is taken as the value. */
   readonly optionalValue?: string;
+  /** Which next word is the optional value: a session id (default), or any word not starting with `-`. */
+  readonly optionalValueTakes?: 'session-id' | 'word';
 }
 export interface IntSpec extends BaseSpec {
   readonly type: 'int';

@@ -60,3 +60,29 @@ function isInsideRoot(root: string, p: string): boolean {
   }
   return posixPath.trim() !== '' && !posixPath.split('/').includes('..');
 }
+
+/** Fields of a model entry only the user's own files may set: what goes to the server besides the chat, and the system prompt. */
+const USER_ONLY_MODEL_FIELDS = [
+  ['extraHeaders', 'extra headers'],
+  ['extraBody', 'extra body parameters'],
+  ['systemPromptPrefix', 'a system prompt prefix'],
+] as const;
+
+/**
+ * The one place a repository's model settings or metadata entry is judged (the same trust as its config):
+ * it can never set headers, extra body fields (which may carry a server, keys or costly parameters) or
+ * the system prompt. Settings that raise what a request costs pass here too, for one rule to hook in.
+ */
+export function judgeRepoModelEntry<E extends { readonly name: string }>(
+  entry: E,
+  where: (field: string) => string,
+): { readonly entry: E; readonly warnings: string[] } {
+  const kept: Record<string, unknown> = { ...(entry as Record<string, unknown>) };
+  const warnings: string[] = [];
+  for (const [field, what] of USER_ONLY_MODEL_FIELDS) {
+    if (kept[field] === undefined) continue;
+    delete kept[field];
+    warnings.push(`${where(field)}: ${entry.name}: ${what} ignored; a repository's model settings cannot set them`);
+  }
+  return { entry: kept as E, warnings };
+}

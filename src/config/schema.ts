@@ -60,7 +60,40 @@ export const OPTIONS = {
   stream: { type: 'boolean', default: true, group: 'model', help: 'stream replies as they arrive' },
   'reasoning-effort': {
     type: 'enum', values: ['low', 'medium', 'high'], default: null, group: 'model', repo: 'raises-cost', metavar: 'E', defaultLabel: "the server's",
-    help: 'how hard a reasoning model thinks, sent as reasoning_effort',
+    help: 'how hard a reasoning model thinks, sent in the form its settings accept',
+  },
+  'thinking-tokens': {
+    type: 'int', min: 0, default: null, group: 'model', repo: 'raises-cost', metavar: 'N', defaultLabel: "the server's",
+    help: 'thinking budget for models that take one (Anthropic thinking, a router reasoning.max_tokens); 0: none',
+  },
+  'check-model-accepts-settings': {
+    type: 'boolean', default: true, group: 'model',
+    help: "send reasoning controls only to models whose settings accept them (else say so once)",
+  },
+  // A repository's own files are read with its trust: no headers, extra body fields or system prompt prefix.
+  'model-settings-file': {
+    type: 'string', default: null, group: 'model', metavar: 'FILE', repo: 'inside-repo', defaultLabel: '.tandem.model.settings.yml',
+    help: "model settings, YAML in Aider's .aider.model.settings.yml format (read from home, repo, current folder, then FILE)",
+  },
+  'model-metadata-file': {
+    type: 'string', default: null, group: 'model', metavar: 'FILE', repo: 'inside-repo', defaultLabel: '.tandem.model.metadata.json',
+    help: "context windows and prices, JSON in Aider's .aider.model.metadata.json format (same places)",
+  },
+  alias: {
+    type: 'string[]', default: [], group: 'model', repo: 'raises-cost', metavar: 'NAME:MODEL',
+    help: 'a short name for a model, usable wherever a model is named (repeatable)',
+  },
+  'list-models': {
+    type: 'string', default: null, optionalValue: '', optionalValueTakes: 'word', group: 'model', metavar: '[SEARCH]', cliOnly: true,
+    help: "list the server's models and the known ones matching SEARCH, with context window and prices, and exit",
+  },
+  'cache-keepalive-pings': {
+    type: 'int', min: 0, max: 1000, default: 0, group: 'model', repo: 'raises-cost', metavar: 'N',
+    help: "while the chat is idle, keep the provider's prompt cache warm with at most N one-token requests",
+  },
+  'cache-keepalive-interval': {
+    type: 'int', min: 1, max: MAX_SECONDS, default: 295, group: 'model', metavar: 'SECONDS',
+    help: 'time between keep-alive pings (a prompt cache lasts 5 minutes)',
   },
 
   // request

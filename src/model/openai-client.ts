@@ -95,14 +95,17 @@ export function createOpenAIClient(options: OpenAIClientOptions = {}): ModelClie
       const client = await getSdk();
       const context: ModelErrorContext = { baseURL, model: request.model };
       const costFor = (usage: Omit<Usage, 'cost'>): Usage => ({ ...usage, cost: costWithPrices(usage, prices(request.model)) });
-      const body = requestBody(request, rules(request.model));
+      const modelRules = rules(request.model);
+      const body = requestBody(request, modelRules);
+      const headers = modelRules.extraHeaders;
+      const reasoningTag = modelRules.reasoningTag ?? null;
       for (let attempt = 0; ; attempt++) {
         const control = controlAttempt(request.signal, settings.timeoutMs);
         let result: AttemptResult;
         try {
           result = request.stream
-            ? await streamAttempt(client, { request, body, context, costFor }, control)
-            : await plainAttempt(client, { request, body, context, costFor }, control);
+            ? await streamAttempt(client, { request, body, headers, reasoningTag, context, costFor }, control)
+            : await plainAttempt(client, { request, body, headers, reasoningTag, context, costFor }, control);
         } finally {
           control.dispose();
         }
@@ -123,6 +126,10 @@ export function createOpenAIClient(options: OpenAIClientOptions = {}): ModelClie
 interface Outgoing {
   readonly request: ChatRequest;
   readonly body: RequestBody;
+  /** Extra headers a user's model settings file asks for. */
+  readonly headers: Readonly<Record<string, string>> | undefined;
+  /** The model's own reasoning tag, if its settings name one. */
+  readonly reasoningTag: string | null;
   /** Names the server and model in error messages. */
   readonly context: ModelErrorContext;
   readonly costFor: (usage: Omit<Usage, 'cost'>) => Usage;
@@ -130,13 +137,13 @@ interface Outgoing {
 
 async function streamAttempt(client: OpenAI, outgoing: Outgoing, control: AttemptControl): Promise<AttemptResult> {
   const { context, costFor } = outgoing;
-  const reply = createReplyCollector(outgoing.request);
+  const reply = createReplyCollector(outgoing.request, outgoing.reasoningTag);
   let finishReason: string | null = null;
   let rawUsage: RawUsage | undefined;
   let caught: unknown;
   // Only the SDK calls sit inside try: an error thrown by onText is our bug and must propagate
   // (the finally in chat() then aborts the request).
-  const chunks = await openStream(client, outgoing.body, control).catch((err: unknown) => {
+  const chunks = await openStream(client, outgoing, control).catch((err: unknown) => {
     caught = err;
     return undefined;
   });
@@ -169,12 +176,12 @@ async function streamAttempt(client: OpenAI, outgoing: Outgoing, control: Attemp
 
 async function openStream(
   client: OpenAI,
-  body: RequestBody,
+  outgoing: Outgoing,
   control: AttemptControl,
 ): Promise<AsyncIterator<OpenAI.Chat.Completions.ChatCompletionChunk>> {
   control.touch();
-  const params = { ...body, stream: true, stream_options: { include_usage: true } } as OpenAI.Chat.Completions.ChatCompletionCreateParamsStreaming;
-  const stream = await client.chat.completions.create(params, { signal: control.signal, maxRetries: 0 });
+  const params = { ...outgoing.body, stream: true, stream_options: { include_usage: true } } as OpenAI.Chat.Completions.ChatCompletionCreateParamsStreaming;
+  const stream = await client.chat.completions.create(params, { signal: control.signal, maxRetries: 0, ...headersOf(outgoing) });
   return stream[Symbol.asyncIterator]();
 }
 
@@ -184,7 +191,7 @@ async function plainAttempt(client: OpenAI, outgoing: Outgoing, control: Attempt
   try {
     control.touch();
     const params = { ...outgoing.body, stream: false } as OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming;
-    completion = await client.chat.completions.create(params, { signal: control.signal, maxRetries: 0 });
+    completion = await client.chat.completions.create(params, { signal: control.signal, maxRetries: 0, ...headersOf(outgoing) });
   } catch (err) {
     const error = failureOf(err, control, context, false);
     return { ok: false, error, partialText: '', usage: null, delivered: false, retryAfterMs: retryAfterMsOf(err) };
@@ -195,7 +202,7 @@ async function plainAttempt(client: OpenAI, outgoing: Outgoing, control: Attempt
     const error = modelError('server', `The model server at ${context.baseURL} answered without any reply text.`);
     return { ok: false, error, partialText: '', usage, delivered: false, retryAfterMs: null };
   }
-  const reply = createReplyCollector(outgoing.request);
+  const reply = createReplyCollector(outgoing.request, outgoing.reasoningTag);
   reply.reasoningField(reasoningOf(choice.message));
   reply.content(choice.message?.content);
   return { ok: true, ...reply.finish(), usage, finishReason: choice.finish_reason ?? null };
@@ -251,6 +258,10 @@ function controlAttempt(userSignal: AbortSignal | undefined, timeoutMs: number):
       controller.abort();
     },
   };
+}
+
+function headersOf(outgoing: Outgoing): { headers?: Record<string, string> } {
+  return outgoing.headers ? { headers: { ...outgoing.headers } } : {};
 }
 
 /** The server reported no usage (some local servers): zeros, and no cost rather than a wrong one. */

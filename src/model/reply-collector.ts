@@ -20,8 +20,8 @@ export interface ReplyCollector {
  * Collects the reply as it arrives: reasoning (from its own field, or a leading think block in the
  * content) goes to onReasoning, the answer to onText, and neither ever mixes with the other.
  */
-export function createReplyCollector(request: ChatRequest): ReplyCollector {
-  const splitter = createThinkSplitter();
+export function createReplyCollector(request: ChatRequest, reasoningTag: string | null = null): ReplyCollector {
+  const splitter = createThinkSplitter(reasoningTag);
   let text = '';
   let reasoning = '';
   const deliver = (piece: ContentPiece): void => {

@@ -1,5 +1,6 @@
-// The JSON body of one chat request: the messages, the model's temperature and reasoning rules, and the
-// prompt-cache hints each kind of server understands (and only that kind: strict servers reject unknown fields).
+// The JSON body of one chat request: the messages, the model's temperature and reasoning rules (in the form
+// the model takes them), the prompt-cache hints each kind of server understands (and only that kind: strict
+// servers reject unknown fields), and the extra fields a user's model settings file adds.
 import type { ChatMessage, ChatRequest } from './types.js';
 
 export type ReasoningEffort = 'low' | 'medium' | 'high';
@@ -14,6 +15,16 @@ export interface RequestRules {
   readonly cacheControl: boolean;
   /** Send `cache_prompt: true` (llama-server keeps the prompt's KV cache for the next request). */
   readonly cachePrompt: boolean;
+  /** A thinking budget in tokens (Anthropic's `thinking`, or a router's `reasoning.max_tokens`). */
+  readonly thinkingTokens?: number;
+  /** `router`: reasoning goes in one `reasoning` object, as OpenRouter takes it. */
+  readonly reasoningForm?: 'plain' | 'router';
+  /** Fields a user's settings file adds to every body (never model, messages or stream). */
+  readonly extraBody?: Readonly<Record<string, unknown>>;
+  /** Headers a user's settings file adds to every request. */
+  readonly extraHeaders?: Readonly<Record<string, string>>;
+  /** A tag the model wraps its reasoning in besides think/thinking/reasoning (`reasoning_tag`). */
+  readonly reasoningTag?: string;
 }
 
 type TextPart = { type: 'text'; text: string; cache_control?: { type: 'ephemeral' } };
@@ -25,8 +36,15 @@ export interface RequestBody {
   messages: BodyMessage[];
   temperature?: number;
   reasoning_effort?: ReasoningEffort;
+  reasoning?: { effort?: ReasoningEffort; max_tokens?: number };
+  thinking?: { type: 'enabled'; budget_tokens: number };
+  max_tokens?: number;
   cache_prompt?: boolean;
+  [extra: string]: unknown;
 }
+
+/** Fields of the body an extra_body entry may not replace. */
+const OWN_FIELDS = new Set(['model', 'messages', 'stream', 'stream_options']);
 
 export function requestBody(request: ChatRequest, rules: RequestRules): RequestBody {
   const temperature = request.temperature ?? rules.temperature;
@@ -35,9 +53,36 @@ export function requestBody(request: ChatRequest, rules: RequestRules): RequestB
     model: request.model,
     messages: request.messages.map((m, i) => bodyMessage(m, marks.has(i))),
     ...(temperature !== undefined ? { temperature } : {}),
-    ...(rules.reasoningEffort ? { reasoning_effort: rules.reasoningEffort } : {}),
+    ...reasoningFields(rules),
+    ...(request.maxTokens !== undefined ? { max_tokens: request.maxTokens } : {}),
     ...(rules.cachePrompt ? { cache_prompt: true } : {}),
+    ...extraFields(rules.extraBody),
   };
+}
+
+/** `reasoning_effort` and Anthropic's `thinking` budget, or both in one `reasoning` object for a router. */
+function reasoningFields(rules: RequestRules): Partial<RequestBody> {
+  const effort = rules.reasoningEffort;
+  const budget = rules.thinkingTokens !== undefined && rules.thinkingTokens > 0 ? rules.thinkingTokens : undefined;
+  if (rules.reasoningForm === 'router') {
+    if (!effort && budget === undefined) return {};
+    return { reasoning: { ...(effort ? { effort } : {}), ...(budget !== undefined ? { max_tokens: budget } : {}) } };
+  }
+  return {
+    ...(effort ? { reasoning_effort: effort } : {}),
+    ...(budget !== undefined ? { thinking: { type: 'enabled' as const, budget_tokens: budget } } : {}),
+  };
+}
+
+function extraFields(extra: Readonly<Record<string, unknown>> | undefined): Record<string, unknown> {
+  if (!extra) return {};
+  return Object.fromEntries(Object.entries(extra).filter(([key]) => !OWN_FIELDS.has(key)));
+}
+
+/** OpenRouter (by its address, or a model named through it) takes reasoning as one `reasoning` object. */
+export function isRouter(baseURL: string, model: string): boolean {
+  const host = hostOf(baseURL);
+  return host === 'openrouter.ai' || host.endsWith('.openrouter.ai') || model.toLowerCase().startsWith('openrouter/');
 }
 
 /**

@@ -15,7 +15,7 @@ export interface ThinkSplitter {
 }
 
 const TAG_NAMES = ['think', 'thinking', 'reasoning'] as const;
-const OPEN_TAGS = TAG_NAMES.map((name) => `<${name}>`);
+const DEFAULT_OPEN_TAGS = TAG_NAMES.map((name) => `<${name}>`);
 const NOTHING: ContentPiece = { reasoning: '', text: '' };
 
 type State =
@@ -24,7 +24,10 @@ type State =
   | { readonly kind: 'after'; readonly skippingBlank: boolean }
   | { readonly kind: 'plain' };
 
-export function createThinkSplitter(): ThinkSplitter {
+/** `extraTag`: the tag a model's settings name (`reasoning_tag`), recognised besides the usual ones. */
+export function createThinkSplitter(extraTag: string | null = null): ThinkSplitter {
+  const tag = extraTag?.trim().toLowerCase().replace(/^<\/?|>$/g, '') ?? '';
+  const OPEN_TAGS = /^[a-z][a-z0-9_-]*$/.test(tag) && !DEFAULT_OPEN_TAGS.includes(`<${tag}>`) ? [...DEFAULT_OPEN_TAGS, `<${tag}>`] : DEFAULT_OPEN_TAGS;
   let state: State = { kind: 'start' };
   let held = '';
 

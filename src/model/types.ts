@@ -60,6 +60,8 @@ export interface ChatRequest {
   /** Called with the model's reasoning as it arrives; it is never part of `text`. */
   readonly onReasoning?: (delta: string) => void;
   readonly temperature?: number;
+  /** Longest reply wanted, sent as `max_tokens` (a cache keep-alive ping asks for one token). */
+  readonly maxTokens?: number;
   /** How many leading messages stay the same from request to request (system prompt, examples, map...). */
   readonly stablePrefix?: number;
   /** Retries for this request instead of the client's (0: one attempt; commit messages have a fallback). */

@@ -8,7 +8,7 @@ export interface StartModels {
   readonly main: string;
   /** null: the main model's suggested weak model, else the main model. */
   readonly weak: string | null;
-  /** null: the main model. */
+  /** null: the main model's suggested editor model, else the main model. */
   readonly editor: string | null;
 }
 
@@ -28,7 +28,7 @@ export class ModelProfiles {
     this.current = {
       main,
       weak: build(start.weak ?? main.weakModel ?? start.main),
-      editor: build(start.editor ?? start.main),
+      editor: build(start.editor ?? main.settings.editorModel ?? start.main),
     };
   }
 
@@ -56,7 +56,8 @@ export class ModelProfiles {
       changed.push('weak');
     }
     if (!this.chosen.has('editor')) {
-      this.current.editor = profile;
+      // The model's settings may suggest an editor model (editor_model_name); else the main model edits.
+      this.current.editor = profile.settings.editorModel ? this.build(profile.settings.editorModel) : profile;
       this.changedBy.set('editor', by);
       changed.push('editor');
     }

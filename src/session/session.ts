@@ -220,6 +220,7 @@ export class Session {
       conversation: turn.conversation,
       turn: { text: request, fullFiles: turn.fullFiles, changes: turn.changes, mentioned, noChatFiles: chatFiles.length === 0 },
       reminderPlacement: this.profiles.get('main').reminder,
+      systemPrefix: this.profiles.get('main').settings.systemPromptPrefix,
     });
     if (sending) layout.sent(history, turn, built.messages[built.messages.length - 1]!);
     return built;

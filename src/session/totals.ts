@@ -13,6 +13,9 @@ export class SessionTotals {
   editsFailed = 0;
   commits = 0;
   reflections = 0;
+  /** Cache keep-alive pings and what they cost (also counted in the tokens and cost above). */
+  pings = 0;
+  pingCost: number | null = null;
 
   addUsage(usage: Usage): void {
     this.promptTokens += usage.promptTokens;
@@ -20,6 +23,12 @@ export class SessionTotals {
     this.cachedTokens += usage.cachedTokens;
     this.reasoningTokens += usage.reasoningTokens ?? 0;
     if (usage.cost !== null) this.cost = (this.cost ?? 0) + usage.cost;
+  }
+
+  addPing(usage: Usage): void {
+    this.addUsage(usage);
+    this.pings++;
+    if (usage.cost !== null) this.pingCost = (this.pingCost ?? 0) + usage.cost;
   }
 
   snapshot(): Totals {

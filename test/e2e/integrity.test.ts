@@ -126,7 +126,7 @@ describe('sessions lose nothing', () => {
     server = await startFakeOpenAI({ replies: { m: [{ type: 'hang' }, textReply('Picking up where we left off.')] } });
     let pid = 0;
     const running = runCli(['-m', 'rename x to count', ...args(server.url), 'app.py'], { cwd: repo, onSpawn: (p) => (pid = p) });
-    await server.waitForRequests(1);
+    await server.waitForChatRequests(1);
     signalProcess(pid, 'SIGKILL');
     await running;
 

@@ -41,7 +41,7 @@ describe('the keyboard on a terminal', () => {
     const pane = openPane(repo, [...cliArgs(server.url), 'a.py']);
     await pane.waitFor((s) => promptShown(s), 'the prompt');
     pane.enter('change b');
-    await server.waitForRequests(1);
+    await server.waitForChatRequests(1);
     // Typed while the model works: "y" looks like an answer but is a request for later.
     pane.enter('y');
     await pane.waitFor((s) => s.includes('queued: y'), 'the first queued line');
@@ -105,7 +105,7 @@ describe('the keyboard on a terminal', () => {
     const pane = openPane(repo, [...cliArgs(server.url), '--edit-format', 'ask']);
     await pane.waitFor((s) => promptShown(s, 'ask> '), 'the ask> prompt');
     pane.enter('slow question');
-    await server.waitForRequests(1);
+    await server.waitForChatRequests(1);
     pane.enter('later question');
     await pane.waitFor((s) => s.includes('queued: later question'), 'the queued line');
     pane.keys('C-c');

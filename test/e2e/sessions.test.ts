@@ -131,7 +131,7 @@ describe('interrupts and cut replies', () => {
     const repo = gitRepo({ 'a.py': 'a = 1\n' });
     let pid = 0;
     const running = runCli(['-m', 'change a', '--yes-always', ...args(server.url), 'a.py'], { cwd: repo, onSpawn: (p) => (pid = p) });
-    await server.waitForRequests(1);
+    await server.waitForChatRequests(1);
     signalProcess(pid, 'SIGINT');
     const run = await running;
 

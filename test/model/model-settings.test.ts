@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import table from '../../src/model/model-settings.json' with { type: 'json' };
-import { costWithPrices, lookupIn, lookupModelSettings } from '../../src/model/model-settings.js';
+import { BUILTIN_TABLE, costWithPrices, lookupIn, lookupModelSettings, resolveModelAlias } from '../../src/model/model-settings.js';
 
 describe('lookupModelSettings', () => {
   it('knows the common models', () => {
@@ -48,8 +48,34 @@ describe('lookupModelSettings', () => {
       reminder: 'user',
       reasoning: false,
       cacheControl: false,
+      contextWindowFrom: 'default',
+      maxOutputTokens: null,
+      editorModel: null,
+      editorEditFormat: null,
+      useRepoMap: true,
+      streaming: true,
       vision: null,
+      temperature: null,
+      reasoningTag: null,
+      acceptsSettings: [],
+      systemPromptPrefix: null,
+      extraBody: null,
+      extraHeaders: null,
+      from: [],
     });
+  });
+
+  it('keeps the table as dated data, with the families people use most and short names that resolve to entries', () => {
+    expect(BUILTIN_TABLE.date).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    for (const name of ['gpt-4o', 'claude-sonnet-4', 'gemini-2.5-pro', 'deepseek-chat', 'qwen3-coder', 'llama-4', 'mistral-large-latest', 'codestral-2501']) {
+      expect(lookupModelSettings(name).known, name).toBe(true);
+    }
+    for (const [short, model] of Object.entries(BUILTIN_TABLE.shortNames ?? {})) {
+      expect(resolveModelAlias(short, new Map()), short).toBe(model);
+      expect(lookupModelSettings(model).known, model).toBe(true);
+    }
+    expect(resolveModelAlias('sonnet', new Map([['sonnet', 'openrouter/anthropic/claude-sonnet-4']]))).toBe('openrouter/anthropic/claude-sonnet-4');
+    expect(lookupModelSettings('claude-sonnet-4').acceptsSettings).toEqual(['reasoning_effort', 'thinking_tokens']);
   });
 
   it('says which models take images, and knows nothing of the others', () => {

@@ -95,6 +95,12 @@ export interface FakeOpenAIOptions {
   readonly models?: readonly string[];
   /** Answers to POST /v1/audio/transcriptions in order (text, or an error); without it the route is a 404. */
   readonly transcriptions?: Array<string | FakeErrorStep>;
+  /** GET /v1/models answers exactly this body (a server's own shape: vLLM's max_model_len, hostile names...). */
+  readonly modelsBody?: unknown;
+  /** GET /props answers this body, as llama-server does; without it, 404. */
+  readonly props?: unknown;
+  /** POST /api/show answers this body, as Ollama does; without it, 404. */
+  readonly apiShow?: unknown;
 }
 
 export interface FakeOpenAIServer {
@@ -107,8 +113,10 @@ export interface FakeOpenAIServer {
   chatRequests(model?: string): FakeRequest[];
   /** Appends steps to a model's script ('*' or omitted: the shared one). */
   enqueue(steps: readonly FakeStep[], model?: string): void;
-  /** Resolves once at least `count` requests have arrived. */
+  /** Resolves once at least `count` requests have arrived (tandem asks /v1/models and /props at start-up too). */
   waitForRequests(count: number): Promise<void>;
+  /** Resolves once at least `count` chat requests have arrived. */
+  waitForChatRequests(count: number): Promise<void>;
   /** Resolves once at least `count` responses were cut short by the client going away. */
   waitForDisconnects(count: number): Promise<void>;
   close(): Promise<void>;
@@ -186,7 +194,11 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
     requests.push(request);
     notify();
     const path = request.path.replace(/\?.*$/, '');
-    if (req.method === 'GET' && path === '/v1/models') return sendModels(res, options, queues);
+    if (req.method === 'GET' && path === '/v1/models') {
+      return options.modelsBody !== undefined ? sendJson(res, 200, options.modelsBody) : sendModels(res, options, queues);
+    }
+    if (req.method === 'GET' && path === '/props' && options.props !== undefined) return sendJson(res, 200, options.props);
+    if (req.method === 'POST' && path === '/api/show' && options.apiShow !== undefined) return sendJson(res, 200, options.apiShow);
     if (req.method === 'POST' && path === '/v1/audio/transcriptions' && options.transcriptions) {
       const answer = options.transcriptions.shift() ?? { type: 'error', status: 400, message: 'fake server: no transcription left' };
       if (typeof answer === 'string') return sendJson(res, 200, { text: answer });
@@ -218,6 +230,7 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
       queues.set(model, queue);
     },
     waitForRequests: (count) => waitUntil(() => requests.length >= count),
+    waitForChatRequests: (count) => waitUntil(() => requests.filter((r) => r.path.startsWith('/v1/chat/completions')).length >= count),
     waitForDisconnects: (count) => waitUntil(() => disconnects >= count),
     close: () =>
       new Promise<void>((resolve, reject) => {

@@ -26,7 +26,8 @@ function modelCommand(role: ModelRole): SlashCommand {
         return { status: 'error' };
       }
       const changed = await ctx.session.setModel(role, model);
-      ctx.print(describeSwitch(ctx.session, role, changed));
+      const notice = changed.includes('main') ? ctx.reasoning?.noticeFor(ctx.session.profiles.get('main')) : null;
+      ctx.print(describeSwitch(ctx.session, role, changed) + (notice ? `${notice}\n` : ''));
       return {};
     },
   };
@@ -39,13 +40,14 @@ export const editorModelCommand = modelCommand('editor');
 /** "The model is now X: context window 200,000 tokens, edit format diff. The weak model follows: Y." */
 function describeSwitch(session: Session, role: ModelRole, changed: readonly ModelRole[]): string {
   const profile = session.profiles.get(role);
+  const alias = profile.alias ? ` (alias ${profile.alias})` : '';
   const facts = [`context window ${profile.contextWindow.toLocaleString('en-US')} tokens`];
   if (role === 'main') facts.push(`edit format ${session.editFormat}`);
   if (role === 'editor') facts.push(`edit format ${session.editorFormat}`);
   if (!profile.settings.known) facts.push('not in the model settings, so defaults apply');
   const followers = changed.filter((r) => r !== role).map((r) => `the ${ROLES[r].name} follows: ${session.models[r]}`);
   const tail = followers.length > 0 ? ` ${capitalize(followers.join('; '))}.` : '';
-  return `The ${ROLES[role].name} is now ${profile.name}: ${facts.join(', ')}.${tail}\n`;
+  return `The ${ROLES[role].name} is now ${profile.name}${alias}: ${facts.join(', ')}.${tail}\n`;
 }
 
 function capitalize(text: string): string {

@@ -14,6 +14,7 @@ import { mapCommand, mapRefreshCommand } from './map.js';
 import { architectCommand, askCommand, chatModeCommand, codeCommand, contextCommand } from './modes.js';
 import { editorModelCommand, mainModelCommand, weakModelCommand } from './models.js';
 import { readOnlyCommand } from './read-only.js';
+import { modelsCommand, reasoningEffortCommand, thinkTokensCommand } from './reasoning.js';
 import { resetCommand } from './reset.js';
 import { runCommand } from './run.js';
 import { createLoadCommand, saveCommand } from './save-load.js';
@@ -45,6 +46,9 @@ export function allCommands(): SlashCommand[] {
     mainModelCommand,
     weakModelCommand,
     editorModelCommand,
+    modelsCommand,
+    reasoningEffortCommand,
+    thinkTokensCommand,
     clearCommand,
     resetCommand,
     tokensCommand,

@@ -29,8 +29,14 @@ export function withChatChanges(
   values['weak-model'] ??= session.models.weak;
   values['editor-model'] ??= session.models.editor;
   values['context-window'] ??= session.profiles.get('main').contextWindow;
+  // An alias shows what it resolved to.
+  for (const role of ['main', 'weak', 'editor'] as const) {
+    const alias = session.profiles.get(role).alias;
+    if (alias !== null) values[ROLE_KEYS[role]] = `${session.models[role]} (alias ${alias})`;
+  }
   for (const [role, by] of session.profiles.changedBy) {
-    values[ROLE_KEYS[role]] = session.models[role];
+    const alias = session.profiles.get(role).alias;
+    values[ROLE_KEYS[role]] = alias === null ? session.models[role] : `${session.models[role]} (alias ${alias})`;
     changed.set(ROLE_KEYS[role], by);
   }
   const mainBy = session.profiles.changedBy.get('main');

@@ -19,11 +19,19 @@ export const tokensCommand: SlashCommand = {
     ctx.print(
       `${rows.join('')}  ${'total'.padEnd(width)}${String(total).padStart(8)}${cost(total)}\n` +
         `  ${'room left'.padEnd(width)}${String(room).padStart(8)} of ${ctx.model.contextWindow}\n` +
-        cachedShare(ctx.session.totals, width),
+        cachedShare(ctx.session.totals, width) +
+        pingShare(ctx.session.totals, width),
     );
     return {};
   },
 };
+
+/** "  keep-alive  2 pings, $0.0012": the cache keep-alive pings so far, whose tokens and cost are in the totals. */
+function pingShare(totals: SessionTotals, width: number): string {
+  if (totals.pings === 0) return '';
+  const cost = totals.pingCost === null ? '' : `, $${totals.pingCost.toFixed(4)}`;
+  return `  ${'keep-alive'.padEnd(width)}${String(totals.pings).padStart(8)} ping${totals.pings === 1 ? '' : 's'}${cost}\n`;
+}
 
 /** "  cached    1200 of 5000 prompt tokens so far (24%)", once the server has reported any usage. */
 function cachedShare(totals: SessionTotals, width: number): string {

@@ -5,6 +5,7 @@ import type { Clipboard } from '../../platform/clipboard.js';
 import type { FetchResult } from '../../platform/http-fetch.js';
 import type { ResultStatus } from '../../session/events.js';
 import type { ChatMode, Session } from '../../session/session.js';
+import type { ReasoningControls } from '../../session/reasoning-controls.js';
 
 /** Git operations behind /undo, /diff, /commit, /git. Null without a repository. */
 export interface GitCommandsPort {
@@ -77,6 +78,10 @@ export interface CommandContext {
   readonly transcribe?: (signal?: AbortSignal) => Promise<{ readonly ok: true; readonly text: string } | { readonly ok: false; readonly message: string }>;
   /** Puts text at the next prompt to edit or send; absent without a terminal. */
   readonly prefill?: (text: string) => void;
+  /** The chat's reasoning effort and thinking budget (/reasoning-effort, /think-tokens). */
+  readonly reasoning?: ReasoningControls;
+  /** The server's and the known models matching a search, as text (/models). */
+  readonly listModels?: (search: string) => Promise<string>;
 }
 
 export interface CommandResult {

@@ -1,0 +1,62 @@
+// Small HTTP requests to the model server outside the chat (its model list, llama-server's /props,
+// Ollama's /api/show): a short timeout and a size cap, since what answers is untrusted and may never end.
+
+export interface HttpRequest {
+  readonly method?: 'GET' | 'POST';
+  readonly headers?: Readonly<Record<string, string>>;
+  /** Sent as JSON. */
+  readonly json?: unknown;
+  readonly timeoutMs: number;
+  /** A body larger than this is refused (the request is cut when it passes the cap). */
+  readonly maxBytes: number;
+}
+
+export type HttpResult =
+  | { readonly ok: true; readonly status: number; readonly text: string }
+  | { readonly ok: false; readonly reason: 'timeout' | 'too_large' | 'unreachable'; readonly message: string };
+
+export interface HttpPort {
+  request(url: string, options: HttpRequest): Promise<HttpResult>;
+}
+
+export const fetchHttp: HttpPort = {
+  async request(url, options) {
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), options.timeoutMs);
+    try {
+      const response = await fetch(url, {
+        method: options.method ?? 'GET',
+        headers: { ...(options.json !== undefined ? { 'content-type': 'application/json' } : {}), ...options.headers },
+        body: options.json === undefined ? undefined : JSON.stringify(options.json),
+        signal: controller.signal,
+        redirect: 'error',
+      });
+      const text = await readCapped(response, options.maxBytes);
+      if (text === null) return { ok: false, reason: 'too_large', message: `the answer from ${url} is larger than ${options.maxBytes} bytes` };
+      return { ok: true, status: response.status, text };
+    } catch (error) {
+      if (controller.signal.aborted) return { ok: false, reason: 'timeout', message: `no answer from ${url} within ${options.timeoutMs} ms` };
+      return { ok: false, reason: 'unreachable', message: `${url}: ${error instanceof Error ? error.message : String(error)}` };
+    } finally {
+      clearTimeout(timer);
+    }
+  },
+};
+
+async function readCapped(response: Response, maxBytes: number): Promise<string | null> {
+  if (!response.body) return '';
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel();
+      return null;
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
