@@ -35,7 +35,7 @@ import { LazySessionLog, recordingEmit, resumeSession, sessionMetaOf, type Resum
 import { stateDirProblem, writesInside } from './state-dir.js';
 import type { CliEnvironment } from './cli-environment.js';
 import { allCommands } from './commands/registry.js';
-import type { CommandContext, GitCommandsPort, ShellRunOptions } from './commands/types.js';
+import type { ChatInputTools, CommandContext, GitCommandsPort, ShellRunOptions } from './commands/types.js';
 import { addFiles } from './commands/add-files.js';
 import { CliError } from './exit-codes.js';
 import { EXIT } from '../session/exit-codes.js';
@@ -55,6 +55,8 @@ export interface BuildInput {
   readonly sources?: ReadonlyMap<SettingKey, SettingSource>;
   /** The renderer's map progress display (it knows about its spinner); default a bar on stderr. */
   readonly mapProgress?: ((done: number, total: number) => void) | null;
+  /** Watch mode, multi-line input and the editor, for /watch, /multiline-mode and /editor. */
+  readonly chatInput?: ChatInputTools | null;
 }
 
 export interface BuiltSession {
@@ -272,6 +274,7 @@ function commandContextOf(input: BuildInput, parts: ContextParts): BuiltSession[
     confirm: (question, kind) => ports.asker.confirm(question, kind),
     listFiles: async () => (ports.files ? ports.files.list() : []),
     settingsReport: () => renderSettingsReport(...withChatChanges(settings, input.sources ?? new Map(), session)),
+    chatInput: input.chatInput ?? null,
   });
 }
 

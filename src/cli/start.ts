@@ -22,6 +22,8 @@ import { buildSession, type BuiltSession } from './build-session.js';
 import { runOneShot } from './one-shot.js';
 import { runRepl } from './repl.js';
 import { formatSessionList, summarizeSessions } from './commands/sessions.js';
+import { createEditorTools } from './editor-tools.js';
+import { runWatchHeadless } from './watch-mode.js';
 
 type ParsedArgs = Extract<ParseArgsResult, { ok: true }>;
 
@@ -37,20 +39,29 @@ export async function startTandem(environment: CliEnvironment, parsed: ParsedArg
   const message = readMessage(settings, environment.cwd);
   const interactive = !json && message === null && environment.stdinIsTTY;
   const lines = createLineReader(environment, interactive);
-  const { emit, settle, mapProgress } = await createRenderer(environment, settings);
+  const { emit: render, settle, mapProgress } = await createRenderer(environment, settings);
   lines.configure({ settle });
+  const tools = await createEditorTools({
+    environment, settings, repoRoot, interactive, lines, oneShot: message !== null || settings['show-repo-map'],
+    warn: (text) => render({ type: 'warning', message: text }),
+  });
+  const emit: EmitEvent = (event) => {
+    tools.tap(event);
+    render(event);
+  };
   let built: BuiltSession | undefined;
   try {
     if (repoRoot === null) repoRoot = await offerGitInit(environment, interactive, lines, emit);
     await approveRepoCommands(environment, { repoRoot, settings, approvalsNeeded, interactive, lines, emit });
-    built = await buildSession({ environment, settings, repoRoot, files: parsed.files, emit, interactive, lines, sources, mapProgress });
+    built = await buildSession({ environment, settings, repoRoot, files: parsed.files, emit, interactive, lines, sources, mapProgress, chatInput: tools.chatInput });
     if (interactive) configurePrompt(lines, built, environment, repoRoot);
     if (settings['show-repo-map']) {
       environment.stdout.write(`${await built.showRepoMap()}\n`);
       return EXIT.ok;
     }
     if (message !== null) return await runOneShot(built, message, environment);
-    return await runRepl(built, environment, lines, interactive);
+    if (!interactive && tools.watch && settings['watch-files']) return await runWatchHeadless(built, environment, tools.watch);
+    return await runRepl(built, environment, lines, interactive, { watch: tools.watch, notifier: tools.notifier });
   } finally {
     lines.close();
     // The process exits as soon as this returns: let the tag cache write finish first.

@@ -1,0 +1,169 @@
+// Watch mode's engine: which files are watched (what the repo map would list: tracked and untracked
+// not ignored, .tandemignore honoured, text under the size cap, a known comment syntax), the AI
+// comments there at start (foreign: never fired), and one request per burst of the user's saves.
+// git moving HEAD or the index (checkout, pull, rebase, stash) and tandem's own writes fire nothing.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
+import { createGit, tryGit } from '../git/repo.js';
+import { listRepoFiles } from '../git/ls-files.js';
+import { tandemIgnore } from '../repomap/list-files.js';
+import type { FileWatcher, WatchFiles } from '../platform/file-watcher.js';
+import { readConfinedText } from '../platform/text-files.js';
+import { findAiComments, watchesPath, type AiComment } from '../watch/ai-comments.js';
+import { AiCommentTracker } from '../watch/comment-tracker.js';
+import { SaveBurst, type Burst, type BurstTimer } from '../watch/save-burst.js';
+import { buildWatchRequest, type CommentedFile, type WatchRequest, type WatchRequestTemplates } from '../watch/watch-request.js';
+
+export interface FileWatchOptions {
+  readonly root: string;
+  /** Environment for the git calls (listing files, finding git's folder). */
+  readonly env: Record<string, string | undefined>;
+  readonly watchFiles: WatchFiles;
+  readonly timer: BurstTimer;
+  readonly templates: WatchRequestTemplates;
+  /** A burst of saves wrote new AI comments that ask for something. */
+  readonly onTrigger: (request: WatchRequest) => void;
+  readonly warn: (message: string) => void;
+  /** Quiet time that ends a save burst (tests shorten it). */
+  readonly quietMs?: number;
+}
+
+/** Files above this are not read for comments (the cap chat files have too). */
+const MAX_WATCHED_BYTES = 1024 * 1024;
+/** Folders never watched, whatever git says. */
+const SKIPPED_DIRS = new Set(['.git', '.tandem', 'node_modules']);
+/** Files read between two turns of the event loop while taking stock at start. */
+const READS_PER_TURN = 200;
+
+export class FileWatch {
+  private readonly tracker = new AiCommentTracker();
+  /** Files holding comments the user wrote (maybe). */
+  private readonly withUserComments = new Set<string>();
+  private listed = new Set<string>();
+  private dirs = new Set<string>();
+  private ignored: (path: string) => boolean = () => false;
+  private watcher: FileWatcher | null = null;
+  private ready = false;
+  private gitDir: string | null = null;
+  private readonly burst: SaveBurst;
+
+  constructor(private readonly options: FileWatchOptions) {
+    this.burst = new SaveBurst({
+      timer: options.timer,
+      quietMs: options.quietMs,
+      onBurst: (burst) => this.onBurst(burst),
+      gitBusy: () => this.gitDir !== null && existsSync(join(this.gitDir, 'index.lock')),
+    });
+  }
+
+  get watching(): boolean {
+    return this.watcher !== null;
+  }
+
+  /** Takes stock of the AI comments there now (none of them will fire) and starts watching. */
+  async start(): Promise<void> {
+    if (this.watcher) return;
+    const { root, env } = this.options;
+    this.gitDir = await tryGit(createGit(root, { env }), ['rev-parse', '--absolute-git-dir']).then((out) => out?.trim() || null).catch(() => null);
+    this.ignored = await tandemIgnore(root);
+    const files = ((await listRepoFiles(root, env)) ?? []).filter((path) => this.admits(path));
+    this.listed = new Set(files);
+    this.dirs = new Set(files.flatMap(parentDirs));
+    for (let i = 0; i < files.length; i++) {
+      const path = files[i]!;
+      this.tracker.absorb(path, this.commentsOf(path));
+      if (i % READS_PER_TURN === READS_PER_TURN - 1) await yieldToLoop();
+    }
+    this.ready = false;
+    this.watcher = await this.options.watchFiles({
+      root,
+      gitDir: this.gitDir,
+      include: (path, directory) => this.includes(path, directory),
+      onEvent: (event) => (event.kind === 'git' ? this.burst.gitMoved() : this.burst.file(event.path)),
+      onError: (message) => this.options.warn(`watch: ${message}`),
+    });
+    this.ready = true;
+  }
+
+  async stop(): Promise<void> {
+    const watcher = this.watcher;
+    this.watcher = null;
+    this.burst.stop();
+    await watcher?.close();
+  }
+
+  /** tandem wrote `path` (an applied edit): whatever AI comments it now holds are not the user's. */
+  ownWrite(path: string): void {
+    if (!this.watcher || !this.admits(path)) return;
+    this.tracker.absorb(path, this.commentsOf(path));
+  }
+
+  private admits(path: string): boolean {
+    return !path.startsWith('.tandem/') && watchesPath(path) && !this.ignored(path);
+  }
+
+  private includes(path: string, directory: boolean): boolean {
+    const name = path.slice(path.lastIndexOf('/') + 1);
+    if (directory) return !SKIPPED_DIRS.has(name) && !path.split('/').some((part) => SKIPPED_DIRS.has(part)) && (this.ready || this.dirs.has(path));
+    if (path.split('/').some((part) => SKIPPED_DIRS.has(part))) return false;
+    // A file made after start may be watched when git would list it (checked when it fires).
+    return this.listed.has(path) || (this.ready && this.admits(path));
+  }
+
+  private commentsOf(path: string): AiComment[] {
+    const read = readConfinedText(join(this.options.root, path), { root: this.options.root, maxBytes: MAX_WATCHED_BYTES });
+    return read.ok ? findAiComments(path, read.text) : [];
+  }
+
+  private onBurst(burst: Burst): void {
+    void this.handleBurst(burst).catch((error: unknown) => this.options.warn(`watch: ${error instanceof Error ? error.message : String(error)}`));
+  }
+
+  private async handleBurst(burst: Burst): Promise<void> {
+    if (!this.watcher) return;
+    if (burst.git) {
+      // A checkout, pull, rebase or stash: whatever it brought is git's, not a request.
+      for (const path of burst.files) this.tracker.absorb(path, this.commentsOf(path));
+      return;
+    }
+    const files = await this.listedNow(burst.files);
+    const triggers: Array<AiComment & { path: string }> = [];
+    for (const path of files) {
+      const comments = this.commentsOf(path);
+      const fresh = this.tracker.update(path, comments);
+      if (this.tracker.userComments(path, comments).length > 0) this.withUserComments.add(path);
+      else this.withUserComments.delete(path);
+      for (const comment of fresh) if (comment.kind !== 'context') triggers.push({ ...comment, path });
+    }
+    if (triggers.length === 0 || !this.watcher) return;
+    this.options.onTrigger(buildWatchRequest(this.userFiles(), triggers, this.options.templates));
+  }
+
+  /** The burst's files that git lists (a file made after start is checked against git now). */
+  private async listedNow(paths: readonly string[]): Promise<string[]> {
+    const unknown = paths.filter((path) => !this.listed.has(path));
+    if (unknown.length > 0) {
+      const now = new Set(((await listRepoFiles(this.options.root, this.options.env)) ?? []).filter((path) => this.admits(path)));
+      for (const path of unknown) if (now.has(path)) this.listed.add(path);
+    }
+    return paths.filter((path) => this.listed.has(path));
+  }
+
+  private userFiles(): CommentedFile[] {
+    const files: CommentedFile[] = [];
+    for (const path of [...this.withUserComments].sort()) {
+      const read = readConfinedText(join(this.options.root, path), { root: this.options.root, maxBytes: MAX_WATCHED_BYTES });
+      if (!read.ok) continue;
+      const comments = this.tracker.userComments(path, findAiComments(path, read.text));
+      if (comments.length > 0) files.push({ path, text: read.text, comments });
+    }
+    return files;
+  }
+}
+
+/** `a/b/c.py` -> `a`, `a/b`. */
+function parentDirs(path: string): string[] {
+  const parts = path.split('/').slice(0, -1);
+  return parts.map((_, i) => parts.slice(0, i + 1).join('/'));
+}

@@ -1,0 +1,84 @@
+// Which AI comments the user wrote since watching began. Every comment that arrived another way (there
+// at start, written by tandem, brought in by a checkout) is foreign: it never fires and is never quoted
+// as the user's request, because a repository or a model reply may hold comments nobody here typed.
+import type { AiComment } from './ai-comments.js';
+
+type Counts = Map<string, number>;
+
+function keyOf(comment: AiComment): string {
+  return `${comment.kind}\u0000${comment.text}`;
+}
+
+function countsOf(comments: readonly AiComment[]): Counts {
+  const counts: Counts = new Map();
+  for (const comment of comments) counts.set(keyOf(comment), (counts.get(keyOf(comment)) ?? 0) + 1);
+  return counts;
+}
+
+export class AiCommentTracker {
+  /** The comments last seen in each file. */
+  private readonly seen = new Map<string, Counts>();
+  /** Of those, how many of each arrived other than by the user's typing. */
+  private readonly foreign = new Map<string, Counts>();
+
+  /** Whether `path` has been seen (at start, or since). */
+  knows(path: string): boolean {
+    return this.seen.has(path);
+  }
+
+  /** The file's comments did not come from the user (start, tandem's write, a checkout): none fires. */
+  absorb(path: string, comments: readonly AiComment[]): void {
+    const before = this.seen.get(path) ?? new Map<string, number>();
+    const now = countsOf(comments);
+    const foreign = this.foreign.get(path) ?? new Map<string, number>();
+    const next: Counts = new Map();
+    for (const [key, count] of now) {
+      const arrived = Math.max(0, count - (before.get(key) ?? 0));
+      const kept = Math.min(foreign.get(key) ?? 0, count);
+      if (kept + arrived > 0) next.set(key, Math.min(count, kept + arrived));
+    }
+    this.foreign.set(path, next);
+    this.seen.set(path, now);
+  }
+
+  /** The user saved the file: returns the comments that are new since it was last seen. */
+  update(path: string, comments: readonly AiComment[]): AiComment[] {
+    const before = this.seen.get(path) ?? new Map<string, number>();
+    const now = countsOf(comments);
+    const fresh: AiComment[] = [];
+    const used: Counts = new Map();
+    for (const comment of comments) {
+      const key = keyOf(comment);
+      const taken = (used.get(key) ?? 0) + 1;
+      used.set(key, taken);
+      if (taken > (before.get(key) ?? 0)) fresh.push(comment);
+    }
+    // A foreign comment the user deleted and typed again is the user's now.
+    const foreign = this.foreign.get(path);
+    if (foreign) for (const [key, count] of foreign) foreign.set(key, Math.min(count, now.get(key) ?? 0));
+    this.seen.set(path, now);
+    return fresh;
+  }
+
+  /** The user's own comments among `comments` (the file's current ones): the foreign ones left out. */
+  userComments(path: string, comments: readonly AiComment[]): AiComment[] {
+    const foreign = new Map(this.foreign.get(path) ?? []);
+    // The last ones of a kind are the user's: foreign text usually sat there first.
+    const out: AiComment[] = [];
+    for (const comment of comments) {
+      const key = keyOf(comment);
+      const left = foreign.get(key) ?? 0;
+      if (left > 0) {
+        foreign.set(key, left - 1);
+        continue;
+      }
+      out.push(comment);
+    }
+    return out;
+  }
+
+  forget(path: string): void {
+    this.seen.delete(path);
+    this.foreign.delete(path);
+  }
+}
