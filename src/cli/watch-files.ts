@@ -1,7 +1,9 @@
 // Watch mode's engine: which files are watched (what the repo map would list: tracked and untracked
 // not ignored, .tandemignore honoured, text under the size cap, a known comment syntax), the AI
 // comments there at start (foreign: never fired), and one request per burst of the user's saves.
-// git moving HEAD or the index (checkout, pull, rebase, stash) and tandem's own writes fire nothing.
+// What git writes (checkout, pull, rebase, merge, stash) fires nothing: a comment that HEAD's version
+// of the file holds (or a merge's other side, or a stash entry) is git's, whenever its event arrives.
+// tandem's own writes fire nothing either.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
@@ -33,6 +35,9 @@ export interface FileWatchOptions {
 const MAX_WATCHED_BYTES = 1024 * 1024;
 /** Folders never watched, whatever git says. */
 const SKIPPED_DIRS = new Set(['.git', '.tandem', 'node_modules']);
+/** Stash entries read at start and after each stash move, and remembered (a popped one leaves the list). */
+const STASHES_READ = 5;
+const STASHES_KEPT = 20;
 /** Files read between two turns of the event loop while taking stock at start. */
 const READS_PER_TURN = 200;
 
@@ -46,6 +51,8 @@ export class FileWatch {
   private watcher: FileWatcher | null = null;
   private ready = false;
   private gitDir: string | null = null;
+  /** Stash entries' commits (the newest few, and any seen since start): a popped stash is git's too. */
+  private stashes: string[] = [];
   private readonly burst: SaveBurst;
 
   constructor(private readonly options: FileWatchOptions) {
@@ -65,7 +72,10 @@ export class FileWatch {
   async start(): Promise<void> {
     if (this.watcher) return;
     const { root, env } = this.options;
-    this.gitDir = await tryGit(createGit(root, { env }), ['rev-parse', '--absolute-git-dir']).then((out) => out?.trim() || null).catch(() => null);
+    const git = createGit(root, { env });
+    this.gitDir = await tryGit(git, ['rev-parse', '--absolute-git-dir']).then((out) => out?.trim() || null).catch(() => null);
+    const common = await tryGit(git, ['rev-parse', '--path-format=absolute', '--git-common-dir']).then((out) => out?.trim() || null).catch(() => null);
+    await this.readStashes();
     this.ignored = await tandemIgnore(root);
     const files = ((await listRepoFiles(root, env)) ?? []).filter((path) => this.admits(path));
     this.listed = new Set(files);
@@ -78,7 +88,7 @@ export class FileWatch {
     this.ready = false;
     this.watcher = await this.options.watchFiles({
       root,
-      gitDir: this.gitDir,
+      gitDirs: [this.gitDir, common !== this.gitDir ? common : null].filter((dir): dir is string => dir !== null),
       include: (path, directory) => this.includes(path, directory),
       onEvent: (event) => (event.kind === 'git' ? this.burst.gitMoved() : this.burst.file(event.path)),
       onError: (message) => this.options.warn(`watch: ${message}`),
@@ -122,15 +132,13 @@ export class FileWatch {
 
   private async handleBurst(burst: Burst): Promise<void> {
     if (!this.watcher) return;
-    if (burst.git) {
-      // A checkout, pull, rebase or stash: whatever it brought is git's, not a request.
-      for (const path of burst.files) this.tracker.absorb(path, this.commentsOf(path));
-      return;
-    }
+    if (burst.git) await this.readStashes();
     const files = await this.listedNow(burst.files);
     const triggers: Array<AiComment & { path: string }> = [];
     for (const path of files) {
       const comments = this.commentsOf(path);
+      // Comments that git's own versions of the file hold are git's, not the user's.
+      if (this.tracker.fresh(path, comments).some((c) => c.kind !== 'context')) this.tracker.absorb(path, await this.gitComments(path, comments));
       const fresh = this.tracker.update(path, comments);
       if (this.tracker.userComments(path, comments).length > 0) this.withUserComments.add(path);
       else this.withUserComments.delete(path);
@@ -138,6 +146,29 @@ export class FileWatch {
     }
     if (triggers.length === 0 || !this.watcher) return;
     this.options.onTrigger(buildWatchRequest(this.userFiles(), triggers, this.options.templates));
+  }
+
+  /**
+   * The file's comments as last seen plus those of its comments now that one of git's versions of it
+   * holds (HEAD, a merge's or rebase's other side, a stash entry): absorbing that marks what a checkout,
+   * pull, merge, rebase or stash pop wrote as foreign, and leaves the user's new ones to fire.
+   */
+  private async gitComments(path: string, now: readonly AiComment[]): Promise<AiComment[]> {
+    const git = createGit(this.options.root, { env: this.options.env });
+    const pending = ['MERGE_HEAD', 'REBASE_HEAD', 'CHERRY_PICK_HEAD', 'REVERT_HEAD'].filter((name) => this.gitDir !== null && existsSync(join(this.gitDir, name)));
+    const keys = new Set<string>();
+    for (const revision of ['HEAD', ...pending, ...this.stashes]) {
+      const text = await tryGit(git, ['cat-file', '-p', `${revision}:${path}`]).catch(() => null);
+      if (text !== null) for (const c of findAiComments(path, text.replace(/\r\n/g, '\n'))) keys.add(`${c.kind}\u0000${c.text}`);
+    }
+    return [...this.tracker.lastSeen(path), ...now.filter((c) => keys.has(`${c.kind}\u0000${c.text}`))];
+  }
+
+  private async readStashes(): Promise<void> {
+    const git = createGit(this.options.root, { env: this.options.env });
+    const list = await tryGit(git, ['stash', 'list', '--format=%H', '-n', String(STASHES_READ)]).catch(() => null);
+    const now = (list ?? '').split('\n').filter((line) => /^[0-9a-f]{40,64}$/.test(line));
+    this.stashes = [...new Set([...now, ...this.stashes])].slice(0, STASHES_KEPT);
   }
 
   /** The burst's files that git lists (a file made after start is checked against git now). */

@@ -101,6 +101,8 @@ export async function runWatchHeadless(built: BuiltSession, environment: CliEnvi
     wake?.();
   });
   watch.setTarget((request) => {
+    // Like type-ahead in the chat: a trigger while a request runs waits for it, never joins it.
+    if (current) built.emit({ type: 'info', message: `queued: AI comment ${request.summary}` });
     queue.push(request);
     wake?.();
   });

@@ -7,13 +7,16 @@ import type { Stats } from 'node:fs';
 export type WatchEvent =
   /** A file under the root was added, changed or removed (repository-relative, forward slashes). */
   | { readonly kind: 'file'; readonly path: string }
-  /** HEAD, the index or its lock moved in git's folder. */
+  /** HEAD (or another of GIT_MOVES) moved in git's folder. */
   | { readonly kind: 'git'; readonly name: string };
 
 export interface WatchOptions {
   readonly root: string;
-  /** git's folder for this work tree (a linked work tree keeps HEAD and the index outside the root). */
-  readonly gitDir: string | null;
+  /**
+   * git's folders: this work tree's (HEAD; a linked work tree keeps it outside the root) and the common
+   * one (refs/stash). Only GIT_MOVES are watched in them.
+   */
+  readonly gitDirs: readonly string[];
   /** Whether a repository-relative path is watched; `directory` when it is a folder. */
   readonly include: (path: string, directory: boolean) => boolean;
   readonly onEvent: (event: WatchEvent) => void;
@@ -27,28 +30,33 @@ export interface FileWatcher {
 /** Starts watching; resolves once the initial scan is done (events before that are not reported). */
 export type WatchFiles = (options: WatchOptions) => Promise<FileWatcher>;
 
-/** The files in git's folder whose change means the work tree is git's doing (checkout, pull, rebase, stash). */
-export const GIT_MOVES = new Set(['HEAD', 'index', 'index.lock', 'ORIG_HEAD']);
+/**
+ * The files in git's folder whose change means git is rewriting the work tree (checkout, reset, merge,
+ * rebase, cherry-pick). Not the index: `git status` (an editor's git panel) rewrites it all the time.
+ */
+export const GIT_MOVES = new Set(['HEAD', 'ORIG_HEAD', 'MERGE_HEAD', 'REBASE_HEAD', 'CHERRY_PICK_HEAD', 'REVERT_HEAD', 'refs/stash']);
 
 export function createChokidarWatcher(): WatchFiles {
   return async (options) => {
     const { watch } = await import('chokidar');
-    const { root, gitDir } = options;
+    const { root, gitDirs } = options;
     const inGitDir = (path: string): string | null => {
-      if (gitDir === null) return null;
-      const rel = relative(gitDir, path);
-      return rel.startsWith('..') ? null : rel;
+      for (const dir of gitDirs) {
+        const rel = relative(dir, path).split(sep).join('/');
+        if (!rel.startsWith('..')) return rel;
+      }
+      return null;
     };
     const ignored = (path: string, stats?: Stats): boolean => {
       const git = inGitDir(path);
-      if (git !== null) return git !== '' && !GIT_MOVES.has(git);
+      if (git !== null) return git !== '' && git !== 'refs' && !GIT_MOVES.has(git);
       const rel = relative(root, path).split(sep).join('/');
       if (rel === '') return false;
       if (rel.startsWith('..')) return true;
       if (!stats) return false;
       return !options.include(rel, stats.isDirectory());
     };
-    const watcher = watch(gitDir ? [root, gitDir] : [root], {
+    const watcher = watch([root, ...gitDirs], {
       ignored,
       ignoreInitial: true,
       persistent: true,

@@ -10,7 +10,7 @@ export interface BurstTimer {
 export interface Burst {
   /** Repository paths that changed, sorted. */
   readonly files: readonly string[];
-  /** HEAD, the index or its lock moved during the burst: the changes are git's, not the user's. */
+  /** HEAD or the stash moved during the burst (checkout, reset, merge, rebase, stash). */
   readonly git: boolean;
 }
 
@@ -66,8 +66,7 @@ export class SaveBurst {
   private end(): void {
     this.cancel = null;
     if (this.options.gitBusy?.() === true) {
-      // git is still writing: whatever changes now is part of its work.
-      this.git = true;
+      // git is still writing the work tree: wait until it is done.
       this.restart();
       return;
     }

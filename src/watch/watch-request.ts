@@ -50,8 +50,15 @@ function quoteFile(file: CommentedFile): string {
   const windows = mergeWindows(file.comments.map((c) => [Math.max(1, c.line - CONTEXT_LINES), Math.min(lines.length, c.line + CONTEXT_LINES)] as const));
   const where = file.comments.map((c) => c.line).join(', ');
   const width = String(lines.length).length;
+  // The user's comment lines are marked `>`; other lines (other comments mentioning AI too) are context.
+  const mine = new Set(file.comments.map((c) => c.line));
   const body = windows
-    .map(([from, to]) => lines.slice(from - 1, to).map((line, i) => `${String(from + i).padStart(width)} | ${line}`).join('\n'))
+    .map(([from, to]) =>
+      lines
+        .slice(from - 1, to)
+        .map((line, i) => `${mine.has(from + i) ? '>' : ' '} ${String(from + i).padStart(width)} | ${line}`)
+        .join('\n'),
+    )
     .join('\n...\n');
   const fence = fenceFor(body);
   return `${file.path}, AI comment${file.comments.length === 1 ? '' : 's'} on line${file.comments.length === 1 ? '' : 's'} ${where}:\n${fence}\n${body}\n${fence}`;
