@@ -15,6 +15,7 @@ import { runOneShotBench } from './one-shot.js';
 import { runPromptsBench } from './prompts.js';
 import { formatTable, writeReport, type BenchReport } from './report.js';
 import { runStartupBench } from './startup.js';
+import { runWatchBench } from './watch.js';
 
 export const SECTIONS: Readonly<Record<string, (ctx: SectionContext) => Promise<SectionResult>>> = {
   startup: runStartupBench,
@@ -26,6 +27,7 @@ export const SECTIONS: Readonly<Record<string, (ctx: SectionContext) => Promise<
   chat: runChatOverheadBench,
   memory: runMemoryBench,
   exit: runExitTimeBench,
+  watch: runWatchBench,
 };
 
 export class BenchUsageError extends Error {
