@@ -86,7 +86,16 @@ export async function runRepl(built: BuiltSession, environment: CliEnvironment, 
   let internal = false;
   if (watch) {
     watch.setTarget((request) => lines.inject({ kind: 'watch', request }));
-    if (built.settings['watch-files']) await watch.start();
+    // Taking stock of a large tree takes seconds: the prompt does not wait for it.
+    if (built.settings['watch-files']) {
+      void watch.start().then(
+        () => {
+          environment.stderr.write(`\nWatching the files for AI comments (${watch.fileCount} files).\n`);
+          lines.redraw();
+        },
+        (error: unknown) => built.emit({ type: 'warning', message: `watch: ${error instanceof Error ? error.message : String(error)}` }),
+      );
+    }
   }
   try {
     while (!quit) {

@@ -4,7 +4,7 @@
 // What git writes (checkout, pull, rebase, merge, stash) fires nothing: a comment that HEAD's version
 // of the file holds (or a merge's other side, or a stash entry) is git's, whenever its event arrives.
 // tandem's own writes fire nothing either.
-import { existsSync } from 'node:fs';
+import { closeSync, constants, existsSync, fstatSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { createGit, tryGit } from '../git/repo.js';
@@ -49,6 +49,8 @@ export class FileWatch {
   private dirs = new Set<string>();
   private ignored: (path: string) => boolean = () => false;
   private watcher: FileWatcher | null = null;
+  private on = false;
+  private starting: Promise<void> | null = null;
   private ready = false;
   private gitDir: string | null = null;
   /** Stash entries' commits (the newest few, and any seen since start): a popped stash is git's too. */
@@ -64,13 +66,32 @@ export class FileWatch {
     });
   }
 
+  /** On from the moment start() is called (taking stock of a large tree takes a few seconds). */
   get watching(): boolean {
-    return this.watcher !== null;
+    return this.on;
+  }
+
+  /** How many files are watched. */
+  get fileCount(): number {
+    return this.listed.size;
   }
 
   /** Takes stock of the AI comments there now (none of them will fire) and starts watching. */
   async start(): Promise<void> {
-    if (this.watcher) return;
+    if (this.on) return this.starting ?? undefined;
+    this.on = true;
+    this.starting = this.begin();
+    try {
+      await this.starting;
+    } catch (error) {
+      this.on = false;
+      throw error;
+    } finally {
+      this.starting = null;
+    }
+  }
+
+  private async begin(): Promise<void> {
     const { root, env } = this.options;
     const git = createGit(root, { env });
     this.gitDir = await tryGit(git, ['rev-parse', '--absolute-git-dir']).then((out) => out?.trim() || null).catch(() => null);
@@ -82,21 +103,27 @@ export class FileWatch {
     this.dirs = new Set(files.flatMap(parentDirs));
     for (let i = 0; i < files.length; i++) {
       const path = files[i]!;
-      this.tracker.absorb(path, this.commentsOf(path));
+      const text = readRegularFile(join(root, path), MAX_WATCHED_BYTES);
+      if (text !== null) this.tracker.absorb(path, findAiComments(path, text));
       if (i % READS_PER_TURN === READS_PER_TURN - 1) await yieldToLoop();
     }
     this.ready = false;
-    this.watcher = await this.options.watchFiles({
+    const watcher = await this.options.watchFiles({
       root,
       gitDirs: [this.gitDir, common !== this.gitDir ? common : null].filter((dir): dir is string => dir !== null),
       include: (path, directory) => this.includes(path, directory),
       onEvent: (event) => (event.kind === 'git' ? this.burst.gitMoved() : this.burst.file(event.path)),
       onError: (message) => this.options.warn(`watch: ${message}`),
     });
+    // Stopped while starting: the new watcher goes at once.
+    if (!this.on) return watcher.close();
+    this.watcher = watcher;
     this.ready = true;
   }
 
   async stop(): Promise<void> {
+    this.on = false;
+    await this.starting?.catch(() => {});
     const watcher = this.watcher;
     this.watcher = null;
     this.burst.stop();
@@ -197,4 +224,33 @@ export class FileWatch {
 function parentDirs(path: string): string[] {
   const parts = path.split('/').slice(0, -1);
   return parts.map((_, i) => parts.slice(0, i + 1).join('/'));
+}
+
+/**
+ * The text of a regular file (not a symlink, not a device, at most `maxBytes`), or null. The quick read
+ * for taking stock at start: what it finds is only ever marked foreign, so it needs no realpath checks.
+ */
+function readRegularFile(path: string, maxBytes: number): string | null {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch {
+    return null;
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile() || st.size > maxBytes) return null;
+    const buffer = Buffer.allocUnsafe(st.size);
+    let length = 0;
+    while (length < buffer.length) {
+      const n = readSync(fd, buffer, length, buffer.length - length, null);
+      if (n === 0) break;
+      length += n;
+    }
+    return buffer.toString('utf8', 0, length);
+  } catch {
+    return null;
+  } finally {
+    closeSync(fd);
+  }
 }

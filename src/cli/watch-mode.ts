@@ -26,6 +26,8 @@ export interface WatchToggle {
 }
 
 export interface WatchMode extends WatchToggle {
+  /** Files watched (known once started). */
+  readonly fileCount: number;
   /** Where triggers go (the line reader's queue, or the headless loop). */
   setTarget(target: (request: WatchRequest) => void): void;
   /** tandem wrote this file: not the user's comments. */
@@ -61,6 +63,9 @@ export function createWatchMode(options: WatchModeOptions): WatchMode {
   return {
     get watching() {
       return watch.watching;
+    },
+    get fileCount() {
+      return watch.fileCount;
     },
     start: () => watch.start(),
     stop: () => watch.stop(),
@@ -112,7 +117,7 @@ export async function runWatchHeadless(built: BuiltSession, environment: CliEnvi
   try {
     built.session.announce();
     await watch.start();
-    built.emit({ type: 'info', message: 'Watching the files for AI comments (AI! to ask for a change, AI? to ask a question); SIGINT or SIGTERM ends.' });
+    built.emit({ type: 'info', message: `Watching the files for AI comments (${watch.fileCount} files; AI! asks for a change, AI? a question); SIGINT or SIGTERM ends.` });
     while (!stopped) {
       const request = queue.shift();
       if (!request) {

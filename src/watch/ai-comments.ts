@@ -24,8 +24,8 @@ export function watchesPath(path: string): boolean {
 export function findAiComments(path: string, text: string): AiComment[] {
   const syntax = commentSyntaxFor(path);
   if (!syntax) return [];
-  // Cheap first pass: most files name no AI at all.
-  if (!/ai/i.test(text)) return [];
+  // Cheap first pass: most files hold no word "AI" at all (`main`, `raise` do not count).
+  if (!/(?<![\p{L}\p{N}_])ai(?![\p{L}\p{N}_])/iu.test(text)) return [];
   const found: AiComment[] = [];
   const state: ScanState = { closer: null, longQuote: null };
   text.split('\n').forEach((line, index) => {

@@ -56,6 +56,8 @@ export class AiCommentTracker {
       const kept = Math.min(foreign.get(key) ?? 0, count);
       if (kept + arrived > 0) next.set(key, Math.min(count, kept + arrived));
     }
+    // Most files hold no AI comment: nothing is kept for them (an unknown file counts as empty).
+    if (now.size === 0 && !this.seen.has(path)) return;
     this.foreign.set(path, next);
     this.seen.set(path, now);
     this.remember(path, now);

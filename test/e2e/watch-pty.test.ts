@@ -40,7 +40,7 @@ describe('working from the editor, on a terminal', () => {
     });
     const args = [...cliArgs(server.url), '--watch-files', '--yes-always', '--notifications-command', `printf '%s\\n' >> ${marker}`, '--editor', 'vi -u NONE -N'];
     const pane = openPane(root, args);
-    await pane.waitFor((s) => promptShown(s, 'watch> '), 'the watching prompt');
+    await pane.waitFor((s) => s.includes('Watching the files for AI comments (2 files).') && promptShown(s, 'watch> '), 'the watching prompt');
 
     appendFileSync(join(root, 'app.py'), '# add a docstring AI!\n');
     await pane.waitFor((s) => s.includes('watch: app.py:3: add a docstring AI!') && promptShown(s, 'watch> '), 'the first trigger done');
