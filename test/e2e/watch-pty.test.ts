@@ -34,6 +34,7 @@ describe('working from the editor, on a terminal', () => {
           textReply('The queued comment is answered.'),
           textReply('Got the message from the editor.'),
           textReply('Got two lines.'),
+          textReply('Done again.'),
         ],
       },
       fallback: textReply('Update the code'),
@@ -83,5 +84,19 @@ describe('working from the editor, on a terminal', () => {
     await pane.waitFor((s) => s.includes('Got two lines.'), 'the two lines sent');
     expect(server.chatRequests('m')[4]!.body.messages.at(-1).content).toContain('first line\nsecond line');
     expect(server.chatRequests('m')).toHaveLength(5);
+
+    // /watch stops watching; a comment saved meanwhile is there when watching starts again: it never fires.
+    pane.type('/watch');
+    pane.keys('M-Enter');
+    await pane.waitFor((s) => s.includes('Stopped watching the files.') && promptShown(s, 'multi> '), 'watching stopped');
+    appendFileSync(join(root, 'util.js'), '// written while not watching AI!\n');
+    pane.type('/watch');
+    pane.keys('M-Enter');
+    await pane.waitFor((s) => s.includes('save a comment ending in AI!') && promptShown(s, 'multi watch> '), 'watching again');
+    appendFileSync(join(root, 'util.js'), '// and now AI!\n');
+    await pane.waitFor(() => server.chatRequests('m').length === 6, 'the request after watching again');
+    const again = requestText(server.chatRequests('m')[5]!.body);
+    expect(again).toMatch(/> \d \| \/\/ and now AI!/);
+    expect(again).not.toMatch(/> \d \| \/\/ written while not watching/);
   });
 });
