@@ -51,6 +51,7 @@ export class FileWatch {
   private watcher: FileWatcher | null = null;
   private on = false;
   private starting: Promise<void> | null = null;
+  private handling: Promise<void> = Promise.resolve();
   private ready = false;
   private gitDir: string | null = null;
   /** Stash entries' commits (the newest few, and any seen since start): a popped stash is git's too. */
@@ -154,7 +155,15 @@ export class FileWatch {
   }
 
   private onBurst(burst: Burst): void {
-    void this.handleBurst(burst).catch((error: unknown) => this.options.warn(`watch: ${error instanceof Error ? error.message : String(error)}`));
+    // Bursts are handled one after another, in order.
+    this.handling = this.handling
+      .then(() => this.handleBurst(burst))
+      .catch((error: unknown) => this.options.warn(`watch: ${error instanceof Error ? error.message : String(error)}`));
+  }
+
+  /** Resolves once every burst that has ended is handled (tests wait on it). */
+  handled(): Promise<void> {
+    return this.handling;
   }
 
   private async handleBurst(burst: Burst): Promise<void> {
