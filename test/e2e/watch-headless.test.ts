@@ -9,7 +9,7 @@ import { appendFileSync, mkdirSync, readFileSync, renameSync, writeFileSync } fr
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { baseEnv, CLI } from '../support/cli.js';
-import { startFakeOpenAI, textReply, type FakeOpenAIServer, type FakeStep } from '../support/fake-openai-server.js';
+import { hangReply, startFakeOpenAI, textReply, type FakeOpenAIServer, type FakeStep } from '../support/fake-openai-server.js';
 import { searchReplace } from '../support/replies.js';
 import { commitCount, git, gitRepo, statusShort, tempDir } from '../support/temp-repo.js';
 
@@ -191,5 +191,18 @@ describe('watch mode, headless', () => {
     run.child.kill('SIGTERM');
     expect(await run.exited).toBe(0);
     expect(server.chatRequests('m')).toHaveLength(5);
+  });
+
+  it('exits 130 when a signal interrupts a running request, after its interrupted result', async () => {
+    const root = gitRepo({ 'app.py': 'x = 1\n' });
+    server = await startFakeOpenAI({ replies: { m: [hangReply()] } });
+    run = startJsonRun(root, ['--json', '--watch-files', '--base-url', server.url, '--api-key', 'k', '--model', 'm', '--map-tokens', '0']);
+    await run.waitFor((events) => events.some((e) => e.type === 'info' && String(e.message).startsWith('Watching the files')), 'watching');
+    appendFileSync(join(root, 'app.py'), '# make x two AI!\n');
+    await run.waitFor(() => server!.chatRequests('m').length === 1, 'the request at the server');
+    run.child.kill('SIGINT');
+    expect(await run.exited).toBe(130);
+    expect(results(run.events)).toHaveLength(1);
+    expect(run.events.at(-1)).toMatchObject({ type: 'result', status: 'interrupted' });
   });
 });
