@@ -6,6 +6,7 @@
 // while a request runs interrupts it, and the run exits 130.
 import { join } from 'node:path';
 import { readPrompt } from '../coders/prompt-files.js';
+import { escapeControlChars } from '../platform/control-chars.js';
 import type { WatchFiles } from '../platform/file-watcher.js';
 import type { ResultStatus } from '../session/events.js';
 import { EXIT, exitCodeFor } from '../session/exit-codes.js';
@@ -80,7 +81,8 @@ export function createWatchMode(options: WatchModeOptions): WatchMode {
 export async function runWatchRequest(built: BuiltSession, request: WatchRequest, signal: AbortSignal, print: (text: string) => void): Promise<ResultStatus> {
   try {
     built.emit({ type: 'info', message: `watch: ${request.summary}` });
-    const context = built.commandContext(print, signal);
+    // File names come from the repository: shown with control characters escaped.
+    const context = built.commandContext((text) => print(escapeControlChars(text, { keepNewlines: true })), signal);
     const missing = request.files.filter((path) => !built.session.chatFiles.includes(path));
     if (missing.length > 0) await addFiles(missing.map((path) => join(built.root, path)), context);
     built.session.lastRequestStartHash = built.git ? await built.git.headHash() : null;

@@ -193,13 +193,18 @@ describe('watch mode, headless', () => {
     expect(server.chatRequests('m')).toHaveLength(5);
   });
 
-  it('exits 130 when a signal interrupts a running request, after its interrupted result', async () => {
-    const root = gitRepo({ 'app.py': 'x = 1\n' });
+  it('shows a file name from the repository escaped, and exits 130 when a signal interrupts a running request', async () => {
+    const name = 'x\u001b[2Jy.py';
+    const root = gitRepo({ [name]: 'x = 1\n' });
     server = await startFakeOpenAI({ replies: { m: [hangReply()] } });
     run = startJsonRun(root, ['--json', '--watch-files', '--base-url', server.url, '--api-key', 'k', '--model', 'm', '--map-tokens', '0']);
     await run.waitFor((events) => events.some((e) => e.type === 'info' && String(e.message).startsWith('Watching the files')), 'watching');
-    appendFileSync(join(root, 'app.py'), '# make x two AI!\n');
+    appendFileSync(join(root, name), '# make x two AI!\n');
     await run.waitFor(() => server!.chatRequests('m').length === 1, 'the request at the server');
+    const shown = run.events.filter((e) => e.type === 'info').map((e) => String(e.message));
+    expect(shown).toContain('watch: x\\e[2Jy.py:2: make x two AI!');
+    expect(shown).toContain('Added x\\e[2Jy.py to the chat.');
+    expect(shown.join('\n')).not.toContain('\u001b');
     run.child.kill('SIGINT');
     expect(await run.exited).toBe(130);
     expect(results(run.events)).toHaveLength(1);
