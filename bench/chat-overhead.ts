@@ -18,7 +18,7 @@ const run = promisify(execFile);
 export const OVERHEAD_TARGET_MS = 150;
 
 /** A source tree as a committed git repository (made once under the bench cache). */
-async function chatRepo(cacheDir: string, quick: boolean): Promise<{ repo: string; chatFile: string }> {
+export async function chatRepo(cacheDir: string, quick: boolean): Promise<{ repo: string; chatFile: string }> {
   const repo = path.join(cacheDir, quick ? 'chat-generated-v1' : 'chat-python-v1');
   const chatFile = quick ? 'pkg0/module_1.py' : 'stdlib/json/decoder.py';
   if (existsSync(path.join(repo, '.complete'))) return { repo, chatFile };

@@ -16,6 +16,7 @@ import { runPromptsBench } from './prompts.js';
 import { formatTable, writeReport, type BenchReport } from './report.js';
 import { runStartupBench } from './startup.js';
 import { runTracingBench } from './tracing.js';
+import { runWatchBench } from './watch.js';
 
 export const SECTIONS: Readonly<Record<string, (ctx: SectionContext) => Promise<SectionResult>>> = {
   startup: runStartupBench,
@@ -28,6 +29,7 @@ export const SECTIONS: Readonly<Record<string, (ctx: SectionContext) => Promise<
   memory: runMemoryBench,
   exit: runExitTimeBench,
   tracing: runTracingBench,
+  watch: runWatchBench,
 };
 
 export class BenchUsageError extends Error {

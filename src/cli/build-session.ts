@@ -46,7 +46,7 @@ import { LazySessionLog, recordingEmit, resumeSession, sessionMetaOf, type Resum
 import { stateDirProblem, writesInside } from './state-dir.js';
 import type { CliEnvironment } from './cli-environment.js';
 import { allCommands } from './commands/registry.js';
-import type { CommandContext, GitCommandsPort, ShellRunOptions } from './commands/types.js';
+import type { ChatInputTools, CommandContext, GitCommandsPort, ShellRunOptions } from './commands/types.js';
 import { addFiles } from './commands/add-files.js';
 import { addImageFile, isImageFile } from './commands/add-image.js';
 import { CliError } from './exit-codes.js';
@@ -75,6 +75,8 @@ export interface BuildInput {
   readonly mapProgress?: ((done: number, total: number) => void) | null;
   /** Model settings and metadata files, aliases, and what the server said. */
   readonly models?: ModelSetup;
+  /** Watch mode, multi-line input and the editor, for /watch, /multiline-mode and /editor. */
+  readonly chatInput?: ChatInputTools | null;
 }
 
 export interface BuiltSession {
@@ -362,6 +364,7 @@ function commandContextOf(input: BuildInput, parts: ContextParts, childEnv: Reco
     prefill: input.interactive ? (text) => input.lines.prefill(text) : undefined,
     reasoning,
     listModels: (search) => modelListText(search, settings, input.models?.layers ?? [], environment.http),
+    chatInput: input.chatInput ?? null,
   });
 }
 

@@ -13,6 +13,8 @@ export interface KeyRouterDeps {
   readonly interrupt: () => void;
   /** Echoes the chosen answer after the question. */
   readonly write: (text: string) => void;
+  /** Enter (or Meta-Enter: `meta`) pressed at the prompt, just before readline ends the line. */
+  readonly enter?: (meta: boolean) => void;
 }
 
 export interface KeyRouter {
@@ -49,7 +51,11 @@ export function createKeyRouter(deps: KeyRouterDeps): KeyRouter {
       if (key?.name === 'paste-end') pasting = false;
       if (asking) return onAnswerKey(text, key);
       if (deps.prompting()) {
-        for (const listener of deps.readlineKeys) listener(text, key);
+        const enter = !pasting && (key?.name === 'return' || key?.name === 'enter');
+        if (enter) deps.enter?.(key?.meta === true);
+        // readline ignores Meta-Enter: it ends the line like Enter (multi-line mode tells them apart).
+        const forwarded = enter && key?.meta ? { ...key, meta: false } : key;
+        for (const listener of deps.readlineKeys) listener(enter && key?.meta ? '\r' : text, forwarded);
         return;
       }
       const typed = typeAhead(typing, text, key, pasting);

@@ -10,7 +10,7 @@ import type { CliEnvironment } from './cli-environment.js';
 import { HISTORY_SIZE, InputHistory } from './input-history.js';
 import { createKeyRouter, type KeyRouter } from './key-router.js';
 import { answerWord, choicesHint, type Choice } from './keys.js';
-import { PendingInput } from './pending-input.js';
+import { PendingInput, type ChatInput, type WatchInput } from './pending-input.js';
 
 export type Completer = (line: string, callback: (error: Error | null, result: [string[], string]) => void) => void;
 
@@ -31,8 +31,17 @@ export interface LineReaderSetup {
 }
 
 export interface LineReader {
-  /** The next input (a `{ … }` block or a paste is one input); null at the end of input (Ctrl-D, EOF). */
-  read(prompt: string): Promise<string | null>;
+  /**
+   * The next input (a `{ … }` block or a paste is one input, and so is a watch trigger); null at the end
+   * of input (Ctrl-D, EOF).
+   */
+  read(prompt: string): Promise<ChatInput | null>;
+  /** A watch trigger: taken by a waiting prompt at once, else queued (and announced) like type-ahead. */
+  inject(input: WatchInput): void;
+  /** Multi-line mode: Enter inserts a newline and Meta-Enter sends (the other way round when off). */
+  multiline: boolean;
+  /** Gives the terminal to a program (an editor) while `run` runs: no raw mode, no key reading. */
+  withTerminal<T>(run: () => Promise<T>): Promise<T>;
   /** Ctrl-C typed on the terminal while the reader is open (not a process signal). */
   onInterrupt(handler: () => void): void;
   /** Lines entered so far, newest first. */
@@ -68,7 +77,11 @@ const PASTE_OFF = '\u001b[?2004l';
 export function createLineReader(environment: CliEnvironment, interactive: boolean, options: LineReaderOptions = {}): LineReader {
   let rl: Interface | null = null;
   let ended = false;
-  const pending = new PendingInput();
+  const pending = new PendingInput<ChatInput>();
+  // Multi-line mode, and the lines of a message being written with newlines (Enter or Meta-Enter).
+  let multiline = false;
+  let draft: string[] = [];
+  let newlineKey = false;
   const interruptHandlers: Array<() => void> = [];
   const typingHandlers: Array<() => void> = [];
   let completer: Completer | null = options.completer ?? null;
@@ -87,9 +100,13 @@ export function createLineReader(environment: CliEnvironment, interactive: boole
     for (const handler of interruptHandlers) handler();
   };
 
-  const deliver = (line: string): void => {
+  const deliver = (line: ChatInput): void => {
     if (pending.deliver(line) || !interactive) return;
     settle(true);
+    if (typeof line !== 'string') {
+      environment.stdout.write(`queued: AI comment ${line.request.summary}\n`);
+      return;
+    }
     const [first = '', ...more] = line.split('\n');
     environment.stdout.write(`queued: ${first}${more.length > 0 ? ' \u2026' : ''}\n`);
   };
@@ -101,8 +118,17 @@ export function createLineReader(environment: CliEnvironment, interactive: boole
       pasted.push(line);
       return;
     }
-    const whole = pasted.length > 0 ? [...pasted, line].join('\n') : line;
+    if (newlineKey && rl) {
+      // Enter (multi-line mode) or Meta-Enter: the line is kept and the message goes on below it.
+      newlineKey = false;
+      draft.push(line);
+      rl.setPrompt(BLOCK_PROMPT);
+      rl.prompt();
+      return;
+    }
+    const whole = [...draft, ...pasted, line].join('\n');
     pasted = [];
+    draft = [];
     deliver(whole);
   };
 
@@ -127,8 +153,14 @@ export function createLineReader(environment: CliEnvironment, interactive: boole
           saved.save(line);
           deliver(line);
         },
-        interrupt,
+        interrupt: () => {
+          draft = [];
+          interrupt();
+        },
         write: (text) => void environment.stdout.write(text),
+        enter: (meta) => {
+          newlineKey = multiline ? !meta : meta;
+        },
       });
       keys = router;
       environment.stdin.on('keypress', (text: string | undefined, key: Parameters<KeyRouter['onKey']>[1]) => {
@@ -155,13 +187,13 @@ export function createLineReader(environment: CliEnvironment, interactive: boole
   };
 
   let prefilled = '';
-  const readRaw = (prompt: string): Promise<string | null> => {
+  const readRaw = (prompt: string): Promise<ChatInput | null> => {
     const reader = open();
     inputs++;
     const next = pending.next();
     if (next !== undefined) {
       // A queued line runs as if typed now, so the screen reads like the conversation it is.
-      if (interactive) environment.stdout.write(`${prompt}${next}\n`);
+      if (interactive && typeof next === 'string') environment.stdout.write(`${prompt}${next}\n`);
       return Promise.resolve(next);
     }
     if (ended) return Promise.resolve(null);
@@ -178,19 +210,55 @@ export function createLineReader(environment: CliEnvironment, interactive: boole
   return {
     async read(prompt) {
       const first = await readRaw(prompt);
-      if (first === null || first.trim() !== '{') return first;
+      if (first === null || typeof first !== 'string' || first.trim() !== '{') return first;
       const block: string[] = [];
       for (;;) {
         const line = await readRaw(interactive ? BLOCK_PROMPT : '');
-        if (line === null || line.trim() === '}') return block.join('\n');
+        if (line === null || (typeof line === 'string' && line.trim() === '}')) return block.join('\n');
+        // A trigger arriving inside a block waits for the block to end.
+        if (typeof line !== 'string') {
+          pending.deliver(line);
+          continue;
+        }
         block.push(line);
+      }
+    },
+    inject(input) {
+      if (ended) return;
+      const waiting = pending.isWaiting;
+      // At the prompt: end its line, so the request's output starts below it.
+      if (waiting && interactive) {
+        settle(true);
+        environment.stdout.write('\n');
+      }
+      deliver(input);
+    },
+    get multiline() {
+      return multiline;
+    },
+    set multiline(on: boolean) {
+      multiline = on;
+    },
+    async withTerminal(run) {
+      const stdin = environment.stdin as Partial<{ isTTY: boolean; setRawMode: (on: boolean) => void }> & NodeJS.ReadableStream;
+      const raw = interactive && typeof stdin.setRawMode === 'function';
+      stdin.pause();
+      if (raw) stdin.setRawMode?.(false);
+      try {
+        return await run();
+      } finally {
+        if (raw) stdin.setRawMode?.(true);
+        if (rl) stdin.resume();
       }
     },
     onInterrupt(handler) {
       interruptHandlers.push(handler);
     },
     async ask(question, choices, fallback) {
-      if (!interactive) return answerWord(await readRaw(question), choices, fallback);
+      if (!interactive) {
+        const line = await readRaw(question);
+        return answerWord(typeof line === 'string' ? line : null, choices, fallback);
+      }
       open();
       if (ended) return 'no';
       settle();

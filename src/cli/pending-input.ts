@@ -1,8 +1,19 @@
 // Inputs between the keyboard and the chat: a line nobody is waiting for is queued (and runs as the
-// next request); a reader waiting for a line gets the next one at once.
-export class PendingInput {
-  private readonly queued: string[] = [];
-  private waiting: ((line: string | null) => void) | null = null;
+// next request); a reader waiting for a line gets the next one at once. Besides typed lines, watch mode
+// hands in its triggers here, so they queue like type-ahead.
+import type { WatchRequest } from '../watch/watch-request.js';
+
+/** A request that did not come from the keyboard: a watch-mode trigger. */
+export interface WatchInput {
+  readonly kind: 'watch';
+  readonly request: WatchRequest;
+}
+
+export type ChatInput = string | WatchInput;
+
+export class PendingInput<T = string> {
+  private readonly queued: T[] = [];
+  private waiting: ((line: T | null) => void) | null = null;
 
   /** Whether a reader waits for a line now (its prompt is shown). */
   get isWaiting(): boolean {
@@ -14,7 +25,7 @@ export class PendingInput {
   }
 
   /** Hands `line` to the waiting reader; false when nobody waits and it was queued. */
-  deliver(line: string): boolean {
+  deliver(line: T): boolean {
     const resolve = this.waiting;
     if (!resolve) {
       this.queued.push(line);
@@ -26,12 +37,12 @@ export class PendingInput {
   }
 
   /** The oldest queued line, taken off the queue. */
-  next(): string | undefined {
+  next(): T | undefined {
     return this.queued.shift();
   }
 
   /** Waits for the next line; `onWaiting` runs once the reader is registered (to show the prompt). */
-  wait(onWaiting: () => void): Promise<string | null> {
+  wait(onWaiting: () => void): Promise<T | null> {
     return new Promise((resolve) => {
       this.waiting = resolve;
       onWaiting();

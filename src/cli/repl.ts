@@ -13,12 +13,24 @@ import { EXIT, exitCodeFor } from '../session/exit-codes.js';
 import { mostSevere } from './exit-codes.js';
 import type { LineReader } from './line-reader.js';
 import { runInput } from './run-input.js';
+import type { Notifier } from './notifier.js';
+import { runWatchRequest, type WatchMode } from './watch-mode.js';
+
+/** Watch mode and notifications, when the chat has them. */
+export interface ReplExtras {
+  readonly watch?: WatchMode | null;
+  readonly notifier?: Notifier | null;
+}
 
 const DOUBLE_INTERRUPT_MS = 2000;
 
-/** `ask> ` and `architect> ` in those modes, as Aider shows them; `> ` for code. */
-function promptFor(mode: ChatMode): string {
-  return mode === 'code' ? '> ' : `${mode}> `;
+/**
+ * `ask> ` and `architect> ` in those modes, as Aider shows them; `> ` for code; `multi` in multi-line
+ * mode and `watch` while watching the files (`ask multi watch> `).
+ */
+export function promptFor(mode: ChatMode, flags: { multiline?: boolean; watching?: boolean } = {}): string {
+  const words = [mode === 'code' ? '' : mode, flags.multiline ? 'multi' : '', flags.watching ? 'watch' : ''].filter(Boolean);
+  return words.length === 0 ? '> ' : `${words.join(' ')}> `;
 }
 
 /** `!cmd` is a shell command. */
@@ -37,7 +49,9 @@ export function createDoubleInterrupt(clock: Clock, windowMs = DOUBLE_INTERRUPT_
   };
 }
 
-export async function runRepl(built: BuiltSession, environment: CliEnvironment, lines: LineReader, interactive: boolean): Promise<number> {
+export async function runRepl(built: BuiltSession, environment: CliEnvironment, lines: LineReader, interactive: boolean, extras: ReplExtras = {}): Promise<number> {
+  const watch = extras.watch ?? null;
+  const notifier = extras.notifier ?? null;
   let current: AbortController | null = null;
   const isSecondInterrupt = createDoubleInterrupt(environment.clock ?? systemClock);
   let quit = false;
@@ -77,15 +91,33 @@ export async function runRepl(built: BuiltSession, environment: CliEnvironment, 
   }
   let status: ResultStatus = 'completed';
   let internal = false;
+  if (watch) {
+    watch.setTarget((request) => lines.inject({ kind: 'watch', request }));
+    // Taking stock of a large tree takes seconds: the prompt does not wait for it.
+    if (built.settings['watch-files']) {
+      void watch.start().then(
+        () => {
+          environment.stderr.write(`\nWatching the files for AI comments (${watch.fileCount} files).\n`);
+          lines.redraw();
+        },
+        (error: unknown) => built.emit({ type: 'warning', message: `watch: ${error instanceof Error ? error.message : String(error)}` }),
+      );
+    }
+  }
   try {
     while (!quit) {
       built.keepAlive?.start();
-      const line = await lines.read(interactive ? promptFor(built.session.mode) : '');
+      const line = await lines.read(interactive ? promptFor(built.session.mode, { multiline: lines.multiline, watching: watch?.watching }) : '');
       built.keepAlive?.stop();
       if (line === null) break;
-      if (line.trim() === '') continue;
+      if (typeof line === 'string' && line.trim() === '') continue;
       current = new AbortController();
-      const outcome = await runInput(built, interactive ? shellShortcut(line) : line, current.signal, print);
+      notifier?.started();
+      const outcome =
+        typeof line === 'string'
+          ? await runInput(built, interactive ? shellShortcut(line) : line, current.signal, print)
+          : { status: await runWatchRequest(built, line.request, current.signal, print), exit: false };
+      notifier?.finished('tandem: the reply is done');
       current = null;
       status = mostSevere(status, outcome.status);
       internal ||= outcome.internal === true;
@@ -93,6 +125,7 @@ export async function runRepl(built: BuiltSession, environment: CliEnvironment, 
     }
   } finally {
     stopListening();
+    await watch?.stop();
   }
   built.emit({ type: 'result', status, totals: built.session.resultTotals() });
   if (internal) return EXIT.error;

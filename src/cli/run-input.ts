@@ -28,7 +28,7 @@ export async function runInput(built: BuiltSession, line: string, signal: AbortS
   }
 }
 
-function failedInput(built: BuiltSession, error: unknown): InputOutcome {
+export function failedInput(built: BuiltSession, error: unknown): InputOutcome {
   const message = error instanceof Error ? error.message : String(error);
   const line = message.split('\n')[0] ?? message;
   if (error instanceof CliError || (error instanceof Error && typeof (error as { kind?: unknown }).kind === 'string')) {

@@ -29,6 +29,8 @@ import { findCommand } from './commands/registry.js';
 import { loadCommands } from './commands/save-load.js';
 import { startTracingIfAsked } from './tracing-setup.js';
 import { askServerAtStart, loadModelLayers, modelListText, NO_SERVER_ANSWER, parseAliases, type ModelSetup } from './model-setup.js';
+import { createEditorTools } from './editor-tools.js';
+import { runWatchHeadless } from './watch-mode.js';
 
 type ParsedArgs = Extract<ParseArgsResult, { ok: true }>;
 
@@ -50,8 +52,16 @@ export async function startTandem(environment: CliEnvironment, parsed: ParsedArg
   const renderer = await createRenderer(environment, settings);
   const { settle, mapProgress } = renderer;
   const tracing = await startTracingIfAsked(environment, settings);
-  const emit = tracing ? tracing.wrap(renderer.emit) : renderer.emit;
+  const render = tracing ? tracing.wrap(renderer.emit) : renderer.emit;
   lines.configure({ settle });
+  const tools = await createEditorTools({
+    environment, settings, repoRoot, interactive, lines, oneShot: message !== null || reply !== null || settings['show-repo-map'] || checkActionOf(settings) !== null,
+    warn: (text) => render({ type: 'warning', message: text }),
+  });
+  const emit: EmitEvent = (event) => {
+    tools.tap(event);
+    render(event);
+  };
   let built: BuiltSession | undefined;
   try {
     if (settings['trust-repo-settings']) {
@@ -71,7 +81,7 @@ export async function startTandem(environment: CliEnvironment, parsed: ParsedArg
     if (server.model !== null) settings = { ...settings, model: server.model };
     if (server.note !== null) emit({ type: 'info', message: server.note });
     const models: ModelSetup = { ...loaded.models, serverWindows: server.windows };
-    built = await buildSession({ environment, settings, repoRoot, files: parsed.files, emit, interactive, lines, sources, mapProgress, models });
+    built = await buildSession({ environment, settings, repoRoot, files: parsed.files, emit, interactive, lines, sources, mapProgress, models, chatInput: tools.chatInput });
     if (interactive) configurePrompt(lines, built, environment, repoRoot);
     if (settings['show-repo-map']) {
       environment.stdout.write(`${await built.showRepoMap()}\n`);
@@ -82,7 +92,8 @@ export async function startTandem(environment: CliEnvironment, parsed: ParsedArg
     if (settings.load !== null) await loadAtStart(built, settings.load);
     if (reply !== null) return await runApply(built, reply, environment);
     if (message !== null) return await runOneShot(built, message, environment);
-    return await runRepl(built, environment, lines, interactive);
+    if (!interactive && tools.watch && settings['watch-files']) return await runWatchHeadless(built, environment, tools.watch);
+    return await runRepl(built, environment, lines, interactive, { watch: tools.watch, notifier: tools.notifier });
   } finally {
     lines.close();
     // The process exits as soon as this returns: let the tag cache write finish first, and the last spans go.

@@ -319,6 +319,28 @@ export const OPTIONS = {
     type: 'boolean', default: false, group: 'output', repo: 'user-only',
     help: 'put prompt and reply text in the traces',
   },
+  // working from your editor (watch mode, /editor, notifications, multi-line input)
+  // A repository must not turn on watching: its files would become requests nobody typed.
+  'watch-files': {
+    type: 'boolean', default: false, group: 'output', repo: 'user-only',
+    help: 'watch the files for AI comments (AI! asks for a change, AI? asks a question) and run them',
+  },
+  notifications: {
+    type: 'boolean', default: false, group: 'output',
+    help: 'ring the bell when tandem waits for you after a request that took a while',
+  },
+  'notifications-command': {
+    type: 'string', default: null, group: 'output', metavar: 'CMD', repo: 'user-only',
+    help: 'run CMD instead of the bell (the event\'s one-line summary as its argument)',
+  },
+  multiline: {
+    type: 'boolean', default: false, group: 'output',
+    help: 'Enter inserts a newline, Meta-Enter sends (/multiline-mode toggles)',
+  },
+  editor: {
+    type: 'string', default: null, group: 'output', metavar: 'CMD', repo: 'user-only', defaultLabel: '$VISUAL, else $EDITOR, else vi',
+    help: 'editor /editor opens',
+  },
 
   // general
   config: {

@@ -167,7 +167,7 @@ async function walkFiles(root: string): Promise<string[]> {
   return out;
 }
 
-async function tandemIgnore(root: string): Promise<(rel: string) => boolean> {
+export async function tandemIgnore(root: string): Promise<(rel: string) => boolean> {
   const rules = await readFile(path.join(root, '.tandemignore'), 'utf8').catch(() => null);
   if (rules === null) return () => false;
   const matcher = ignore().add(rules);

@@ -26,6 +26,9 @@ import type { SlashCommand } from './types.js';
 import { undoCommand } from './undo.js';
 import { voiceCommand } from './voice.js';
 import { webCommand } from './web.js';
+import { editorCommand } from './editor.js';
+import { multilineCommand, watchCommand } from './watch.js';
+import { AIDER_COMMAND_NAMES } from './aider-names.js';
 
 export function allCommands(): SlashCommand[] {
   return [
@@ -64,6 +67,9 @@ export function allCommands(): SlashCommand[] {
     sessionsCommand,
     saveCommand,
     createLoadCommand(findCommand),
+    editorCommand,
+    watchCommand,
+    multilineCommand,
     settingsCommand,
     helpCommand,
     exitCommand,
@@ -76,15 +82,24 @@ export type CommandLookup =
   | { readonly kind: 'unknown'; readonly message: string }
   | { readonly kind: 'request' };
 
-/** `/name args` finds its command; a unique prefix works too (`/tok`). */
+/**
+ * `/name args` finds its command: an exact name (or alias) first; else a prefix, only when it is unique
+ * among tandem's names and Aider's together, so a prefix never runs a different command than the one an
+ * Aider user would expect (`/ed` is neither /editor nor /editor-model), and a command added later
+ * cannot change what a prefix runs into something else.
+ */
 export function findCommand(line: string, commands: readonly SlashCommand[]): CommandLookup {
   const match = /^\/(\S+)\s*([\s\S]*)$/.exec(line.trim());
   if (!match) return { kind: 'request' };
   const [, name = '', args = ''] = match;
-  const exact = commands.find((c) => c.name === name);
+  const exact = commands.find((c) => c.name === name || (c.aliases ?? []).includes(name));
   if (exact) return { kind: 'command', command: exact, args };
   const prefixed = commands.filter((c) => c.name.startsWith(name));
-  if (prefixed.length === 1) return { kind: 'command', command: prefixed[0]!, args };
-  const hint = prefixed.length > 1 ? ` Did you mean ${prefixed.map((c) => `/${c.name}`).join(', ')}?` : ' Type /help for the list.';
+  const names = new Set([...commands.flatMap((c) => [c.name, ...(c.aliases ?? [])]), ...AIDER_COMMAND_NAMES]);
+  const candidates = [...names].filter((n) => n.startsWith(name));
+  if (prefixed.length === 1 && candidates.length === 1) return { kind: 'command', command: prefixed[0]!, args };
+  const hint = prefixed.length > 1 || (prefixed.length === 1 && candidates.length > 1)
+    ? ` Did you mean ${prefixed.map((c) => `/${c.name}`).join(', ')}?`
+    : ' Type /help for the list.';
   return { kind: 'unknown', message: `Unknown command /${name}.${hint}` };
 }

@@ -82,6 +82,26 @@ export interface CommandContext {
   readonly reasoning?: ReasoningControls;
   /** The server's and the known models matching a search, as text (/models). */
   readonly listModels?: (search: string) => Promise<string>;
+  /** Watch mode, multi-line input and the editor (/watch, /multiline-mode, /editor); absent in tests. */
+  readonly chatInput?: ChatInputTools | null;
+}
+
+/** What /watch sees of watch mode. */
+export interface WatchToggle {
+  readonly watching: boolean;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export type EditorOutcome = { readonly ok: true; readonly text: string } | { readonly ok: false; readonly reason: string };
+
+export interface ChatInputTools {
+  /** null without a git repository, or outside the interactive chat. */
+  readonly watch: WatchToggle | null;
+  /** The prompt's multi-line mode; null without a terminal. */
+  readonly input: { multiline: boolean } | null;
+  /** Opens the user's editor on a temporary Markdown file holding `initial`; the saved text. */
+  readonly openEditor: (initial: string) => Promise<EditorOutcome>;
 }
 
 export interface CommandResult {
@@ -97,6 +117,8 @@ export interface CommandResult {
 
 export interface SlashCommand {
   readonly name: string;
+  /** Other exact names (`/edit` for `/editor`). */
+  readonly aliases?: readonly string[];
   readonly summary: string;
   /** Shown by `/help NAME`. */
   readonly usage?: string;
