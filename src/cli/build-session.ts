@@ -309,7 +309,7 @@ function createRequestPorts(input: BuildInput, parts: PortParts): RequestPorts {
     shell: { run: (command) => runShell(command) },
     files: input.repoRoot ? createRepoFilesPort(input.repoRoot, gitOptions) : null,
     lock: input.repoRoot ? createRepoLock(input.repoRoot, { timeoutMs: settings['lock-timeout'] * 1000, pid: environment.pid ?? 0 }) : null,
-    applyJournal: input.repoRoot ? { file: join(input.repoRoot, '.tandem', 'apply-journal.json'), pid: environment.pid ?? 0 } : null,
+    applyJournal: input.repoRoot ? { file: join(input.repoRoot, '.tandem', 'apply-journal.json'), pid: environment.pid ?? 0, trustDir: join(environment.homeDir, '.tandem', 'journals') } : null,
   };
 }
 

@@ -89,7 +89,8 @@ export async function runEditRound(reply: string, options: EditRoundOptions, dep
 /** Holding the lock: a journal left on disk is from a tandem that was killed while applying. */
 async function recoverKilledReply(root: string, file: string, deps: Deps): Promise<void> {
   if (!existsSync(file)) return;
-  const restored = await recoverJournal(deps.fs ?? nodeWriteFs, root, file);
+  const warn = (message: string): void => deps.emit({ type: 'info', message });
+  const restored = await recoverJournal(deps.fs ?? nodeWriteFs, root, file, { trustDir: deps.journal?.trustDir ?? '', warn });
   if (restored.length > 0) {
     deps.emit({ type: 'info', message: `Put back ${restored.length} file(s) that a stopped tandem had left half-applied: ${restored.join(', ')}.` });
   }

@@ -86,5 +86,5 @@ export interface RequestPorts {
   /** One writer per repository (absent: no other process to fear, e.g. no repository). */
   readonly lock?: RepoLock | null;
   /** Where a reply being applied is recorded on disk (with the lock), so a killed run can be undone. */
-  readonly applyJournal?: { readonly file: string; readonly pid: number } | null;
+  readonly applyJournal?: { readonly file: string; readonly pid: number; readonly trustDir: string } | null;
 }

@@ -8,7 +8,8 @@ import { PathRefusedError, normalizeRepoPath, resolveRepoPath } from './paths.js
 import type { RefusedPath } from './plan.js';
 import type { EditPlan, FileSnapshot, PlannedFile } from './types.js';
 import { nodeWriteFs, removeEmptyFolders, type WriteFs } from './write-fs.js';
-import { removeJournal, sha256, writeJournal } from './apply-journal.js';
+import { forgetJournalNonce, recordJournalNonce, removeJournal, sha256, writeJournal } from './apply-journal.js';
+import { hostname } from 'node:os';
 
 export type ApplyErrorKind = 'refused_path' | 'changed_on_disk' | 'write_failed';
 
@@ -137,6 +138,8 @@ export interface AppliedPlan {
 export interface JournalOptions {
   readonly file: string;
   readonly pid: number;
+  /** A folder in the user's home where each journal's nonce is recorded, so a planted journal is never replayed. */
+  readonly trustDir: string;
 }
 
 async function rollbackJournal(fs: WriteFs, journal: readonly JournalEntry[]): Promise<string[]> {
@@ -187,8 +190,11 @@ export async function applyPlanWithUndo(root: string, plan: EditPlan, fs: WriteF
       throw new ApplyError('write_failed', file.path, `Could not read ${file.path} (${describeFsError(err)}); nothing was changed.`, { cause: err });
     }
   }
+  let nonce: string | null = null;
   const forget = async (): Promise<void> => {
-    if (journalAt) await removeJournal(fs, journalAt.file).catch(() => undefined);
+    if (!journalAt) return;
+    await removeJournal(fs, journalAt.file).catch(() => undefined);
+    if (nonce) forgetJournalNonce(journalAt.trustDir, nonce);
   };
   if (journalAt && writes.length > 0) {
     const files = writes.map((w) => ({
@@ -199,7 +205,8 @@ export async function applyPlanWithUndo(root: string, plan: EditPlan, fs: WriteF
       folder: w.newFolder === null ? null : path.relative(root, w.newFolder),
     }));
     try {
-      await writeJournal(fs, journalAt.file, { pid: journalAt.pid, files });
+      nonce = recordJournalNonce(journalAt.trustDir, journalAt.file);
+      await writeJournal(fs, journalAt.file, { pid: journalAt.pid, host: hostname(), nonce, files });
     } catch (err) {
       await forget();
       throw new ApplyError('write_failed', writes[0]?.file.path ?? '', `Could not write ${path.relative(root, journalAt.file)} (${describeFsError(err)}); nothing was changed.`, { cause: err });

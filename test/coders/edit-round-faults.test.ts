@@ -194,7 +194,7 @@ describe('a tandem killed while applying', () => {
   it('leaves a journal from which the next tandem puts the tree back', async () => {
     for (const n of [2, 3, 4]) {
       const { root, before } = setup();
-      const journal = { file: join(root, '.tandem', 'apply-journal.json'), pid: 1 };
+      const journal = { file: join(root, '.tandem', 'apply-journal.json'), pid: 1, trustDir: join(root, '..', 'home-journals') };
       // The Nth temp file is written but never renamed: the process is gone at that moment, as after SIGKILL.
       let calls = 0;
       const killed: WriteFs = {
@@ -211,7 +211,7 @@ describe('a tandem killed while applying', () => {
       });
       expect(snapshot(root)).not.toEqual(before);
 
-      const restored = await recoverJournal(nodeWriteFs, root, journal.file);
+      const restored = await recoverJournal(nodeWriteFs, root, journal.file, { trustDir: journal.trustDir });
 
       expect(restored.length).toBe(n - 1);
       const after = snapshot(root);
@@ -222,7 +222,7 @@ describe('a tandem killed while applying', () => {
 
   it('is recovered by the next edit round under the lock, leaving files the user changed since alone', async () => {
     const { root } = setup();
-    const journal = { file: join(root, '.tandem', 'apply-journal.json'), pid: 1 };
+    const journal = { file: join(root, '.tandem', 'apply-journal.json'), pid: 1, trustDir: join(root, '..', 'home-journals') };
     let calls = 0;
     const killed: WriteFs = { ...nodeWriteFs, writeNew: (p, d) => (++calls === 4 ? new Promise<void>(() => {}) : nodeWriteFs.writeNew(p, d)) };
     void runEditRound(REPLY, { root, chatFiles: CHAT, dryRun: false, dirtyCommits: false }, { coder, asker: { confirm: async () => 'yes' }, git: null, emit: () => {}, fs: killed, journal });

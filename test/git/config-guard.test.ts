@@ -103,7 +103,7 @@ describe("tandem's git calls with a repository config that names commands", () =
     const signer = join(fx.root, '..', 'sign.sh');
     await writeFile(signer, FAKE_GPG);
     await chmod(signer, 0o755);
-    await writeFile(join(fx.env.HOME, '.gitconfig'), `[gpg]\n  program = ${signer}\n[commit]\n  gpgSign = true\n`);
+    await writeFile(join(fx.root, '..', 'home', '.gitconfig'), `[gpg]\n  program = ${signer}\n[commit]\n  gpgSign = true\n`);
     await appendFile(join(fx.root, '.git', 'config'), `[includeIf "gitdir:${fx.root}/"]\n  path = ../../included.cfg\n`);
     await fx.write({ '.gitattributes': '*.txt filter=x diff=x merge=x\n*.bin filter=p\n', 'a.txt': '2\n', 'b.bin': 'c\n', 'new.txt': 'n\n' });
     const options = { env: fx.env };

@@ -2,6 +2,7 @@
 // its first request and its files, for --resume ID.
 import { join } from 'node:path';
 import { listSessions, readSessionLog, sessionsDir } from '../../session/session-log.js';
+import { createStateReader, type StateReader } from '../../platform/state-files.js';
 import type { SlashCommand } from './types.js';
 
 export interface SessionSummary {
@@ -22,15 +23,15 @@ export const sessionsCommand: SlashCommand = {
   },
 };
 
-export function summarizeSessions(root: string): SessionSummary[] {
-  return listSessions(root).map((id) => summarize(root, id));
+export function summarizeSessions(root: string, reader: StateReader = createStateReader(root)): SessionSummary[] {
+  return listSessions(root, reader).map((id) => summarize(root, id, reader));
 }
 
-function summarize(root: string, id: string): SessionSummary {
+function summarize(root: string, id: string, reader: StateReader): SessionSummary {
   const blank: SessionSummary = { id, created: null, firstRequest: null, files: [], interactive: true };
   let entries;
   try {
-    entries = readSessionLog(join(sessionsDir(root), `${id}.jsonl`)).entries;
+    entries = readSessionLog(join(sessionsDir(root), `${id}.jsonl`), reader).entries;
   } catch {
     return blank;
   }
