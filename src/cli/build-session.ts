@@ -23,6 +23,8 @@ import { createProcessRunner, type ProcessRunner } from '../platform/process.js'
 import { scrubEnvironment } from '../platform/scrub-env.js';
 import { readConfinedText } from '../platform/text-files.js';
 import { createRepoLock } from '../platform/repo-lock.js';
+import { createStateReader, stateTrackedWarning, type StateReader } from '../platform/state-files.js';
+import { trackedUnder } from '../git/ls-files.js';
 import type { EmitEvent } from '../session/events.js';
 import type { SessionRecorder } from '../session/session-log.js';
 import { ModelProfiles } from '../session/model-profiles.js';
@@ -65,6 +67,8 @@ export interface BuiltSession {
   readonly git: GitCommandsPort | null;
   /** false when `.tandem` is not a real folder of the repository: nothing may be written there. */
   readonly stateDirUsable: boolean;
+  /** Files in `.tandem/` that git tracks: they came with the repository and are never read. */
+  readonly trackedState: ReadonlySet<string>;
   /** Names the repo map has seen, for Tab completion. */
   readonly identifiers: () => readonly string[];
   /** The slash commands' view of the session; `signal` (Ctrl-C) stops the commands they run. */
@@ -111,7 +115,7 @@ function createModelClient(settings: Settings, cwd: string, profileOf: ProfileBu
   return llmLog && logAllowed ? withLlmLog(client, resolve(cwd, llmLog), () => clock.now()) : client;
 }
 
-function createMap(input: BuildInput, root: string, tokens: TokenCounter, tokenizer: () => string, contextWindow: number): RepoMapHandle | null {
+function createMap(input: BuildInput, root: string, tokens: TokenCounter, tokenizer: () => string, contextWindow: number, stateReader: StateReader): RepoMapHandle | null {
   const { environment, settings } = input;
   if (settings['map-tokens'] <= 0) return null;
   const showProgress = environment.stderrIsTTY && !settings.json;
@@ -124,6 +128,7 @@ function createMap(input: BuildInput, root: string, tokens: TokenCounter, tokeni
     contextWindow,
     noFilesMultiplier: settings['map-multiplier-no-files'],
     tokenizer,
+    stateReader,
     progress: showProgress ? (input.mapProgress ?? createProgressBar({ write: (t) => void environment.stderr.write(t), columns: environment.columns })) : undefined,
   });
 }
@@ -167,6 +172,11 @@ export async function buildSession(input: BuildInput): Promise<BuiltSession> {
   if (input.repoRoot) await ensureExcluded(input.repoRoot, '.tandem/', gitOptions);
   const stateProblem = input.repoRoot ? stateDirProblem(root) : null;
   if (stateProblem) emit({ type: 'warning', message: stateProblem });
+  // Nothing in .tandem/ is trusted because it is there: files git tracks came with the repository.
+  const trackedState = input.repoRoot ? await trackedUnder(input.repoRoot, '.tandem', childEnv) : new Set<string>();
+  const trackedWarning = stateTrackedWarning(trackedState);
+  if (trackedWarning) emit({ type: 'warning', message: trackedWarning });
+  const stateReader = createStateReader(root, { tracked: trackedState, warn: (message) => emit({ type: 'warning', message }) });
 
   const profileOf = createProfileBuilder({
     baseURL: settings['base-url'] ?? DEFAULT_BASE_URL,
@@ -185,12 +195,13 @@ export async function buildSession(input: BuildInput): Promise<BuiltSession> {
   const runShell = (command: string, extra: ShellRunOptions = {}): ReturnType<ShellPort['run']> =>
     runner.run(command, { cwd: root, timeoutMs: commandTimeoutMs, env: childEnv, ...extra });
   // The map's tag cache and stored maps live in .tandem/ too
-  const repoMap = stateProblem ? null : createMap(input, root, tokens, () => profiles.get('main').name, choice.contextWindow);
+  const repoMap = stateProblem ? null : createMap(input, root, tokens, () => profiles.get('main').name, choice.contextWindow, stateReader);
 
   if (stateProblem && settings.resume !== null) throw new CliError(`cannot resume: ${stateProblem}`, EXIT.usage);
-  const resumed = settings.resume !== null ? resumeSession(root, settings.resume) : null;
+  const resumed = settings.resume !== null ? resumeSession(root, settings.resume, stateReader) : null;
   const log = stateProblem ? { recorder: null, emit } : openSessionLog(input, root, choice, resumed);
-  const ports = createRequestPorts(input, { root, gitOptions, client, tokens, repoMap, runner, runShell, commandTimeoutMs, emit: log.emit });
+  const stateUsable = input.repoRoot !== null && stateProblem === null;
+  const ports = createRequestPorts(input, { root, gitOptions, client, tokens, repoMap, runner, runShell, commandTimeoutMs, emit: log.emit, stateUsable, trackedState });
   const hooksDir = input.repoRoot ? await configuredHooksDir(input.repoRoot, gitOptions) : null;
   const session = new Session({ ...sessionOptions(settings, choice, root), hooksDir }, {
     ports,
@@ -216,6 +227,7 @@ export async function buildSession(input: BuildInput): Promise<BuiltSession> {
     emit: log.emit,
     git,
     stateDirUsable: stateProblem === null,
+    trackedState,
     identifiers: () => repoMap?.identifiers() ?? [],
     commandContext: commandContextOf(input, { session, root, git, repoMap, runShell, profiles, tokens, client, ports }),
     close: async () => {
@@ -286,6 +298,9 @@ interface PortParts {
   readonly commandTimeoutMs: number;
   /** The recording emitter: the asker's questions and answers join the log. */
   readonly emit: EmitEvent;
+  /** `.tandem` is a real folder of a repository: the lock and the apply journal may live there. */
+  readonly stateUsable: boolean;
+  readonly trackedState: ReadonlySet<string>;
 }
 
 /** The real ports a request runs through: model, git, checks, asker, map, shell, repository files, lock. */
@@ -308,8 +323,16 @@ function createRequestPorts(input: BuildInput, parts: PortParts): RequestPorts {
     repoMap,
     shell: { run: (command) => runShell(command) },
     files: input.repoRoot ? createRepoFilesPort(input.repoRoot, gitOptions) : null,
-    lock: input.repoRoot ? createRepoLock(input.repoRoot, { timeoutMs: settings['lock-timeout'] * 1000, pid: environment.pid ?? 0 }) : null,
-    applyJournal: input.repoRoot ? { file: join(input.repoRoot, '.tandem', 'apply-journal.json'), pid: environment.pid ?? 0, trustDir: join(environment.homeDir, '.tandem', 'journals') } : null,
+    lock:
+      input.repoRoot && parts.stateUsable
+        ? createRepoLock(input.repoRoot, {
+            timeoutMs: settings['lock-timeout'] * 1000,
+            pid: environment.pid ?? 0,
+            tracked: parts.trackedState.has('.tandem/write.lock'),
+            warn: (message) => parts.emit({ type: 'warning', message }),
+          })
+        : null,
+    applyJournal: input.repoRoot && parts.stateUsable ? { file: join(input.repoRoot, '.tandem', 'apply-journal.json'), pid: environment.pid ?? 0, trustDir: join(environment.homeDir, '.tandem', 'journals') } : null,
   };
 }
 

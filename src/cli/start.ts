@@ -22,6 +22,8 @@ import { buildSession, type BuiltSession } from './build-session.js';
 import { runOneShot } from './one-shot.js';
 import { runRepl } from './repl.js';
 import { formatSessionList, summarizeSessions } from './commands/sessions.js';
+import { trackedUnder } from '../git/ls-files.js';
+import { createStateReader } from '../platform/state-files.js';
 
 type ParsedArgs = Extract<ParseArgsResult, { ok: true }>;
 
@@ -31,7 +33,10 @@ export async function startTandem(environment: CliEnvironment, parsed: ParsedArg
   const { settings, approvalsNeeded, sources } = loadSettings(environment, parsed, repoRoot);
   const json = settings.json;
   if (settings.sessions) {
-    environment.stdout.write(formatSessionList(summarizeSessions(repoRoot ?? environment.cwd)));
+    const root = repoRoot ?? environment.cwd;
+    const tracked = repoRoot ? await trackedUnder(repoRoot, '.tandem', gitEnv) : new Set<string>();
+    const reader = createStateReader(root, { tracked, warn: (message) => void environment.stderr.write(`warning: ${message}\n`) });
+    environment.stdout.write(formatSessionList(summarizeSessions(root, reader)));
     return EXIT.ok;
   }
   const message = readMessage(settings, environment.cwd);
@@ -124,7 +129,7 @@ async function createRenderer(environment: CliEnvironment, settings: Settings): 
 /** Persistent input history under the repository's .tandem/ and Tab completion for the prompt. */
 function configurePrompt(lines: LineReader, built: BuiltSession, environment: CliEnvironment, repoRoot: string | null): void {
   lines.configure({
-    historyFile: repoRoot && built.stateDirUsable ? join(repoRoot, '.tandem', 'input.history') : null,
+    historyFile: repoRoot && built.stateDirUsable && !built.trackedState.has('.tandem/input.history') ? join(repoRoot, '.tandem', 'input.history') : null,
     completer: createRepositoryCompleter({
       root: built.root,
       cwd: environment.cwd,

@@ -11,3 +11,13 @@ export async function listRepoFiles(root: string, env?: Readonly<Record<string, 
     return null;
   }
 }
+
+/** The files git tracks under `folder` (e.g. `.tandem`), repo-relative posix; empty when none or not a repository. */
+export async function trackedUnder(root: string, folder: string, env?: Readonly<Record<string, string | undefined>>): Promise<Set<string>> {
+  try {
+    const stdout = await runGit(createGit(root, env ? { env: { ...env } } : {}), ['--literal-pathspecs', 'ls-files', '-z', '--', folder]);
+    return new Set(stdout.split('\0').filter(Boolean));
+  } catch {
+    return new Set();
+  }
+}

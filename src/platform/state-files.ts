@@ -112,22 +112,27 @@ export function createStateReader(root: string, options: StateReaderOptions = {}
   };
   return {
     read(file, maxBytes) {
+      // Files git tracks are named once at start (stateTrackedWarning), not at each read.
       const tracked = trackedProblem(file);
-      if (tracked) {
-        warn(file, tracked);
-        return refused(tracked);
-      }
+      if (tracked) return refused(tracked);
       const result = readStateFile(root, file, maxBytes);
       if (!result.ok && !result.missing) warn(file, result.message);
       return result;
     },
     usable(file) {
       const tracked = trackedProblem(file);
-      if (tracked) warn(file, tracked);
       const st = lstatOrNull(file);
       return tracked === null && st !== null && st.isFile();
     },
   };
+}
+
+/** The one warning naming the files in `.tandem/` that git tracks, or null when there are none. */
+export function stateTrackedWarning(tracked: ReadonlySet<string>): string | null {
+  if (tracked.size === 0) return null;
+  const names = [...tracked].sort();
+  const shown = names.length > 5 ? `${names.slice(0, 5).join(', ')} and ${names.length - 5} more` : names.join(', ');
+  return `git tracks ${shown} in .tandem/: they came with the repository, not from this tandem, and are ignored`;
 }
 
 /** The text of a state file, or '' when it is missing or refused. */
