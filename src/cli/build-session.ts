@@ -35,6 +35,8 @@ import { createCoderLoader } from './coder-loader.js';
 import { readInstructions } from './instructions.js';
 import { LazySessionLog, recordingEmit, resumeSession, sessionMetaOf, type ResumedSession } from './session-files.js';
 import { stateDirProblem, writesInside } from './state-dir.js';
+import { pathSettingProblem, type PathSettingContext } from './path-settings.js';
+import { repositoryConfigFiles } from '../git/config-files.js';
 import type { CliEnvironment } from './cli-environment.js';
 import { allCommands } from './commands/registry.js';
 import type { CommandContext, GitCommandsPort, ShellRunOptions } from './commands/types.js';
@@ -189,7 +191,9 @@ export async function buildSession(input: BuildInput): Promise<BuiltSession> {
   const profiles = new ModelProfiles(profileOf, { main: settings.model, weak: settings['weak-model'], editor: settings['editor-model'] });
   // The map and /tokens count with whichever main model the chat has now.
   const tokens: TokenCounter = { count: (text) => profiles.get('main').tokens.count(text) };
-  const client = createModelClient(settings, environment.cwd, profileOf, llmLogAllowed(input, root, emit), environment.clock ?? systemClock);
+  const hooksDir = input.repoRoot ? await configuredHooksDir(input.repoRoot, gitOptions) : null;
+  const pathContext: PathSettingContext = { root, hooksDir, gitConfigFiles: input.repoRoot ? await repositoryConfigFiles(input.repoRoot, gitOptions) : [] };
+  const client = createModelClient(settings, environment.cwd, profileOf, llmLogAllowed(input, pathContext, emit), environment.clock ?? systemClock);
   const runner = createProcessRunner();
   const commandTimeoutMs = settings['command-timeout'] * 1000;
   const runShell = (command: string, extra: ShellRunOptions = {}): ReturnType<ShellPort['run']> =>
@@ -202,7 +206,6 @@ export async function buildSession(input: BuildInput): Promise<BuiltSession> {
   const log = stateProblem ? { recorder: null, emit } : openSessionLog(input, root, choice, resumed);
   const stateUsable = input.repoRoot !== null && stateProblem === null;
   const ports = createRequestPorts(input, { root, gitOptions, client, tokens, repoMap, runner, runShell, commandTimeoutMs, emit: log.emit, stateUsable, trackedState });
-  const hooksDir = input.repoRoot ? await configuredHooksDir(input.repoRoot, gitOptions) : null;
   const session = new Session({ ...sessionOptions(settings, choice, root), hooksDir }, {
     ports,
     emit: log.emit,
@@ -237,7 +240,7 @@ export async function buildSession(input: BuildInput): Promise<BuiltSession> {
       repoMap ? repoMap.get({ chatFiles: session.chatFiles, readOnlyFiles: [], requestText: '', budget: settings['map-tokens'] }) : '',
   };
   // Files named on the command line go through the same checks as /add (globs, folders, binary, size).
-  await addStartFiles(built.commandContext((text) => emit({ type: 'info', message: text.trimEnd() })), input.files, readFilesAllowed(input, root, emit));
+  await addStartFiles(built.commandContext((text) => emit({ type: 'info', message: text.trimEnd() })), input.files, readFilesAllowed(input, pathContext, emit));
   return built;
 }
 
@@ -388,21 +391,33 @@ function repoRelative(root: string, cwd: string, file: string): string | null {
   return rel.split(sep).join('/');
 }
 
-/** The llm-log a repository named is used only when it would be written inside the repository. */
-function llmLogAllowed(input: BuildInput, root: string, emit: EmitEvent): boolean {
+/**
+ * The llm-log is never written into `.git/`, `.tandem/`, a config file or a hook, whoever named it; one a
+ * repository named must also be written inside the repository.
+ */
+function llmLogAllowed(input: BuildInput, context: PathSettingContext, emit: EmitEvent): boolean {
   const file = input.settings['llm-log'];
-  if (!file || !fromRepository(input, 'llm-log')) return true;
-  if (writesInside(root, resolve(input.environment.cwd, file))) return true;
-  emit({ type: 'warning', message: `llm-log ${file} from the repository's config leads outside the repository; ignored` });
+  if (!file) return true;
+  const repo = fromRepository(input, 'llm-log');
+  const absolute = resolve(input.environment.cwd, file);
+  const problem = pathSettingProblem('llm-log', absolute, repo, context) ?? (repo && !writesInside(context.root, absolute) ? `llm-log ${file} from the repository's config leads outside the repository; ignored` : null);
+  if (problem === null) return true;
+  emit({ type: 'warning', message: problem });
   return false;
 }
 
-/** Read-only files a repository named must really lie inside it (after symlinks); the user's own may lie anywhere. */
-function readFilesAllowed(input: BuildInput, root: string, emit: EmitEvent): string[] {
+/** Read-only files a repository named must really lie inside it (after symlinks), outside state and config; the user's own may lie anywhere. */
+function readFilesAllowed(input: BuildInput, context: PathSettingContext, emit: EmitEvent): string[] {
   const files = input.settings.read;
   if (!fromRepository(input, 'read')) return [...files];
   return files.filter((file) => {
-    const read = readConfinedText(resolve(input.environment.cwd, file), { root, shown: file });
+    const absolute = resolve(input.environment.cwd, file);
+    const problem = pathSettingProblem('read', absolute, true, context);
+    if (problem) {
+      emit({ type: 'warning', message: `${problem} (named by the repository's config)` });
+      return false;
+    }
+    const read = readConfinedText(absolute, { root: context.root, shown: file });
     if (read.ok || read.kind === 'missing') return true;
     emit({ type: 'warning', message: `read: ${read.message} (named by the repository's config)` });
     return false;
