@@ -1,7 +1,7 @@
 // One reply becomes a change: parse -> lock -> plan (dry run) -> approvals -> apply -> commit -> unlock.
 // Everything the model must fix comes back as text in `problems`; nothing here throws for a model mistake.
 import { existsSync } from 'node:fs';
-import { applyPlanWithUndo, loadSnapshots, type AppliedPlan, type JournalOptions } from '../edits/apply.js';
+import { ApplyError, applyPlanWithUndo, loadSnapshots, type AppliedPlan, type JournalOptions } from '../edits/apply.js';
 import { recoverJournal } from '../edits/apply-journal.js';
 import { decideEdit, type EditPolicyDecision } from '../edits/edit-policy.js';
 import { describeRoundProblems } from '../edits/failure-message.js';
@@ -32,6 +32,8 @@ export interface EditRoundOptions {
   readonly uncommittedByTandem?: ReadonlyMap<string, string>;
   /** Files the user declined in this chat: never asked about again, and a "no" here joins them. */
   readonly declined?: Set<string>;
+  /** SIGTERM / Ctrl-C: a reply being applied stops between two files and is rolled back. */
+  readonly signal?: AbortSignal;
 }
 
 export interface EditRoundResult {
@@ -104,9 +106,12 @@ async function planAndWrite(
 ): Promise<EditRoundResult> {
   const paths = unique([...parsed.edits.map((e) => e.path), ...options.chatFiles]);
   const loaded = await loadSnapshots(options.root, paths);
+  stopIfInterrupted(options.signal);
   const plan = planEdits(parsed.edits, loaded.files, { chatFiles: options.chatFiles, refused: loaded.refused, root: options.root });
   const approval = await approvePlan(plan, options, deps);
+  stopIfInterrupted(options.signal);
   const writable = await refuseUnwritable(approval.files, options.root, deps);
+  stopIfInterrupted(options.signal);
   const failures = [...plan.failures, ...approval.denied, ...writable.refused];
   for (const failure of failures) {
     const denied = failure.reason === 'denied';
@@ -130,7 +135,11 @@ async function planAndWrite(
   if (options.dirtyCommits && deps.git && deps.commit && files.length > 0) {
     await commitUserWork(files, options.uncommittedByTandem ?? new Map(), deps);
   }
-  const applied = await applyPlanWithUndo(options.root, { files, failures: [] }, deps.fs, deps.journal ?? undefined);
+  const applied = await applyPlanWithUndo(options.root, { files, failures: [] }, deps.fs, deps.journal ?? undefined, options.signal);
+  if (options.signal?.aborted) {
+    const unrestored = await applied.rollback();
+    throw new ApplyError('interrupted', '', `Interrupted before the reply was committed; ${unrestored.length === 0 ? 'every file written was put back' : `could not restore ${unrestored.join(', ')}`}.`);
+  }
   const written = files
     .filter((file) => applied.touched.includes(file.path))
     .map((file) => ({ path: file.path, before: file.before.text, after: file.after }));
@@ -138,6 +147,10 @@ async function planAndWrite(
   files.forEach((file, i) => deps.emit({ type: 'edit', path: file.path, status: 'applied', diff: diffs[i] }));
   for (const note of files.flatMap((file) => file.notes)) deps.emit({ type: 'info', message: note });
   return { ...base, written, appliedCount: countAppliedEdits(files), ...(uncommitted ? { uncommitted } : {}) };
+}
+
+function stopIfInterrupted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw new ApplyError('interrupted', '', 'Interrupted before the reply was written; nothing was changed.');
 }
 
 /**

@@ -11,7 +11,7 @@ import { nodeWriteFs, removeEmptyFolders, type WriteFs } from './write-fs.js';
 import { forgetJournalNonce, recordJournalNonce, removeJournal, sha256, writeJournal } from './apply-journal.js';
 import { hostname } from 'node:os';
 
-export type ApplyErrorKind = 'refused_path' | 'changed_on_disk' | 'write_failed';
+export type ApplyErrorKind = 'refused_path' | 'changed_on_disk' | 'write_failed' | 'interrupted';
 
 export class ApplyError extends Error {
   constructor(
@@ -176,10 +176,18 @@ async function firstMissingFolder(fs: WriteFs, root: string, dir: string): Promi
  * All files are checked before any is written, so a stale plan writes nothing; a write that fails
  * midway puts back every file already written before the error is thrown.
  */
-export async function applyPlanWithUndo(root: string, plan: EditPlan, fs: WriteFs = nodeWriteFs, journalAt?: JournalOptions): Promise<AppliedPlan> {
-  for (const file of plan.files) await checkUnchanged(root, file);
+export async function applyPlanWithUndo(root: string, plan: EditPlan, fs: WriteFs = nodeWriteFs, journalAt?: JournalOptions, signal?: AbortSignal): Promise<AppliedPlan> {
+  // SIGTERM or Ctrl-C stops a long reply between two files: nothing yet written, or all of it put back.
+  const stopBeforeWriting = (): void => {
+    if (signal?.aborted) throw new ApplyError('interrupted', '', 'Interrupted before the reply was written; nothing was changed.');
+  };
+  for (const file of plan.files) {
+    stopBeforeWriting();
+    await checkUnchanged(root, file);
+  }
   const writes: Array<{ file: PlannedFile; target: string; content: string; before: JournalEntry['before']; newFolder: string | null }> = [];
   for (const file of plan.files) {
+    stopBeforeWriting();
     const content = encodeSnapshotText(file.after, file.before);
     const original = file.before.text === null ? null : encodeSnapshotText(file.before.text, file.before);
     if (original === content && !file.created) continue;
@@ -215,6 +223,12 @@ export async function applyPlanWithUndo(root: string, plan: EditPlan, fs: WriteF
   const touched: string[] = [];
   const journal: JournalEntry[] = [];
   for (const { file, target, content, before } of writes) {
+    if (signal?.aborted) {
+      const unrestored = await rollbackJournal(fs, journal);
+      if (unrestored.length === 0) await forget();
+      const restored = unrestored.length === 0 ? 'every file written was put back' : `could not restore ${unrestored.map((t) => path.relative(root, t)).join(', ')}`;
+      throw new ApplyError('interrupted', file.path, `Interrupted while writing the reply; ${restored}.`);
+    }
     try {
       const createdFolder = await fs.mkdir(path.dirname(target));
       journal.push({ target, before, createdFolder });

@@ -242,3 +242,33 @@ describe('a tandem killed while applying', () => {
     expect(readFileSync(join(root, 'Makefile'), 'utf8')).toBe('mine:\n');
   });
 });
+
+describe('SIGTERM or Ctrl-C while a reply is being written', () => {
+  it('stops between two files and puts back what was written, at every point', async () => {
+    for (const n of [1, 2, 3, 4]) {
+      const { root, before } = setup();
+      const journal = { file: join(root, '.tandem', 'apply-journal.json'), pid: 1, trustDir: join(root, '..', 'home-journals') };
+      const controller = new AbortController();
+      // The signal arrives while the Nth file of the reply is being renamed into place.
+      let renames = 0;
+      const fs: WriteFs = {
+        ...nodeWriteFs,
+        rename: async (from, to) => {
+          await nodeWriteFs.rename(from, to);
+          if (!to.endsWith('apply-journal.json') && ++renames === n) controller.abort();
+        },
+      };
+      const error = await runEditRound(
+        REPLY,
+        { root, chatFiles: CHAT, dryRun: false, dirtyCommits: false, signal: controller.signal },
+        { coder, asker: { confirm: async () => 'yes' }, git: null, emit: () => {}, fs, journal },
+      ).catch((e: unknown) => e);
+      expect((error as { kind?: string }).kind, `signal at write ${n}`).toBe('interrupted');
+      expect((error as Error).message).toMatch(/every file written was put back|nothing was changed/);
+      const after = snapshot(root);
+      delete after['.tandem/'];
+      expect(after, `signal at write ${n}`).toEqual(before);
+      expect(readdirSync(join(root, '..', 'home-journals'))).toEqual([]);
+    }
+  });
+});
