@@ -400,7 +400,7 @@ function llmLogAllowed(input: BuildInput, context: PathSettingContext, emit: Emi
   if (!file) return true;
   const repo = fromRepository(input, 'llm-log');
   const absolute = resolve(input.environment.cwd, file);
-  const problem = pathSettingProblem('llm-log', absolute, repo, context) ?? (repo && !writesInside(context.root, absolute) ? `llm-log ${file} from the repository's config leads outside the repository; ignored` : null);
+  const problem = pathSettingProblem('llm-log', absolute, repo, context, file) ?? (repo && !writesInside(context.root, absolute) ? `llm-log ${file} from the repository's config leads outside the repository; ignored` : null);
   if (problem === null) return true;
   emit({ type: 'warning', message: problem });
   return false;
@@ -412,7 +412,8 @@ function readFilesAllowed(input: BuildInput, context: PathSettingContext, emit: 
   if (!fromRepository(input, 'read')) return [...files];
   return files.filter((file) => {
     const absolute = resolve(input.environment.cwd, file);
-    const problem = pathSettingProblem('read', absolute, true, context);
+    // Outside the repository is the confined read's to say (below); here: state, git's config, hooks.
+    const problem = pathSettingProblem('read', absolute, false, context, file);
     if (problem) {
       emit({ type: 'warning', message: `${problem} (named by the repository's config)` });
       return false;

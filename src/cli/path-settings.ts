@@ -60,10 +60,11 @@ function realOrSelf(file: string): string {
  * Why `file` (absolute) may not be used by the setting `key`, or null when it may. `fromRepository`:
  * the value came from the repository's config or `.env`, so it must also lie inside the repository.
  */
-export function pathSettingProblem(key: string, file: string, fromRepository: boolean, context: PathSettingContext): string | null {
-  const shown = `${key} ${file}`;
+export function pathSettingProblem(key: string, file: string, fromRepository: boolean, context: PathSettingContext, name = file): string | null {
+  const shown = `${key} ${name}`;
+  // A log is appended to: never through a link. A file read is judged by where its link leads (below).
   try {
-    if (lstatSync(file).isSymbolicLink()) return `${shown} is a symbolic link; ignored`;
+    if (key === 'llm-log' && lstatSync(file).isSymbolicLink()) return `${shown} is a symbolic link; ignored`;
   } catch {
     // does not exist yet: judged by where it would be made
   }
