@@ -4,13 +4,14 @@
 // replayed only when this user's tandem wrote it, and a foreign lock does not block edits for good.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, watch, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeOpenAI, textReply, type FakeOpenAIServer } from '../support/fake-openai-server.js';
 import { runCli } from '../support/cli.js';
 import { searchReplace } from '../support/replies.js';
+import { signalProcess } from '../support/pid-file.js';
 import { memoryProbe, outsideSecret } from '../support/safety.js';
 import { git, gitRepo, read, tempDir, writeFiles } from '../support/temp-repo.js';
 
@@ -208,4 +209,37 @@ describe("a repository's own git config", () => {
       expect(execFileSync('git', ['cat-file', '-p', 'HEAD:app.py'], { cwd: repo, encoding: 'utf8' })).toBe('x = 2\n');
     },
   );
+});
+
+describe('SIGTERM while a reply is being written', () => {
+  it('is honoured: the run ends 130, and the reply is there whole and committed or not at all', async () => {
+    const repo = gitRepo({ 'app.py': 'x = 1\n' });
+    mkdirSync(join(repo, '.tandem'));
+    // 90 new files beside the chat file (no question), then the edit of the chat file itself
+    const names = Array.from({ length: 90 }, (_, i) => `part${String(i).padStart(3, '0')}.txt`);
+    const reply = [...names.map((name) => searchReplace(name, '', `${name}\n`)), searchReplace('app.py', 'x = 1\n', 'x = 2\n')].join('\n');
+    const url = (await serve([reply])).url;
+    const head = git(repo, 'rev-parse', 'HEAD');
+    let pid = 0;
+    // The journal is written just before the first file: that is the moment to stop the run.
+    const journalSeen = new Promise<void>((resolve) => {
+      const watcher = watch(join(repo, '.tandem'), (_event, name) => {
+        if (name !== 'apply-journal.json' || pid <= 0) return;
+        watcher.close();
+        signalProcess(pid, 'SIGTERM');
+        resolve();
+      });
+    });
+
+    const run = await runCli([...base(url), '--map-tokens', '0', '-m', 'edit', '--yes-always', 'app.py'], { cwd: repo, onSpawn: (p) => (pid = p) });
+    await journalSeen;
+
+    expect(run.code, run.stderr).toBe(130);
+    const committed = git(repo, 'rev-parse', 'HEAD') !== head;
+    const present = names.filter((name) => existsSync(join(repo, name)));
+    // whole or nothing: never a part of the reply on disk
+    expect(present.length, run.stderr).toBe(committed ? names.length : 0);
+    expect(read(repo, 'app.py')).toBe(committed ? 'x = 2\n' : 'x = 1\n');
+    expect(existsSync(join(repo, '.tandem', 'apply-journal.json'))).toBe(false);
+  });
 });
