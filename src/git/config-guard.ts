@@ -58,8 +58,9 @@ const RULES: readonly Rule[] = [
   { pattern: /^merge\..+\.driver$/i, neutral: constant('') },
   { pattern: /^gpg\.(program|[^.]+\.program)$/i, neutral: (key) => GPG_DEFAULTS[key.toLowerCase()] ?? 'gpg' },
   { pattern: /^gpg\.ssh\.defaultkeycommand$/i, neutral: constant('') },
-  { pattern: /^remote\..+\.uploadpack$/i, neutral: constant('git-upload-pack') },
-  { pattern: /^remote\..+\.receivepack$/i, neutral: constant('git-receive-pack') },
+  // The first value wins here, so no override can replace it: a local (file) remote, where the program
+  // would run on this machine, is turned off instead; over ssh it runs on the other host.
+  { pattern: /^remote\..+\.(uploadpack|receivepack)$/i, neutral: () => null, extra: () => [['protocol.file.allow', 'never']] },
   // The ext:: transport runs a command; a repository that touches protocol policy gets it off.
   { pattern: /^protocol\.(allow|.+\.allow)$/i, neutral: () => null, extra: () => [['protocol.ext.allow', 'never']] },
   { pattern: /^alias\./i, neutral: (_key, value) => (value.trimStart().startsWith('!') ? '' : null) },

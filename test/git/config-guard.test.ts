@@ -123,3 +123,59 @@ describe("tandem's git calls with a repository config that names commands", () =
     expect(existsSync(join(markers, 'clean'))).toBe(false);
   });
 });
+
+describe('the command keys tandem itself never triggers, exercised through runGit (as /git would)', () => {
+  let fx: Fixture;
+  afterEach(async () => fx.cleanup());
+
+  it('runs no editor, sequence editor, merge driver, ssh command, upload-pack, ext:: transport or pager of the repository', async () => {
+    fx = await makeFixture();
+    await userCommit(fx, { 'a.txt': '1\n', '.gitattributes': '*.txt merge=x\n' });
+    const markers = join(fx.root, '..', 'markers');
+    const { mkdir } = await import('node:fs/promises');
+    await mkdir(markers);
+    const script = join(fx.root, '..', 'evil.sh');
+    await writeFile(script, `#!/bin/sh\ntouch "${markers}/$1"\nexit 0\n`);
+    await chmod(script, 0o755);
+    const cmd = (name: string): string => `"${script} ${name}"`;
+    await appendFile(
+      join(fx.root, '.git', 'config'),
+      [
+        '[core]',
+        `  editor = ${cmd('editor')}`,
+        `  sshCommand = ${cmd('ssh')}`,
+        `  pager = ${cmd('pager')}`,
+        '[sequence]',
+        `  editor = ${cmd('sequence-editor')}`,
+        '[merge "x"]',
+        `  driver = ${cmd('merge')}`,
+        '[remote "local"]',
+        `  url = ${fx.root}`,
+        `  uploadpack = ${cmd('uploadpack')}`,
+        '[protocol]',
+        '  allow = always',
+        '[pager]',
+        `  log = ${cmd('pager-log')}`,
+        '',
+      ].join('\n'),
+    );
+    const git = createGit(fx.root, { env: fx.env });
+    const attempt = (args: string[]): Promise<unknown> => runGit(git, args).catch(() => null);
+    // two branches changing a.txt: the merge uses the repository's driver for *.txt
+    await runGit(git, ['checkout', '-q', '-b', 'side']);
+    await fx.write({ 'a.txt': 'side\n' });
+    await runGit(git, ['-c', 'user.name=A', '-c', 'user.email=a@x', 'commit', '-q', '-am', 'side']);
+    await runGit(git, ['checkout', '-q', '-']);
+    await fx.write({ 'a.txt': 'main\n' });
+    await runGit(git, ['-c', 'user.name=A', '-c', 'user.email=a@x', 'commit', '-q', '-am', 'main']);
+    await attempt(['-c', 'user.name=A', '-c', 'user.email=a@x', 'merge', '--no-edit', 'side']);
+    await attempt(['merge', '--abort']);
+    await attempt(['-c', 'user.name=A', '-c', 'user.email=a@x', 'commit', '--amend']);
+    await attempt(['-c', 'user.name=A', '-c', 'user.email=a@x', 'rebase', '-i', 'HEAD~1']);
+    await attempt(['ls-remote', 'ssh://example.invalid/repo.git']);
+    await attempt(['ls-remote', 'local']);
+    await attempt(['ls-remote', `ext::sh -c touch% ${markers}/ext`]);
+    await attempt(['log', '-1']);
+    expect(readdirSync(markers)).toEqual([]);
+  });
+});
