@@ -47,7 +47,6 @@ const DEFAULT_STALE_AFTER_MS = 10 * 60_000;
 
 /** A live process whose command line does not mention tandem is not the lock's writer (a reused or planted pid). */
 export function processLooksLikeTandem(pid: number): boolean {
-  if (pid === process.pid) return true;
   try {
     return /tandem/i.test(readFileSync(`/proc/${pid}/cmdline`, 'latin1'));
   } catch {
@@ -65,17 +64,17 @@ export function createRepoLock(root: string, options: RepoLockOptions): RepoLock
   const pollMs = options.pollMs ?? 50;
   const clock = options.clock ?? systemClock;
   const staleAfterMs = options.staleAfterMs ?? DEFAULT_STALE_AFTER_MS;
-  const isTandem = options.isTandemProcess ?? processLooksLikeTandem;
+  const isTandem = (pid: number): boolean => pid === options.pid || (options.isTandemProcess ?? processLooksLikeTandem)(pid);
   let trackedBroken = false;
   const stale = (holder: LockHolder | null): string | null => {
     if (options.tracked && !trackedBroken) return 'git tracks .tandem/write.lock (it came with the repository)';
     const planted = plantedProblem(file);
     if (planted) return planted;
-    if (holder === null) return clock.now().getTime() - lockAge(file) >= staleAfterMs ? 'it holds no lock tandem wrote' : null;
+    if (holder === null) return clock.now().getTime() - lockWrittenAt(file) >= staleAfterMs ? 'it holds no lock tandem wrote' : null;
     if (holder.host === hostname() && !processAlive(holder.pid)) return 'its process is gone';
     const foreign = holder.host !== hostname() ? `it names another host (${holder.host})` : !isTandem(holder.pid) ? `process ${holder.pid} is not tandem` : null;
     if (foreign === null) return null;
-    const age = clock.now().getTime() - lockAge(file);
+    const age = clock.now().getTime() - lockWrittenAt(file);
     return age >= staleAfterMs ? `${foreign} and it is ${Math.round(age / 60_000)} min old` : null;
   };
   return {
@@ -133,7 +132,7 @@ function plantedProblem(file: string): string | null {
 }
 
 /** The lock file's modification time (a clone or copy sets it to when it was made: the holder cannot choose it). */
-function lockAge(file: string): number {
+function lockWrittenAt(file: string): number {
   try {
     return lstatSync(file).mtimeMs;
   } catch {
