@@ -1,6 +1,6 @@
 // Opening, finding and creating repositories, and the one guarded way every module runs git.
 // Each function takes the directory it works in; nothing here looks at the current process's cwd.
-import { existsSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { FALLBACK_OVERRIDES, overridesEnv, parseConfigList, repositoryCommandOverrides, type ConfigOverride } from './config-guard.js';
 import { GitOperationError } from './errors.js';
@@ -128,7 +128,25 @@ export async function findRepoRoot(cwd: string, options: GitOptions = {}): Promi
     return null;
   }
   const root = top?.trim();
-  return root ? root : null;
+  if (!root) return null;
+  // `core.worktree` in a shipped `.git/config` can name any folder (your home) as the work tree: tandem
+  // works only in a work tree that contains the folder it was started in.
+  if (!containsFolder(root, cwd)) {
+    throw new GitOperationError('not_a_repo', `git's work tree for ${cwd} is ${root} (core.worktree in the repository's config?), which does not contain this folder; tandem does not work there.`);
+  }
+  return root;
+}
+
+function containsFolder(root: string, cwd: string): boolean {
+  const real = (path: string): string => {
+    try {
+      return realpathSync(path);
+    } catch {
+      return resolve(path);
+    }
+  };
+  const rel = relative(real(root), real(cwd));
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
 }
 
 /** Creates a repository in `dir` (an existing folder). */

@@ -179,3 +179,17 @@ describe('the command keys tandem itself never triggers, exercised through runGi
     expect(readdirSync(markers)).toEqual([]);
   });
 });
+
+describe('a shipped core.worktree', () => {
+  it('naming a folder that does not contain the one tandem started in is refused', async () => {
+    const fx = await makeFixture();
+    try {
+      const { findRepoRoot } = await import('../../src/git/repo.js');
+      expect(await findRepoRoot(fx.root, { env: fx.env })).toBe(fx.root);
+      await appendFile(join(fx.root, '.git', 'config'), `[core]\n  worktree = ${join(fx.root, '..', 'home')}\n`);
+      await expect(findRepoRoot(fx.root, { env: fx.env })).rejects.toMatchObject({ kind: 'not_a_repo', message: expect.stringMatching(/does not contain this folder/) });
+    } finally {
+      await fx.cleanup();
+    }
+  });
+});
