@@ -232,7 +232,7 @@ export async function buildSession(input: BuildInput): Promise<BuiltSession> {
     stateDirUsable: stateProblem === null,
     trackedState,
     identifiers: () => repoMap?.identifiers() ?? [],
-    commandContext: commandContextOf(input, { session, root, git, repoMap, runShell, profiles, tokens, client, ports }),
+    commandContext: commandContextOf(input, { session, root, git, repoMap, runShell, profiles, tokens, client, ports, stateReader }),
     close: async () => {
       await repoMap?.flush();
     },
@@ -254,18 +254,20 @@ interface ContextParts {
   readonly tokens: TokenCounter;
   readonly client: ModelClient;
   readonly ports: RequestPorts;
+  readonly stateReader: StateReader;
 }
 
 /** The slash commands' view of the session, made anew for each command (its printer and Ctrl-C signal). */
 function commandContextOf(input: BuildInput, parts: ContextParts): BuiltSession['commandContext'] {
   const { environment, settings } = input;
-  const { session, root, git, repoMap, runShell, profiles, tokens, client, ports } = parts;
+  const { session, root, git, repoMap, runShell, profiles, tokens, client, ports, stateReader } = parts;
   const commands = allCommands();
   return (print, signal) => ({
     session,
     signal,
     root,
     cwd: environment.cwd,
+    stateReader,
     print,
     git,
     runShell: (command, options) => runShell(command, { ...options, signal }),

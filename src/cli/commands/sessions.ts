@@ -18,7 +18,7 @@ export const sessionsCommand: SlashCommand = {
   name: 'sessions',
   summary: 'list saved sessions (resume one with tandem --resume ID)',
   async run(_args, ctx) {
-    ctx.print(formatSessionList(summarizeSessions(ctx.root)));
+    ctx.print(formatSessionList(summarizeSessions(ctx.root, ctx.stateReader)));
     return {};
   },
 };

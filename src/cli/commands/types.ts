@@ -1,5 +1,6 @@
 // What a slash command is and what it may touch.
 import type { Answer, ApprovalKind, RepoMapPort, TokenCounter } from '../../coders/ports.js';
+import type { StateReader } from '../../platform/state-files.js';
 import type { ResultStatus } from '../../session/events.js';
 import type { ChatMode, Session } from '../../session/session.js';
 
@@ -25,6 +26,8 @@ export interface CommandContext {
   readonly root: string;
   /** Where relative paths typed by the user start. */
   readonly cwd: string;
+  /** How `.tandem/` state is read (confined; files git tracks ignored); default: confined only. */
+  readonly stateReader?: StateReader;
   readonly print: (text: string) => void;
   readonly git: GitCommandsPort | null;
   /** Runs a shell command; `onOutput` sees the output as it arrives, `signal` (Ctrl-C) stops it. */
