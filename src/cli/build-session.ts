@@ -34,6 +34,8 @@ import { createClipboard } from '../platform/clipboard.js';
 import { createClipboardClient, NO_MODEL } from '../model/clipboard-client.js';
 import { restoreContext } from './restore-context.js';
 import { createVoice } from './voice.js';
+import { createStateReader, stateTrackedWarning, type StateReader } from '../platform/state-files.js';
+import { trackedUnder } from '../git/ls-files.js';
 import type { EmitEvent } from '../session/events.js';
 import type { SessionRecorder } from '../session/session-log.js';
 import { ModelProfiles } from '../session/model-profiles.js';
@@ -44,6 +46,8 @@ import { createCoderLoader } from './coder-loader.js';
 import { readInstructions } from './instructions.js';
 import { LazySessionLog, recordingEmit, resumeSession, sessionMetaOf, type ResumedSession } from './session-files.js';
 import { stateDirProblem, writesInside } from './state-dir.js';
+import { pathSettingProblem, type PathSettingContext } from './path-settings.js';
+import { repositoryConfigFiles } from '../git/config-files.js';
 import type { CliEnvironment } from './cli-environment.js';
 import { allCommands } from './commands/registry.js';
 import type { ChatInputTools, CommandContext, GitCommandsPort, ShellRunOptions } from './commands/types.js';
@@ -89,6 +93,8 @@ export interface BuiltSession {
   readonly stateDirUsable: boolean;
   /** Where the prompt's input history is kept (--input-history-file), or null for none. */
   readonly inputHistoryFile: string | null;
+  /** Files in `.tandem/` that git tracks: they came with the repository and are never read. */
+  readonly trackedState: ReadonlySet<string>;
   /** Names the repo map has seen, for Tab completion. */
   readonly identifiers: () => readonly string[];
   /** The slash commands' view of the session; `signal` (Ctrl-C) stops the commands they run. */
@@ -145,7 +151,7 @@ function createModelClient(settings: Settings, cwd: string, profileOf: ProfileBu
   return withApiKeyCheck(logged, missingApiKeyProblem(settings['base-url'], settings['api-key']));
 }
 
-function createMap(input: BuildInput, root: string, tokens: TokenCounter, tokenizer: () => string, contextWindow: number): RepoMapHandle | null {
+function createMap(input: BuildInput, root: string, tokens: TokenCounter, tokenizer: () => string, contextWindow: number, stateReader: StateReader): RepoMapHandle | null {
   const { environment, settings } = input;
   if (settings['map-tokens'] <= 0) return null;
   const showProgress = environment.stderrIsTTY && !settings.json;
@@ -158,6 +164,7 @@ function createMap(input: BuildInput, root: string, tokens: TokenCounter, tokeni
     contextWindow,
     noFilesMultiplier: settings['map-multiplier-no-files'],
     tokenizer,
+    stateReader,
     progress: showProgress ? (input.mapProgress ?? createProgressBar({ write: (t) => void environment.stderr.write(t), columns: environment.columns })) : undefined,
     subtree: subtreeOf(input),
   });
@@ -218,6 +225,11 @@ export async function buildSession(rawInput: BuildInput): Promise<BuiltSession> 
   if (input.repoRoot) await ensureExcluded(input.repoRoot, '.tandem/', gitOptions);
   const stateProblem = input.repoRoot ? stateDirProblem(root) : null;
   if (stateProblem) emit({ type: 'warning', message: stateProblem });
+  // Nothing in .tandem/ is trusted because it is there: files git tracks came with the repository.
+  const trackedState = input.repoRoot ? await trackedUnder(input.repoRoot, '.tandem', childEnv) : new Set<string>();
+  const trackedWarning = stateTrackedWarning(trackedState);
+  if (trackedWarning) emit({ type: 'warning', message: trackedWarning });
+  const stateReader = createStateReader(root, { tracked: trackedState, warn: (message) => emit({ type: 'warning', message }) });
 
   const reasoning = new ReasoningControls(
     { effort: settings['reasoning-effort'], thinkingTokens: settings['thinking-tokens'] },
@@ -229,11 +241,13 @@ export async function buildSession(rawInput: BuildInput): Promise<BuiltSession> 
   const profiles = new ModelProfiles(profileOf, { main: asked.model, weak: asked['weak-model'], editor: asked['editor-model'] });
   // The map and /tokens count with whichever main model the chat has now.
   const tokens: TokenCounter = { count: (text) => profiles.get('main').tokens.count(text) };
+  const hooksDir = input.repoRoot ? await configuredHooksDir(input.repoRoot, gitOptions) : null;
+  const pathContext: PathSettingContext = { root, hooksDir, gitConfigFiles: input.repoRoot ? await repositoryConfigFiles(input.repoRoot, gitOptions) : [] };
   let sessionRef: Session | null = null;
   const keepAlive = createKeepAlive(input, () => sessionRef?.totals ?? new SessionTotals());
   const rawClient = settings['copy-paste']
     ? copyPasteClient(environment, emit)
-    : createModelClient(settings, environment.cwd, profileOf, llmLogAllowed(input, root, emit), environment.clock ?? systemClock, reasoning);
+    : createModelClient(settings, environment.cwd, profileOf, llmLogAllowed(input, pathContext, emit), environment.clock ?? systemClock, reasoning);
   const client = keepAlive ? keepAlive.wrap(rawClient) : rawClient;
   const notice = reasoning.noticeFor(profiles.get('main'));
   if (notice !== null) emit({ type: 'warning', message: notice });
@@ -247,14 +261,14 @@ export async function buildSession(rawInput: BuildInput): Promise<BuiltSession> 
   const runShell = (command: string, { lint, ...extra }: ShellRunOptions = {}): ReturnType<ShellPort['run']> =>
     runner.run(command, { cwd: root, timeoutMs: commandTimeoutMs, env: lint === true ? withSafeImportPaths(childEnv) : childEnv, ...extra });
   // The map's tag cache and stored maps live in .tandem/ too
-  const repoMap = stateProblem ? null : createMap(input, root, tokens, () => profiles.get('main').name, choice.contextWindow);
+  const repoMap = stateProblem ? null : createMap(input, root, tokens, () => profiles.get('main').name, choice.contextWindow, stateReader);
 
   if (stateProblem && settings.resume !== null) throw new CliError(`cannot resume: ${stateProblem}`, EXIT.usage);
-  const resumed = settings.resume !== null ? resumeSession(root, settings.resume) : null;
+  const resumed = settings.resume !== null ? resumeSession(root, settings.resume, stateReader) : null;
   const log = stateProblem ? { recorder: null, emit } : openSessionLog(input, root, choice, resumed);
   if (log.recorder) sessionId = () => log.recorder.id;
-  const ports = createRequestPorts(input, { root, gitOptions, client, tokens, repoMap, runner, runShell, commandTimeoutMs, emit: log.emit, audit, mainModel: () => profiles.get('main').name });
-  const hooksDir = input.repoRoot ? await configuredHooksDir(input.repoRoot, gitOptions) : null;
+  const stateUsable = input.repoRoot !== null && stateProblem === null;
+  const ports = createRequestPorts(input, { root, gitOptions, client, tokens, repoMap, runner, runShell, commandTimeoutMs, emit: log.emit, audit, mainModel: () => profiles.get('main').name, stateUsable, trackedState });
   const gitIncludes = input.repoRoot ? await gitConfigIncludes(input.repoRoot, gitOptions) : [];
   const commandsRun = [...settings['lint-cmd'], ...(settings['test-cmd'] ? [settings['test-cmd']] : [])];
   const session = new Session({ ...sessionOptions(settings, choice, root), hooksDir, gitIncludes, commandsRun }, {
@@ -282,9 +296,14 @@ export async function buildSession(rawInput: BuildInput): Promise<BuiltSession> 
     emit: log.emit,
     git,
     stateDirUsable: stateProblem === null,
-    inputHistoryFile: input.repoRoot && stateProblem === null ? historyFile(input, root, 'input-history-file', 'input.history') : null,
+    // A .tandem/input.history git tracks came with the repository: no history then (a file of the user's own is fine).
+    inputHistoryFile:
+      input.repoRoot && stateProblem === null && (settings['input-history-file'] || !trackedState.has('.tandem/input.history'))
+        ? historyFile(input, root, 'input-history-file', 'input.history')
+        : null,
+    trackedState,
     identifiers: () => repoMap?.identifiers() ?? [],
-    commandContext: commandContextOf(input, { session, root, git, repoMap, runShell, profiles, tokens, client, ports, reasoning }, childEnv),
+    commandContext: commandContextOf(input, { session, root, git, repoMap, runShell, profiles, tokens, client, ports, reasoning, stateReader }, childEnv),
     reasoning,
     keepAlive,
     close: async () => {
@@ -294,7 +313,7 @@ export async function buildSession(rawInput: BuildInput): Promise<BuiltSession> 
       repoMap ? repoMap.get({ chatFiles: session.chatFiles, readOnlyFiles: [], requestText: '', budget: settings['map-tokens'] }) : '',
   };
   // Files named on the command line go through the same checks as /add (globs, folders, binary, size).
-  await addStartFiles(built.commandContext((text) => emit({ type: 'info', message: text.trimEnd() })), input.files, readFilesAllowed(input, root, emit));
+  await addStartFiles(built.commandContext((text) => emit({ type: 'info', message: text.trimEnd() })), input.files, readFilesAllowed(input, pathContext, emit));
   return built;
 }
 
@@ -309,12 +328,13 @@ interface ContextParts {
   readonly client: ModelClient;
   readonly ports: RequestPorts;
   readonly reasoning: ReasoningControls;
+  readonly stateReader: StateReader;
 }
 
 /** The slash commands' view of the session, made anew for each command (its printer and Ctrl-C signal). */
 function commandContextOf(input: BuildInput, parts: ContextParts, childEnv: Record<string, string>): BuiltSession['commandContext'] {
   const { environment, settings } = input;
-  const { session, root, git, repoMap, runShell, profiles, tokens, client, ports, reasoning } = parts;
+  const { session, root, git, repoMap, runShell, profiles, tokens, client, ports, reasoning, stateReader } = parts;
   const commands = allCommands();
   // Proxies come from the user's environment (undici's fetch does not read it by itself).
   const fetcher = createHttpFetcher({ ...DEFAULT_FETCH_OPTIONS, timeoutMs: settings['web-timeout'] * 1000, env: environment.env });
@@ -325,6 +345,7 @@ function commandContextOf(input: BuildInput, parts: ContextParts, childEnv: Reco
     signal,
     root,
     cwd: environment.cwd,
+    stateReader,
     print,
     git,
     runShell: (command, options) => runShell(command, { ...options, signal }),
@@ -382,6 +403,9 @@ interface PortParts {
   readonly audit: AuditLog;
   /** The chat's main model now (for the Co-authored-by trailer). */
   readonly mainModel: () => string;
+  /** `.tandem` is a real folder of a repository: the lock and the apply journal may live there. */
+  readonly stateUsable: boolean;
+  readonly trackedState: ReadonlySet<string>;
 }
 
 /** --attribute-author / --attribute-committer / --attribute-co-authored-by for tandem's commits. */
@@ -415,8 +439,16 @@ function createRequestPorts(input: BuildInput, parts: PortParts): RequestPorts {
     repoMap,
     shell: { run: (command) => runShell(command) },
     files: input.repoRoot ? createRepoFilesPort(input.repoRoot, gitOptions, subtreeOf(input)) : null,
-    lock: input.repoRoot ? createRepoLock(input.repoRoot, { timeoutMs: settings['lock-timeout'] * 1000, pid: environment.pid ?? 0 }) : null,
-    applyJournal: input.repoRoot ? { file: join(input.repoRoot, '.tandem', 'apply-journal.json'), pid: environment.pid ?? 0 } : null,
+    lock:
+      input.repoRoot && parts.stateUsable
+        ? createRepoLock(input.repoRoot, {
+            timeoutMs: settings['lock-timeout'] * 1000,
+            pid: environment.pid ?? 0,
+            tracked: parts.trackedState.has('.tandem/write.lock'),
+            warn: (message) => parts.emit({ type: 'warning', message }),
+          })
+        : null,
+    applyJournal: input.repoRoot && parts.stateUsable ? { file: join(input.repoRoot, '.tandem', 'apply-journal.json'), pid: environment.pid ?? 0, trustDir: join(environment.homeDir, '.tandem', 'journals') } : null,
     audit: parts.audit,
     clock: environment.clock ?? systemClock,
   };
@@ -507,21 +539,34 @@ function copyPasteClient(environment: CliEnvironment, emit: EmitEvent): ModelCli
   });
 }
 
-/** The llm-log a repository named is used only when it would be written inside the repository. */
-function llmLogAllowed(input: BuildInput, root: string, emit: EmitEvent): boolean {
+/**
+ * The llm-log is never written into `.git/`, `.tandem/`, a config file or a hook, whoever named it; one a
+ * repository named must also be written inside the repository.
+ */
+function llmLogAllowed(input: BuildInput, context: PathSettingContext, emit: EmitEvent): boolean {
   const file = input.settings['llm-log'];
-  if (!file || !fromRepository(input, 'llm-log')) return true;
-  if (writesInside(root, resolve(input.environment.cwd, file))) return true;
-  emit({ type: 'warning', message: `llm-log ${file} from the repository's config leads outside the repository; ignored` });
+  if (!file) return true;
+  const repo = fromRepository(input, 'llm-log');
+  const absolute = resolve(input.environment.cwd, file);
+  const problem = pathSettingProblem('llm-log', absolute, repo, context, file) ?? (repo && !writesInside(context.root, absolute) ? `llm-log ${file} from the repository's config leads outside the repository; ignored` : null);
+  if (problem === null) return true;
+  emit({ type: 'warning', message: problem });
   return false;
 }
 
-/** Read-only files a repository named must really lie inside it (after symlinks); the user's own may lie anywhere. */
-function readFilesAllowed(input: BuildInput, root: string, emit: EmitEvent): string[] {
+/** Read-only files a repository named must really lie inside it (after symlinks), outside state and config; the user's own may lie anywhere. */
+function readFilesAllowed(input: BuildInput, context: PathSettingContext, emit: EmitEvent): string[] {
   const files = input.settings.read;
   if (!fromRepository(input, 'read')) return [...files];
   return files.filter((file) => {
-    const read = readConfinedText(resolve(input.environment.cwd, file), { root, shown: file });
+    const absolute = resolve(input.environment.cwd, file);
+    // Outside the repository is the confined read's to say (below); here: state, git's config, hooks.
+    const problem = pathSettingProblem('read', absolute, false, context, file);
+    if (problem) {
+      emit({ type: 'warning', message: `${problem} (named by the repository's config)` });
+      return false;
+    }
+    const read = readConfinedText(absolute, { root: context.root, shown: file });
     if (read.ok || read.kind === 'missing') return true;
     emit({ type: 'warning', message: `read: ${read.message} (named by the repository's config)` });
     return false;

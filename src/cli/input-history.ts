@@ -1,7 +1,8 @@
 // The input history on disk (`.tandem/input.history`): every line typed is appended once, and the saved
 // lines join readline's own history, newest first, behind what was typed in this run.
-import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { appendFileSync, mkdirSync } from 'node:fs';
+import { basename, dirname } from 'node:path';
+import { readStateFile, readUserFile, STATE_CAPS } from '../platform/state-files.js';
 
 export const HISTORY_SIZE = 1000;
 
@@ -35,12 +36,12 @@ export class InputHistory {
 
 /** The saved history, newest first as readline keeps it; missing or unreadable means empty. */
 export function loadHistory(file: string, limit = HISTORY_SIZE): string[] {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch {
-    return [];
-  }
+  // Confined like every state file: a planted link to /dev/zero or a FIFO is no history.
+  // A file the user chose (--input-history-file) may lie anywhere; it is still read only up to the cap.
+  const inState = basename(dirname(file)) === '.tandem';
+  const read = inState ? readStateFile(dirname(dirname(file)), file, STATE_CAPS.inputHistory) : readUserFile(file, STATE_CAPS.inputHistory);
+  if (!read.ok) return [];
+  const text = read.data.toString('utf8');
   const lines = text.split('\n').filter((line) => line.trim() !== '');
   return lines.slice(-limit).reverse();
 }

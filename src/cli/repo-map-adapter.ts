@@ -13,6 +13,7 @@ import { createTagsPool, defaultTagThreads, type ProgressCallback } from '../rep
 import { definitionKinds, type PackedTags } from '../repomap/packed-tags.js';
 import { mentionedDefinitions } from '../repomap/mentioned.js';
 import type { EmitEvent } from '../session/events.js';
+import type { StateReader } from '../platform/state-files.js';
 
 export interface RepoMapHandle extends RepoMapPort {
   /** The next get() rebuilds whatever the refresh mode says. */
@@ -49,6 +50,8 @@ export interface RepoMapAdapterOptions {
   readonly threads?: number;
   /** --subtree-only: the map sees only the files under this repository-relative folder. */
   readonly subtree?: string | null;
+  /** How the caches in `.tandem/` are read (confined; files git tracks ignored). */
+  readonly stateReader?: StateReader;
 }
 
 /** Whether `path` (repository-relative) lies under `subtree` (every path when there is none). */
@@ -83,7 +86,7 @@ export function createRepoMapPort(options: RepoMapAdapterOptions): RepoMapHandle
   const pool = createTagsPool({ queriesDir: join(options.packageRoot, 'queries'), threads: options.threads ?? defaultTagThreads(availableParallelism()) });
   const onProgress = options.progress ? onlyWhenMany(options.progress) : undefined;
   // One source per port: the tag cache is loaded on the first request and kept for the next ones.
-  const source = createMapSource(root, { pool, onProgress });
+  const source = createMapSource(root, { pool, onProgress, stateReader: options.stateReader });
   let files: readonly string[] | undefined;
   const listed = async (): Promise<readonly string[]> => (files ??= (await source.listFiles()).filter((path) => inSubtree(options.subtree, path)));
   let refreshNext = false;
@@ -95,7 +98,7 @@ export function createRepoMapPort(options: RepoMapAdapterOptions): RepoMapHandle
   const tagsNow = async (): Promise<ReadonlyMap<string, PackedTags>> => lastTags ?? collect(await listed());
   let collecting: Promise<void> | undefined;
   const version = options.tokenizer ? packageVersion(options.packageRoot) : '';
-  const stored = options.tokenizer ? storedMaps(root, source, () => [version, options.tokenizer?.() ?? '', options.noFilesMultiplier, options.contextWindow, options.subtree ?? '']) : undefined;
+  const stored = options.tokenizer ? storedMaps(root, source, () => [version, options.tokenizer?.() ?? '', options.noFilesMultiplier, options.contextWindow, options.subtree ?? ''], options.stateReader) : undefined;
   const map = createRepoMap({
     listFiles: listed,
     collectTags: collect,
@@ -150,9 +153,9 @@ export function createRepoMapPort(options: RepoMapAdapterOptions): RepoMapHandle
  * The maps kept in .tandem/maps.cache, keyed by the listing's digest and what else shapes a map:
  * the versions of the tag and map formats and `shape()` (tokenizer, budget settings).
  */
-function storedMaps(root: string, source: MapSource, shape: () => unknown[]): { maps: StoredMaps; save: () => Promise<void> } {
+function storedMaps(root: string, source: MapSource, shape: () => unknown[], reader?: StateReader): { maps: StoredMaps; save: () => Promise<void> } {
   let store: Promise<MapStore> | undefined;
-  const loaded = (): Promise<MapStore> => (store ??= loadMapStore(root));
+  const loaded = (): Promise<MapStore> => (store ??= loadMapStore(root, reader));
   // Written after each build, one write after another; the map is an optimisation, so a failed
   // write only costs the next process a build.
   let saving: Promise<void> = Promise.resolve();

@@ -1,9 +1,10 @@
 // The files a session leaves in .tandem/: the JSONL log (created on first write, or continued on
 // --resume) and the readable transcript chat.history.md.
-import { existsSync, lstatSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative } from 'node:path';
 import { normalizeRepoPath } from '../edits/paths.js';
 import type { Clock } from '../platform/clock.js';
+import { createStateReader, readStateText, STATE_CAPS, type StateReader } from '../platform/state-files.js';
 import { nodeFileSystem, type FileSystem } from '../platform/file-system.js';
 import type { EmitEvent, SessionEvent } from '../session/events.js';
 import { listSessions, newSessionId, readSessionLog, replaySession, SessionLog, sessionsDir, type LogEntry, type ReplayedSession, type SessionRecorder } from '../session/session-log.js';
@@ -75,21 +76,19 @@ export interface ResumedSession extends ReplayedSession {
 }
 
 /** Opens `.tandem/sessions/<id>.jsonl` (the latest when id is 'latest'), repairing a torn last line. */
-export function resumeSession(root: string, id: string): ResumedSession {
-  const ids = listSessions(root);
+export function resumeSession(root: string, id: string, reader: StateReader = createStateReader(root)): ResumedSession {
+  const ids = listSessions(root, reader);
   // The latest chat a person had, not a one-shot `-m` run made since; with none, the latest of any kind.
-  const latest = (): string | undefined => [...ids].reverse().find((candidate) => wasInteractive(root, candidate)) ?? ids.at(-1);
+  const latest = (): string | undefined => [...ids].reverse().find((candidate) => wasInteractive(root, candidate, reader)) ?? ids.at(-1);
   const chosen = id === 'latest' ? latest() : ids.find((candidate) => candidate === id);
   if (!chosen) {
     const message = id === 'latest' ? 'no saved session to resume in this repository' : `no saved session with id ${id} (see tandem --sessions)`;
     throw new CliError(message, EXIT.usage);
   }
   const file = join(sessionsDir(root), `${chosen}.jsonl`);
-  const unusable = logFileProblem(file);
-  if (unusable) throw new CliError(unusable, EXIT.error);
   let read;
   try {
-    read = readSessionLog(file);
+    read = readSessionLog(file, reader);
   } catch (error) {
     throw new CliError(error instanceof Error ? error.message : String(error), EXIT.error);
   }
@@ -108,16 +107,6 @@ export function resumeSession(root: string, id: string): ResumedSession {
   };
 }
 
-/** A session log is read whole: it must be a plain file of a sane size (not /dev/zero, a FIFO or a link out). */
-const MAX_LOG_BYTES = 256 * 1024 * 1024;
-
-function logFileProblem(file: string): string | null {
-  const st = lstatSync(file);
-  if (!st.isFile()) return `${file} is not a regular file; not resumed`;
-  if (st.size > MAX_LOG_BYTES) return `${file} is ${st.size.toLocaleString('en-US')} bytes, over the ${MAX_LOG_BYTES.toLocaleString('en-US')}-byte limit; not resumed`;
-  return null;
-}
-
 /** A repository-relative name whose real path stays inside the repository and is a regular file. */
 function isPlainRepoFile(root: string, path: string): boolean {
   const lexical = normalizeRepoPath(path, root);
@@ -132,9 +121,9 @@ function isPlainRepoFile(root: string, path: string): boolean {
 }
 
 /** Reads only the log's first line (the meta entry): reading the whole log would repair it here. */
-function wasInteractive(root: string, id: string): boolean {
+function wasInteractive(root: string, id: string, reader: StateReader): boolean {
   try {
-    const [first = ''] = readFileSync(join(sessionsDir(root), `${id}.jsonl`), 'utf8').split('\n', 1);
+    const [first = ''] = readStateText(reader, join(sessionsDir(root), `${id}.jsonl`), STATE_CAPS.sessionLog).split('\n', 1);
     const meta = JSON.parse(first) as { type?: unknown; interactive?: unknown };
     return !(meta.type === 'meta' && meta.interactive === false);
   } catch {

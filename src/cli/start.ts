@@ -31,6 +31,8 @@ import { startTracingIfAsked } from './tracing-setup.js';
 import { askServerAtStart, loadModelLayers, modelListText, NO_SERVER_ANSWER, parseAliases, type ModelSetup } from './model-setup.js';
 import { createEditorTools } from './editor-tools.js';
 import { runWatchHeadless } from './watch-mode.js';
+import { trackedUnder } from '../git/ls-files.js';
+import { createStateReader } from '../platform/state-files.js';
 
 type ParsedArgs = Extract<ParseArgsResult, { ok: true }>;
 
@@ -42,7 +44,10 @@ export async function startTandem(environment: CliEnvironment, parsed: ParsedArg
   let settings = loaded.settings;
   const json = settings.json;
   if (settings.sessions) {
-    environment.stdout.write(formatSessionList(summarizeSessions(repoRoot ?? environment.cwd)));
+    const root = repoRoot ?? environment.cwd;
+    const tracked = repoRoot ? await trackedUnder(repoRoot, '.tandem', gitEnv) : new Set<string>();
+    const reader = createStateReader(root, { tracked, warn: (message) => void environment.stderr.write(`warning: ${message}\n`) });
+    environment.stdout.write(formatSessionList(summarizeSessions(root, reader)));
     return EXIT.ok;
   }
   const message = readMessage(settings, environment.cwd);

@@ -3,7 +3,7 @@
 import type { AuditKind, AuditLog } from '../platform/audit-log.js';
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { applyPlanWithUndo, loadSnapshots, type AppliedPlan, type JournalOptions } from '../edits/apply.js';
+import { ApplyError, applyPlanWithUndo, loadSnapshots, type AppliedPlan, type JournalOptions } from '../edits/apply.js';
 import { recoverJournal } from '../edits/apply-journal.js';
 import { decideEdit, type EditPolicyDecision } from '../edits/edit-policy.js';
 import { describeRoundProblems } from '../edits/failure-message.js';
@@ -40,6 +40,8 @@ export interface EditRoundOptions {
   readonly uncommittedByTandem?: ReadonlyMap<string, string>;
   /** Files the user declined in this chat: never asked about again, and a "no" here joins them. */
   readonly declined?: Set<string>;
+  /** SIGTERM / Ctrl-C: a reply being applied stops between two files and is rolled back. */
+  readonly signal?: AbortSignal;
 }
 
 export interface EditRoundResult {
@@ -101,7 +103,8 @@ export async function runEditRound(reply: string, options: EditRoundOptions, dep
 /** Holding the lock: a journal left on disk is from a tandem that was killed while applying. */
 async function recoverKilledReply(root: string, file: string, deps: Deps): Promise<void> {
   if (!existsSync(file)) return;
-  const restored = await recoverJournal(deps.fs ?? nodeWriteFs, root, file);
+  const warn = (message: string): void => deps.emit({ type: 'info', message });
+  const restored = await recoverJournal(deps.fs ?? nodeWriteFs, root, file, { trustDir: deps.journal?.trustDir ?? '', warn });
   if (restored.length > 0) {
     deps.emit({ type: 'info', message: `Put back ${restored.length} file(s) that a stopped tandem had left half-applied: ${restored.join(', ')}.` });
   }
@@ -115,12 +118,15 @@ async function planAndWrite(
 ): Promise<EditRoundResult> {
   const paths = unique([...parsed.edits.map((e) => e.path), ...options.chatFiles]);
   const loaded = await loadSnapshots(options.root, paths);
+  stopIfInterrupted(options.signal);
   const existingFolders = exampleFoldersThatExist(options.root, parsed.edits);
   const plan = planEdits(parsed.edits, loaded.files, { chatFiles: options.chatFiles, refused: loaded.refused, root: options.root, existingFolders });
   auditOutsidePaths(plan.failures, deps);
   // A write that cannot happen goes back to the model as its mistake; nobody is asked about it first.
   const writable = await refuseUnwritable(plan.files, options.root, deps);
+  stopIfInterrupted(options.signal);
   const approval = await approvePlan({ ...plan, files: writable.files }, options, deps);
+  stopIfInterrupted(options.signal);
   const failures = [...plan.failures, ...writable.refused, ...approval.denied];
   for (const failure of failures) {
     const denied = failure.reason === 'denied';
@@ -150,7 +156,11 @@ async function planAndWrite(
   if (options.dirtyCommits && deps.git && deps.commit && files.length > 0) {
     await commitUserWork(files, options.uncommittedByTandem ?? new Map(), deps);
   }
-  const applied = await applyPlanWithUndo(options.root, { files, failures: [] }, deps.fs, deps.journal ?? undefined);
+  const applied = await applyPlanWithUndo(options.root, { files, failures: [] }, deps.fs, deps.journal ?? undefined, options.signal);
+  if (options.signal?.aborted) {
+    const unrestored = await applied.rollback();
+    throw new ApplyError('interrupted', '', `Interrupted before the reply was committed; ${unrestored.length === 0 ? 'every file written was put back' : `could not restore ${unrestored.join(', ')}`}.`);
+  }
   const written = files
     .filter((file) => applied.touched.includes(file.path))
     .map((file) => ({ path: file.path, before: file.before.text, after: file.after }));
@@ -158,6 +168,10 @@ async function planAndWrite(
   files.forEach((file, i) => deps.emit({ type: 'edit', path: file.path, status: 'applied', diff: diffs[i], blocks: file.editIndexes.length }));
   for (const note of files.flatMap((file) => file.notes)) deps.emit({ type: 'info', message: note });
   return { ...base, written, appliedCount: countAppliedEdits(files), ...(uncommitted ? { uncommitted } : {}) };
+}
+
+function stopIfInterrupted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw new ApplyError('interrupted', '', 'Interrupted before the reply was written; nothing was changed.');
 }
 
 /**

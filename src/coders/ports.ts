@@ -96,7 +96,7 @@ export interface RequestPorts {
   /** One writer per repository (absent: no other process to fear, e.g. no repository). */
   readonly lock?: RepoLock | null;
   /** Where a reply being applied is recorded on disk (with the lock), so a killed run can be undone. */
-  readonly applyJournal?: { readonly file: string; readonly pid: number } | null;
+  readonly applyJournal?: { readonly file: string; readonly pid: number; readonly trustDir: string } | null;
   /** Decisions no question was asked for (a refused path, an edit declined earlier) go to the audit log here. */
   readonly audit?: AuditLog;
   /** Times model calls, checks and commits for traces; absent: events carry no durations. */

@@ -8,9 +8,10 @@ import { PathRefusedError, normalizeRepoPath, resolveRepoPath } from './paths.js
 import type { RefusedPath } from './plan.js';
 import type { EditPlan, FileSnapshot, PlannedFile } from './types.js';
 import { nodeWriteFs, removeEmptyFolders, type WriteFs } from './write-fs.js';
-import { removeJournal, sha256, writeJournal } from './apply-journal.js';
+import { forgetJournalNonce, recordJournalNonce, removeJournal, sha256, writeJournal } from './apply-journal.js';
+import { hostname } from 'node:os';
 
-export type ApplyErrorKind = 'refused_path' | 'changed_on_disk' | 'write_failed';
+export type ApplyErrorKind = 'refused_path' | 'changed_on_disk' | 'write_failed' | 'interrupted';
 
 export class ApplyError extends Error {
   constructor(
@@ -137,6 +138,8 @@ export interface AppliedPlan {
 export interface JournalOptions {
   readonly file: string;
   readonly pid: number;
+  /** A folder in the user's home where each journal's nonce is recorded, so a planted journal is never replayed. */
+  readonly trustDir: string;
 }
 
 async function rollbackJournal(fs: WriteFs, journal: readonly JournalEntry[]): Promise<string[]> {
@@ -173,10 +176,18 @@ async function firstMissingFolder(fs: WriteFs, root: string, dir: string): Promi
  * All files are checked before any is written, so a stale plan writes nothing; a write that fails
  * midway puts back every file already written before the error is thrown.
  */
-export async function applyPlanWithUndo(root: string, plan: EditPlan, fs: WriteFs = nodeWriteFs, journalAt?: JournalOptions): Promise<AppliedPlan> {
-  for (const file of plan.files) await checkUnchanged(root, file);
+export async function applyPlanWithUndo(root: string, plan: EditPlan, fs: WriteFs = nodeWriteFs, journalAt?: JournalOptions, signal?: AbortSignal): Promise<AppliedPlan> {
+  // SIGTERM or Ctrl-C stops a long reply between two files: nothing yet written, or all of it put back.
+  const stopBeforeWriting = (): void => {
+    if (signal?.aborted) throw new ApplyError('interrupted', '', 'Interrupted before the reply was written; nothing was changed.');
+  };
+  for (const file of plan.files) {
+    stopBeforeWriting();
+    await checkUnchanged(root, file);
+  }
   const writes: Array<{ file: PlannedFile; target: string; content: string; before: JournalEntry['before']; newFolder: string | null }> = [];
   for (const file of plan.files) {
+    stopBeforeWriting();
     const content = encodeSnapshotText(file.after, file.before);
     const original = file.before.text === null ? null : encodeSnapshotText(file.before.text, file.before);
     if (original === content && !file.created) continue;
@@ -187,8 +198,11 @@ export async function applyPlanWithUndo(root: string, plan: EditPlan, fs: WriteF
       throw new ApplyError('write_failed', file.path, `Could not read ${file.path} (${describeFsError(err)}); nothing was changed.`, { cause: err });
     }
   }
+  let nonce: string | null = null;
   const forget = async (): Promise<void> => {
-    if (journalAt) await removeJournal(fs, journalAt.file).catch(() => undefined);
+    if (!journalAt) return;
+    await removeJournal(fs, journalAt.file).catch(() => undefined);
+    if (nonce) forgetJournalNonce(journalAt.trustDir, nonce);
   };
   if (journalAt && writes.length > 0) {
     const files = writes.map((w) => ({
@@ -199,7 +213,8 @@ export async function applyPlanWithUndo(root: string, plan: EditPlan, fs: WriteF
       folder: w.newFolder === null ? null : path.relative(root, w.newFolder),
     }));
     try {
-      await writeJournal(fs, journalAt.file, { pid: journalAt.pid, files });
+      nonce = recordJournalNonce(journalAt.trustDir, journalAt.file);
+      await writeJournal(fs, journalAt.file, { pid: journalAt.pid, host: hostname(), nonce, files });
     } catch (err) {
       await forget();
       throw new ApplyError('write_failed', writes[0]?.file.path ?? '', `Could not write ${path.relative(root, journalAt.file)} (${describeFsError(err)}); nothing was changed.`, { cause: err });
@@ -208,6 +223,12 @@ export async function applyPlanWithUndo(root: string, plan: EditPlan, fs: WriteF
   const touched: string[] = [];
   const journal: JournalEntry[] = [];
   for (const { file, target, content, before } of writes) {
+    if (signal?.aborted) {
+      const unrestored = await rollbackJournal(fs, journal);
+      if (unrestored.length === 0) await forget();
+      const restored = unrestored.length === 0 ? 'every file written was put back' : `could not restore ${unrestored.map((t) => path.relative(root, t)).join(', ')}`;
+      throw new ApplyError('interrupted', file.path, `Interrupted while writing the reply; ${restored}.`);
+    }
     try {
       const createdFolder = await fs.mkdir(path.dirname(target));
       journal.push({ target, before, createdFolder });

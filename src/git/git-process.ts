@@ -6,6 +6,8 @@ export interface GitProcessOptions {
   readonly cwd: string;
   /** The whole environment of git; undefined inherits this process's environment. */
   readonly env: Record<string, string> | undefined;
+  /** Added to the environment (inherited or given): tandem's command-scope config for git. */
+  readonly extraEnv?: Record<string, string>;
   readonly timeoutMs: number;
 }
 
@@ -32,7 +34,7 @@ export function spawnGit(args: readonly string[], options: GitProcessOptions): P
   return new Promise((resolve, reject) => {
     const child = spawn('git', [...args], {
       cwd: options.cwd,
-      env: options.env,
+      env: options.extraEnv ? { ...(options.env ?? process.env), ...options.extraEnv } : options.env,
       stdio: ['ignore', 'pipe', 'pipe'],
       // Its own process group, so a timeout also ends the hooks git runs.
       detached: true,

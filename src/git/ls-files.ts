@@ -1,20 +1,23 @@
 // The repository's files as git sees them: tracked, plus untracked ones git does not ignore.
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
-
-const execFileAsync = promisify(execFile);
+import { createGit, runGit } from './repo.js';
 
 /** Repo-relative posix paths, or null when `root` is not in a git work tree. */
 export async function listRepoFiles(root: string, env?: Readonly<Record<string, string | undefined>>): Promise<string[] | null> {
   try {
-    const { stdout } = await execFileAsync('git', ['ls-files', '-co', '--exclude-standard', '-z'], {
-      cwd: root,
-      env: env ? { ...env } : undefined,
-      maxBuffer: 512 * 1024 * 1024,
-      encoding: 'utf8',
-    });
+    // Through runGit: `ls-files` may consult an fsmonitor, which a repository's config could name.
+    const stdout = await runGit(createGit(root, env ? { env: { ...env } } : {}), ['ls-files', '-co', '--exclude-standard', '-z']);
     return [...new Set(stdout.split('\0').filter(Boolean))];
   } catch {
     return null;
+  }
+}
+
+/** The files git tracks under `folder` (e.g. `.tandem`), repo-relative posix; empty when none or not a repository. */
+export async function trackedUnder(root: string, folder: string, env?: Readonly<Record<string, string | undefined>>): Promise<Set<string>> {
+  try {
+    const stdout = await runGit(createGit(root, env ? { env: { ...env } } : {}), ['--literal-pathspecs', 'ls-files', '-z', '--', folder]);
+    return new Set(stdout.split('\0').filter(Boolean));
+  } catch {
+    return new Set();
   }
 }

@@ -1,7 +1,8 @@
 // Opening, finding and creating repositories, and the one guarded way every module runs git.
 // Each function takes the directory it works in; nothing here looks at the current process's cwd.
-import { existsSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { FALLBACK_OVERRIDES, overridesEnv, parseConfigList, repositoryCommandOverrides, type ConfigOverride } from './config-guard.js';
 import { GitOperationError } from './errors.js';
 import { gitErrorLine, spawnGit } from './git-process.js';
 
@@ -24,6 +25,8 @@ export interface Git {
   readonly timeoutMs: number;
   /** Whether the repository's hooks may run (only the user's --git-commit-verify asks for them). */
   readonly hooks: boolean;
+  /** The overrides of the repository's command keys, listed once for this runner (see config-guard). */
+  readonly guard: { overrides?: Promise<readonly ConfigOverride[]> };
 }
 
 const DEFAULT_TIMEOUT_MS = 120_000;
@@ -52,6 +55,7 @@ export function createGit(root: string, options: GitOptions = {}): Git {
     env: options.env ? gitEnv(options.env) : undefined,
     timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     hooks: options.hooks ?? false,
+    guard: {},
   };
 }
 
@@ -77,7 +81,9 @@ export async function runGit(git: Git, args: string[], options: RunGitOptions = 
   const name = commandName(args);
   let result;
   try {
-    result = await spawnGit(git.hooks ? args : [...NO_HOOKS, ...args], { cwd: git.root, env: git.env, timeoutMs: git.timeoutMs });
+    const extraEnv = overridesEnv(await commandOverrides(git));
+    // --no-pager: a pager (core.pager, pager.<cmd>) is a command too, and tandem reads git's output itself.
+    result = await spawnGit(['--no-pager', ...(git.hooks ? args : [...NO_HOOKS, ...args])], { cwd: git.root, env: git.env, extraEnv, timeoutMs: git.timeoutMs });
   } catch (error) {
     throw new GitOperationError('not_a_repo', `Cannot run git in ${git.root}: ${(error as Error).message}`, { cause: error });
   }
@@ -89,6 +95,18 @@ export async function runGit(git: Git, args: string[], options: RunGitOptions = 
   if (result.exitCode !== null && ok.includes(result.exitCode)) return result.stdout;
   const reason = gitErrorLine(result.stderr) || `exit code ${result.exitCode ?? 'none'}`;
   throw new GitOperationError('git_failed', `git ${name} failed: ${reason}`, { detail: result.stderr.trim() });
+}
+
+/**
+ * The repository's command keys to override on every git call of this runner. `git config --list` runs
+ * nothing itself; a repository whose config cannot be listed gets every fixed command key neutralized.
+ */
+function commandOverrides(git: Git): Promise<readonly ConfigOverride[]> {
+  git.guard.overrides ??= spawnGit(['config', '--list', '--show-scope', '--includes', '-z'], { cwd: git.root, env: git.env, timeoutMs: git.timeoutMs }).then(
+    (listed) => (listed.exitCode === 0 ? repositoryCommandOverrides(parseConfigList(listed.stdout)) : FALLBACK_OVERRIDES),
+    () => FALLBACK_OVERRIDES,
+  );
+  return git.guard.overrides;
 }
 
 /** Like runGit, but a failure (bad revision, no upstream...) is null instead of an error. */
@@ -110,7 +128,25 @@ export async function findRepoRoot(cwd: string, options: GitOptions = {}): Promi
     return null;
   }
   const root = top?.trim();
-  return root ? root : null;
+  if (!root) return null;
+  // `core.worktree` in a shipped `.git/config` can name any folder (your home) as the work tree: tandem
+  // works only in a work tree that contains the folder it was started in.
+  if (!containsFolder(root, cwd)) {
+    throw new GitOperationError('not_a_repo', `git's work tree for ${cwd} is ${root} (core.worktree in the repository's config?), which does not contain this folder; tandem does not work there.`);
+  }
+  return root;
+}
+
+function containsFolder(root: string, cwd: string): boolean {
+  const real = (path: string): string => {
+    try {
+      return realpathSync(path);
+    } catch {
+      return resolve(path);
+    }
+  };
+  const rel = relative(real(root), real(cwd));
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
 }
 
 /** Creates a repository in `dir` (an existing folder). */

@@ -4,12 +4,15 @@ import { collectTags, type Stamp } from './collect-tags.js';
 import { candidatesDigest, judgeMapFiles, statMapCandidates, type ListMapFilesOptions, type MapFile } from './list-files.js';
 import type { PackedTags } from './packed-tags.js';
 import { loadTagCache, type TagCache } from './tag-cache.js';
+import type { StateReader } from '../platform/state-files.js';
 import { languagesOf, type ProgressCallback, type TagsPool } from './tags-pool.js';
 
 export interface MapSourceOptions {
   readonly pool: TagsPool;
   readonly onProgress?: ProgressCallback;
   readonly listOptions?: Omit<ListMapFilesOptions, 'known'>;
+  /** How `.tandem/tags.cache` is read (confined; files git tracks ignored). */
+  readonly stateReader?: StateReader;
 }
 
 /**
@@ -40,7 +43,7 @@ export function createMapSource(root: string, options: MapSourceOptions): MapSou
   const skipped = new Map<string, string>();
   const knownSkipped = (relPath: string, size: number, mtimeMs: number): boolean => skipped.get(relPath) === `${size}:${mtimeMs}`;
   const onSkipped = (relPath: string, size: number, mtimeMs: number): void => void skipped.set(relPath, `${size}:${mtimeMs}`);
-  const cacheOnce = (): Promise<TagCache> => (cache ??= loadTagCache(root));
+  const cacheOnce = (): Promise<TagCache> => (cache ??= loadTagCache(root, options.stateReader));
 
   let scanned: MapFile[] | undefined;
   const scan = async (): Promise<MapFile[]> => statMapCandidates(root, options.listOptions);

@@ -1,6 +1,6 @@
 // Rendered maps kept on disk at <root>/.tandem/maps.cache, so a new process on an unchanged
 // repository shows its map without loading tags or ranking anything.
-import { readFile } from 'node:fs/promises';
+import { createStateReader, readStateText, STATE_CAPS, type StateReader } from '../platform/state-files.js';
 import path from 'node:path';
 import { writeAtomically } from './tag-cache.js';
 
@@ -37,9 +37,9 @@ export function mapStorePath(root: string): string {
  * A missing, torn or other-version file is an empty store. Keys are opaque (the caller's digest of
  * everything the map is built from); the newest entries are kept, the oldest dropped.
  */
-export async function loadMapStore(root: string): Promise<MapStore> {
+export async function loadMapStore(root: string, reader: StateReader = createStateReader(root)): Promise<MapStore> {
   const file = mapStorePath(root);
-  const entries = decode(await readFile(file, 'utf8').catch(() => ''));
+  const entries = decode(readStateText(reader, file, STATE_CAPS.mapsCache));
   let dirty = false;
   return {
     get: (key) => entries.get(key),

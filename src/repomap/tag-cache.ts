@@ -2,8 +2,9 @@
 // Entries are keyed by path and checked against size and mtime; when only the mtime moved
 // (checkout, touch) the caller compares a content hash before reparsing.
 import { randomBytes } from 'node:crypto';
-import { appendFile, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { createStateReader, readStateText, STATE_CAPS, type StateReader } from '../platform/state-files.js';
 import { compactNames, NameTable } from './name-table.js';
 import { isWellFormed, type PackedTags } from './packed-tags.js';
 
@@ -54,9 +55,9 @@ export function tagCachePath(root: string): string {
 }
 
 /** Loads the cache; a missing, corrupt or other-version file gives an empty cache. */
-export async function loadTagCache(root: string): Promise<TagCache> {
+export async function loadTagCache(root: string, reader: StateReader = createStateReader(root)): Promise<TagCache> {
   const file = tagCachePath(root);
-  const text = await readFile(file, 'utf8').catch(() => '');
+  const text = readStateText(reader, file, STATE_CAPS.tagsCache);
   const decoded = decodeCacheLines(text);
   const entries = decoded?.entries ?? new Map<string, TagCacheEntry>();
   let table = decoded?.table ?? new NameTable();

@@ -32,7 +32,7 @@ export interface RoundDeps {
 export type RoundResult = { readonly end: RequestOutcome } | { readonly failures: RoundFailures };
 
 export async function runRound(reply: string, loaded: LoadedCoder, deps: RoundDeps, signal?: AbortSignal): Promise<RoundResult> {
-  const applied = await applyEdits(reply, loaded, deps);
+  const applied = await applyEdits(reply, loaded, deps, signal);
   if ('end' in applied) return applied;
   const { edits, added, declined } = applied;
   const editFailures = describeEditFailures(edits, added, loaded);
@@ -56,7 +56,7 @@ interface AppliedEdits {
   readonly shellUnanswerable: boolean;
 }
 
-async function applyEdits(reply: string, loaded: LoadedCoder, deps: RoundDeps): Promise<AppliedEdits | { end: RequestOutcome }> {
+async function applyEdits(reply: string, loaded: LoadedCoder, deps: RoundDeps, signal?: AbortSignal): Promise<AppliedEdits | { end: RequestOutcome }> {
   const { options, ports, offers } = deps;
   const declinedBefore = offers.declined.size;
   const seen = [...offers.chatFiles];
@@ -75,10 +75,16 @@ async function applyEdits(reply: string, loaded: LoadedCoder, deps: RoundDeps): 
         commands: options.commandsRun,
         uncommittedByTandem: deps.uncommittedByTandem,
         declined: offers.declined,
+        signal,
       },
       { coder: loaded.coder, asker: ports.asker, git: ports.git, emit: deps.emit, lock: ports.lock ?? null, commit: deps.commit, journal: ports.applyJournal ?? null, audit: ports.audit },
     );
   } catch (error) {
+    if (signal?.aborted && (error as { kind?: unknown }).kind === 'interrupted') {
+      const message = (error as Error).message;
+      deps.emit({ type: 'info', message });
+      return { end: { status: 'interrupted', message } };
+    }
     return { end: deps.endWithError(error, 'None of the edits in your last reply were applied') };
   }
   trackUncommitted(edits.written, edits.uncommitted, deps);

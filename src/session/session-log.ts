@@ -1,7 +1,8 @@
 // The session log on disk: one JSON object a line, appended and flushed as things happen, so a crash
 // loses at most the line being written. Opening a log repairs a torn last line and refuses a corrupt one.
-import { readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { readdirSync, renameSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { createStateReader, STATE_CAPS, type StateReader } from '../platform/state-files.js';
 import type { ChatMessage } from '../model/types.js';
 import { nodeFileSystem, type FileSystem } from '../platform/file-system.js';
 import { logEntryProblem } from './log-entry-shape.js';
@@ -95,8 +96,10 @@ export interface ReadLogResult {
 }
 
 /** Reads a log; a torn last line is dropped and the file repaired; a corrupt line elsewhere throws. */
-export function readSessionLog(file: string): ReadLogResult {
-  const text = readFileSync(file, 'utf8');
+export function readSessionLog(file: string, reader: StateReader = createStateReader(rootOfLog(file))): ReadLogResult {
+  const read = reader.read(file, STATE_CAPS.sessionLog);
+  if (!read.ok) throw new SessionLogError(read.message);
+  const text = read.data.toString('utf8');
   const lines = text.split('\n');
   const endsClean = text.endsWith('\n');
   if (endsClean) lines.pop();
@@ -131,11 +134,16 @@ function parseLine(line: string): LogEntry | string | null {
   return logEntryProblem(value) ?? (value as LogEntry);
 }
 
-/** Session ids, oldest first. */
-export function listSessions(root: string): string[] {
+/** `<root>` of a log at `<root>/.tandem/sessions/<id>.jsonl`. */
+function rootOfLog(file: string): string {
+  return dirname(dirname(dirname(file)));
+}
+
+/** Session ids, oldest first: only plain files (a planted link or FIFO, a log git tracks, is left out). */
+export function listSessions(root: string, reader: StateReader = createStateReader(root)): string[] {
   try {
     return readdirSync(sessionsDir(root))
-      .filter((name) => name.endsWith('.jsonl'))
+      .filter((name) => name.endsWith('.jsonl') && reader.usable(join(sessionsDir(root), name)))
       .map((name) => basename(name, '.jsonl'))
       .sort();
   } catch {

@@ -74,7 +74,8 @@ describe('line reader', () => {
 
   it('offers the saved history to Up arrow when the file is only known after the prompt first opened', async () => {
     const dir = tempDir();
-    const file = join(dir, 'input.history');
+    const file = join(dir, '.tandem', 'input.history');
+    mkdirSync(join(dir, '.tandem'));
     writeFileSync(file, 'saved request\n');
     const t = terminal(true);
     const lines = createLineReader(t.environment, true);

@@ -194,7 +194,7 @@ describe('a tandem killed while applying', () => {
   it('leaves a journal from which the next tandem puts the tree back', async () => {
     for (const n of [2, 3, 4]) {
       const { root, before } = setup();
-      const journal = { file: join(root, '.tandem', 'apply-journal.json'), pid: 1 };
+      const journal = { file: join(root, '.tandem', 'apply-journal.json'), pid: 1, trustDir: join(root, '..', 'home-journals') };
       // The Nth temp file is written but never renamed: the process is gone at that moment, as after SIGKILL.
       let calls = 0;
       const killed: WriteFs = {
@@ -211,7 +211,7 @@ describe('a tandem killed while applying', () => {
       });
       expect(snapshot(root)).not.toEqual(before);
 
-      const restored = await recoverJournal(nodeWriteFs, root, journal.file);
+      const restored = await recoverJournal(nodeWriteFs, root, journal.file, { trustDir: journal.trustDir });
 
       expect(restored.length).toBe(n - 1);
       const after = snapshot(root);
@@ -222,7 +222,7 @@ describe('a tandem killed while applying', () => {
 
   it('is recovered by the next edit round under the lock, leaving files the user changed since alone', async () => {
     const { root } = setup();
-    const journal = { file: join(root, '.tandem', 'apply-journal.json'), pid: 1 };
+    const journal = { file: join(root, '.tandem', 'apply-journal.json'), pid: 1, trustDir: join(root, '..', 'home-journals') };
     let calls = 0;
     const killed: WriteFs = { ...nodeWriteFs, writeNew: (p, d) => (++calls === 4 ? new Promise<void>(() => {}) : nodeWriteFs.writeNew(p, d)) };
     void runEditRound(REPLY, { root, chatFiles: CHAT, dryRun: false, dirtyCommits: false }, { coder, asker: { confirm: async () => 'yes' }, git: null, emit: () => {}, fs: killed, journal });
@@ -240,5 +240,35 @@ describe('a tandem killed while applying', () => {
     expect(events[0]).toEqual({ type: 'info', message: 'Put back 1 file(s) that a stopped tandem had left half-applied: app.py.' });
     expect(readFileSync(join(root, 'app.py'), 'utf8')).toBe('x = 3\n');
     expect(readFileSync(join(root, 'Makefile'), 'utf8')).toBe('mine:\n');
+  });
+});
+
+describe('SIGTERM or Ctrl-C while a reply is being written', () => {
+  it('stops between two files and puts back what was written, at every point', async () => {
+    for (const n of [1, 2, 3, 4]) {
+      const { root, before } = setup();
+      const journal = { file: join(root, '.tandem', 'apply-journal.json'), pid: 1, trustDir: join(root, '..', 'home-journals') };
+      const controller = new AbortController();
+      // The signal arrives while the Nth file of the reply is being renamed into place.
+      let renames = 0;
+      const fs: WriteFs = {
+        ...nodeWriteFs,
+        rename: async (from, to) => {
+          await nodeWriteFs.rename(from, to);
+          if (!to.endsWith('apply-journal.json') && ++renames === n) controller.abort();
+        },
+      };
+      const error = await runEditRound(
+        REPLY,
+        { root, chatFiles: CHAT, dryRun: false, dirtyCommits: false, signal: controller.signal },
+        { coder, asker: { confirm: async () => 'yes' }, git: null, emit: () => {}, fs, journal },
+      ).catch((e: unknown) => e);
+      expect((error as { kind?: string }).kind, `signal at write ${n}`).toBe('interrupted');
+      expect((error as Error).message).toMatch(/every file written was put back|nothing was changed/);
+      const after = snapshot(root);
+      delete after['.tandem/'];
+      expect(after, `signal at write ${n}`).toEqual(before);
+      expect(readdirSync(join(root, '..', 'home-journals'))).toEqual([]);
+    }
   });
 });

@@ -154,7 +154,7 @@ describe('one writer per repository', () => {
     expect(events.find((e) => e.type === 'info' && String(e.message).startsWith('Waiting for'))?.message).toBe(`Waiting for tandem process ${process.pid}, which is writing to this repository...`);
     const errors = events.filter((e) => e.type === 'error');
     expect(errors).toHaveLength(1);
-    expect(errors[0]!.message).toBe(`Another tandem process ${process.pid} kept this repository locked for 1 s (.tandem/write.lock); nothing was written. Try again when it has finished.`);
+    expect(errors[0]!.message).toBe(`Another tandem process ${process.pid} kept this repository locked for 1 s (.tandem/write.lock); nothing was written. Try again when it has finished; if no tandem is running there, delete .tandem/write.lock to take the lock over.`);
     expect(read(repo, 'app.py')).toBe('x = 1\n');
     expect(events.at(-1)).toMatchObject({ type: 'result', status: 'error', totals: { requests: 1 } });
   });

@@ -1,4 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createRepoLock } from '../../src/platform/repo-lock.js';
@@ -28,5 +30,49 @@ describe('the repository lock', () => {
       throw new Error('the lock was released: nobody to wait for');
     });
     await again();
+  });
+});
+
+describe('a planted lock', () => {
+  const plant = (root: string, content: string): string => {
+    mkdirSync(join(root, '.tandem'), { recursive: true });
+    const file = join(root, '.tandem', 'write.lock');
+    writeFileSync(file, content);
+    return file;
+  };
+
+  it('from another host or a live process that is not tandem is taken over once old; the timeout says how', async () => {
+    const root = tempDir('tandem-lock-');
+    const file = plant(root, JSON.stringify({ pid: 1, host: 'elsewhere.example', since: '2099-01-01T00:00:00.000Z' }));
+    const warnings: string[] = [];
+    // Fresh: waited for, and the message says how to take it over.
+    const clock = new FakeClock(new Date(statSync(file).mtimeMs).toISOString());
+    const fresh = createRepoLock(root, { timeoutMs: 1000, pid: process.pid, clock, pollMs: 1, warn: (m) => warnings.push(m) });
+    await expect(fresh.acquire(() => clock.advance(1000))).rejects.toMatchObject({ message: expect.stringMatching(/on elsewhere\.example.*delete \.tandem\/write\.lock to take the lock over/) });
+    // Ten minutes after the file was made it is stale, whatever `since` it claims.
+    clock.advance(10 * 60_000);
+    const release = await fresh.acquire(() => {
+      throw new Error('a stale lock is not waited for');
+    });
+    expect(warnings).toEqual(['Took over .tandem/write.lock: it names another host (elsewhere.example) and it is 10 min old.']);
+    await release();
+    // pid 1 is alive here and is no tandem process.
+    plant(root, JSON.stringify({ pid: 1, host: hostname(), since: 'x' }));
+    const local = createRepoLock(root, { timeoutMs: 0, pid: process.pid, clock: new FakeClock(new Date(Date.now() + 11 * 60_000).toISOString()), pollMs: 1, warn: (m) => warnings.push(m), isTandemProcess: () => false });
+    await (await local.acquire(() => {}))();
+    expect(warnings.at(-1)).toMatch(/process 1 is not tandem/);
+  });
+
+  it('that git tracks, or that is a FIFO, is broken at once without blocking', async () => {
+    const root = tempDir('tandem-lock-');
+    plant(root, JSON.stringify({ pid: process.pid, host: hostname(), since: 'x' }));
+    const warnings: string[] = [];
+    const tracked = createRepoLock(root, { timeoutMs: 60_000, pid: process.pid, pollMs: 1, tracked: true, warn: (m) => warnings.push(m) });
+    await (await tracked.acquire(() => {}))();
+    const fifo = join(root, '.tandem', 'write.lock');
+    execFileSync('mkfifo', [fifo]);
+    const planted = createRepoLock(root, { timeoutMs: 60_000, pid: process.pid, pollMs: 1, warn: (m) => warnings.push(m) });
+    await (await planted.acquire(() => {}))();
+    expect(warnings).toEqual(['Took over .tandem/write.lock: git tracks .tandem/write.lock (it came with the repository).', 'Took over .tandem/write.lock: it is not a regular file.']);
   });
 });

@@ -1,7 +1,7 @@
-import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { newSessionId, readSessionLog, replaySession, SessionLog, SessionLogError, type LogEntry } from '../../src/session/session-log.js';
+import { newSessionId, readSessionLog, replaySession, SessionLog, SessionLogError, sessionsDir, type LogEntry } from '../../src/session/session-log.js';
 import { tempDir } from '../support/temp-repo.js';
 
 const meta: Extract<LogEntry, { type: 'meta' }> = {
@@ -30,7 +30,7 @@ describe('session log', () => {
   });
 
   it('repairs a torn last line and keeps everything before it', () => {
-    const dir = tempDir();
+    const dir = sessionsDir(tempDir());
     const log = SessionLog.create(dir, meta);
     log.record({ type: 'message', role: 'user', content: 'hello' });
     appendFileSync(log.file, '{"type":"mess');
@@ -41,7 +41,8 @@ describe('session log', () => {
   });
 
   it('refuses a corrupt line in the middle and leaves the file as it was', () => {
-    const file = join(tempDir(), 'x.jsonl');
+    const file = join(sessionsDir(tempDir()), 'x.jsonl');
+    mkdirSync(dirname(file), { recursive: true });
     const text = `${JSON.stringify(meta)}\nnot json\n${JSON.stringify({ type: 'clear' })}\n`;
     writeFileSync(file, text);
     expect(() => readSessionLog(file)).toThrow(SessionLogError);

@@ -2,6 +2,7 @@
 // its first request and its files, for --resume ID.
 import { join } from 'node:path';
 import { listSessions, readSessionLog, sessionsDir } from '../../session/session-log.js';
+import { createStateReader, type StateReader } from '../../platform/state-files.js';
 import type { SlashCommand } from './types.js';
 
 export interface SessionSummary {
@@ -17,20 +18,20 @@ export const sessionsCommand: SlashCommand = {
   name: 'sessions',
   summary: 'list saved sessions (resume one with tandem --resume ID)',
   async run(_args, ctx) {
-    ctx.print(formatSessionList(summarizeSessions(ctx.root)));
+    ctx.print(formatSessionList(summarizeSessions(ctx.root, ctx.stateReader)));
     return {};
   },
 };
 
-export function summarizeSessions(root: string): SessionSummary[] {
-  return listSessions(root).map((id) => summarize(root, id));
+export function summarizeSessions(root: string, reader: StateReader = createStateReader(root)): SessionSummary[] {
+  return listSessions(root, reader).map((id) => summarize(root, id, reader));
 }
 
-function summarize(root: string, id: string): SessionSummary {
+function summarize(root: string, id: string, reader: StateReader): SessionSummary {
   const blank: SessionSummary = { id, created: null, firstRequest: null, files: [], interactive: true };
   let entries;
   try {
-    entries = readSessionLog(join(sessionsDir(root), `${id}.jsonl`)).entries;
+    entries = readSessionLog(join(sessionsDir(root), `${id}.jsonl`), reader).entries;
   } catch {
     return blank;
   }

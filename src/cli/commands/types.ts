@@ -3,6 +3,7 @@ import type { AuditLog } from '../../platform/audit-log.js';
 import type { Answer, ApprovalKind, RepoMapPort, TokenCounter } from '../../coders/ports.js';
 import type { Clipboard } from '../../platform/clipboard.js';
 import type { FetchResult } from '../../platform/http-fetch.js';
+import type { StateReader } from '../../platform/state-files.js';
 import type { ResultStatus } from '../../session/events.js';
 import type { ChatMode, Session } from '../../session/session.js';
 import type { ReasoningControls } from '../../session/reasoning-controls.js';
@@ -34,6 +35,8 @@ export interface CommandContext {
   readonly root: string;
   /** Where relative paths typed by the user start. */
   readonly cwd: string;
+  /** How `.tandem/` state is read (confined; files git tracks ignored); default: confined only. */
+  readonly stateReader?: StateReader;
   readonly print: (text: string) => void;
   readonly git: GitCommandsPort | null;
   /** Runs a shell command; `onOutput` sees the output as it arrives, `signal` (Ctrl-C) stops it. */
