@@ -81,8 +81,10 @@ export async function startTandem(environment: CliEnvironment, parsed: ParsedArg
       return EXIT.ok;
     }
     // Asked only once the server (and key) a repository named is approved.
-    // --show-repo-map talks to no model, so it asks the server nothing either.
-    const server = settings['show-repo-map'] ? NO_SERVER_ANSWER : await askServerAtStart({ settings, modelGiven: sources.get('model') !== 'default', layers: loaded.models.layers, aliases: loaded.models.aliases, http: environment.http });
+    // Runs that talk to no model (--show-repo-map, --apply, --copy-paste, --lint, --test) ask the server nothing either.
+    const action = checkActionOf(settings);
+    const noModel = settings['show-repo-map'] || reply !== null || settings['copy-paste'] || (action !== null && action !== 'commit');
+    const server = noModel ? NO_SERVER_ANSWER : await askServerAtStart({ settings, modelGiven: sources.get('model') !== 'default', layers: loaded.models.layers, aliases: loaded.models.aliases, http: environment.http });
     if (server.model !== null) settings = { ...settings, model: server.model };
     if (server.note !== null) emit({ type: 'info', message: server.note });
     const models: ModelSetup = { ...loaded.models, serverWindows: server.windows };
@@ -92,7 +94,6 @@ export async function startTandem(environment: CliEnvironment, parsed: ParsedArg
       environment.stdout.write(`${await built.showRepoMap()}\n`);
       return EXIT.ok;
     }
-    const action = checkActionOf(settings);
     if (action !== null) return await runCheckAction(built, action, environment);
     if (settings.load !== null) await loadAtStart(built, settings.load);
     if (reply !== null) return await runApply(built, reply, environment);

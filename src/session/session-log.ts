@@ -1,6 +1,6 @@
 // The session log on disk: one JSON object a line, appended and flushed as things happen, so a crash
 // loses at most the line being written. Opening a log repairs a torn last line and refuses a corrupt one.
-import { readdirSync, renameSync, writeFileSync } from 'node:fs';
+import { readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { createStateReader, STATE_CAPS, type StateReader } from '../platform/state-files.js';
 import type { ChatMessage } from '../model/types.js';
@@ -140,12 +140,24 @@ function rootOfLog(file: string): string {
 }
 
 /** Session ids, oldest first: only plain files (a planted link or FIFO, a log git tracks, is left out). */
+function mtimeOf(file: string): number {
+  try {
+    return statSync(file).mtimeMs;
+  } catch {
+    return 0;
+  }
+}
+
 export function listSessions(root: string, reader: StateReader = createStateReader(root)): string[] {
   try {
-    return readdirSync(sessionsDir(root))
+    const ids = readdirSync(sessionsDir(root))
       .filter((name) => name.endsWith('.jsonl') && reader.usable(join(sessionsDir(root), name)))
-      .map((name) => basename(name, '.jsonl'))
-      .sort();
+      .map((name) => basename(name, '.jsonl'));
+    // An id tells the second a session started; two started in the same second (a fast script) are put in
+    // the order they were last written, so "latest" is the one that ran last, not the one whose suffix sorts last.
+    const second = (id: string): string => id.split('-').slice(0, 2).join('-');
+    const written = new Map(ids.map((id) => [id, mtimeOf(join(sessionsDir(root), `${id}.jsonl`))]));
+    return ids.sort((a, b) => second(a).localeCompare(second(b)) || written.get(a)! - written.get(b)! || a.localeCompare(b));
   } catch {
     return [];
   }

@@ -62,8 +62,10 @@ describe('files on a terminal', () => {
     const binary = await run(pane, '/add logo.png');
     expect(binary).toContain('Cannot add logo.png: it is a binary file, not text.');
     const listed = await run(pane, '/ls');
-    expect(listed).toContain('pkg/new_module.py');
-    expect(listed).not.toContain('logo.png');
+    const [inChat = '', others = ''] = listed.split('Other files in the repository');
+    expect(inChat).toContain('pkg/new_module.py');
+    expect(inChat).not.toContain('logo.png');
+    expect(others).toContain('logo.png');
   });
 
   it('drops a read-only file, and moves a read-only file to the editable list when it is added', async () => {
@@ -71,8 +73,9 @@ describe('files on a terminal', () => {
     const pane = await start(repo, ['--read', 'notes.md', '--read', 'spec.md', 'a.py']);
     expect(await run(pane, '/drop notes.md')).toContain('Dropped read-only notes.md.');
     expect(await run(pane, '/add spec.md')).toContain('Moved spec.md from read-only to editable in the chat.');
-    const listed = await run(pane, '/ls');
+    const [listed = '', others = ''] = (await run(pane, '/ls')).split('Other files in the repository');
     expect(listed).not.toContain('notes.md');
+    expect(others).toContain('notes.md');
     expect(listed).not.toContain('Read-only');
     expect(listed).toMatch(/Files in the chat:\s+a\.py\s+spec\.md/);
     expect(await run(pane, '/drop')).toContain('Dropped 2 file(s) from the chat.');
