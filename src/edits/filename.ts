@@ -98,8 +98,9 @@ function looksLikePath(name: string, chatFiles: readonly string[], quoted = fals
 export function unreadableFileName(line: string, chatFiles: readonly string[]): string | undefined {
   if (line.length > 300 || parseFenceOpen(line)) return undefined;
   const { name } = stripDecoration(line);
-  const last = name.split(/\s+/).at(-1) ?? '';
-  if (!EXTENSION.test(last) || !/^[\p{L}\p{N}\p{M}_.@~+\-/\\()$,=%#]+$/u.test(last) || last.endsWith('.')) return undefined;
+  // Quotes and backslashes too: `src/"odd\name.py` must not pass for "no name here" either.
+  const last = (name.split(/\s+/).at(-1) ?? '').replace(/^["']+|["']+$/g, '');
+  if (!EXTENSION.test(last) || !/^[^\s`*<>|]+$/u.test(last) || last.endsWith('.')) return undefined;
   if (chatFiles.includes(resolvePath(last, chatFiles))) return undefined;
   return name;
 }

@@ -14,7 +14,7 @@
 // - Fenced bash/sh/shell/console blocks that hold no markers are suggested shell commands.
 
 import { type ReplyLine, joinLines, parseFenceOpen, splitReply } from './fences.js';
-import { filenameFromInfo, filenameFromLine, filenameFromProse } from './filename.js';
+import { filenameFromInfo, filenameFromLine, filenameFromProse, unreadableFileName } from './filename.js';
 import {
   DIVIDER,
   HEAD,
@@ -40,6 +40,8 @@ interface ParseState {
   /** Index of the last line that belonged to a block; file names are never looked for above it. */
   lastEnd: number;
   lastPath: string | undefined;
+  /** The latest name line tandem could not read: unnamed blocks after it never fall back to another file. */
+  lastUnreadable: { readonly line: number; readonly name: string } | undefined;
 }
 
 export function parseSearchReplace(reply: string, ctx: ParseContext): ParseResult {
@@ -52,6 +54,7 @@ export function parseSearchReplace(reply: string, ctx: ParseContext): ParseResul
     shellCommands: [],
     lastEnd: -1,
     lastPath: undefined,
+    lastUnreadable: undefined,
   };
   let i = 0;
   while (i < lines.length) {
@@ -112,8 +115,15 @@ function readBlock(state: ParseState, head: number): number {
   const headLine = lines[head]?.bare ?? '';
   const end = findBlockEnd(lines, head, ctx.chatFiles);
   const found = findPath(lines, head, state.lastEnd, ctx.chatFiles);
-  if (found.path !== undefined) state.lastPath = found.path;
-  const path = found.path ?? state.lastPath ?? (ctx.chatFiles.length === 1 ? ctx.chatFiles[0] : undefined);
+  if (found.path !== undefined) {
+    state.lastPath = found.path;
+    state.lastUnreadable = undefined;
+  }
+  if (found.unreadable !== undefined) state.lastUnreadable = found.unreadable;
+  // A name line tandem cannot read is never taken for the previous block's file or the only chat file:
+  // the block would land in the wrong place.
+  const unreadable = found.path === undefined ? state.lastUnreadable : undefined;
+  const path = unreadable ? undefined : found.path ?? state.lastPath ?? (ctx.chatFiles.length === 1 ? ctx.chatFiles[0] : undefined);
   const where = `The block starting at line ${head + 1}${path === undefined ? '' : ` (for ${path})`}`;
 
   if (isNearHead(headLine)) {
@@ -132,6 +142,10 @@ function readBlock(state: ParseState, head: number): number {
   }
   const divider = chooseDivider(state, head, end.last, where);
   if (divider === undefined) return end.last;
+  if (unreadable !== undefined) {
+    problem(state, head, `${where} follows line ${unreadable.line}, ${quoteLine(unreadable.name)}, which tandem cannot read as a file path (a space, a quote or other punctuation in the name). Put the file's path alone on the line before the opening fence, in backticks if it holds spaces, and resend this block.`);
+    return end.last;
+  }
   if (path === undefined) {
     problem(state, head, `${where} does not say which file it edits. Put the file's full path alone on the line before the opening fence and resend this block.`);
     return end.last;
@@ -182,6 +196,8 @@ interface FoundPath {
   readonly path: string | undefined;
   /** First line of the block as written (file name line, fence line or SEARCH line). */
   readonly start: number;
+  /** No path, but the line where one belongs names a file tandem cannot read as a path. */
+  readonly unreadable?: { readonly line: number; readonly name: string };
 }
 
 function previousNonBlank(lines: readonly ReplyLine[], from: number, floor: number): number {
@@ -198,7 +214,7 @@ function findPath(lines: readonly ReplyLine[], head: number, floor: number, chat
   const open = parseFenceOpen(above);
   if (!open) {
     const path = filenameFromLine(above, chatFiles) ?? filenameFromProse(above, chatFiles);
-    return path === undefined ? { path: undefined, start: head } : { path, start: k };
+    return path === undefined ? { path: undefined, start: head, ...unreadableAt(lines, k, chatFiles) } : { path, start: k };
   }
   const onFence = filenameFromInfo(open.info, chatFiles);
   if (onFence !== undefined) return { path: onFence, start: k };
@@ -206,5 +222,11 @@ function findPath(lines: readonly ReplyLine[], head: number, floor: number, chat
   if (k2 <= floor) return { path: undefined, start: k };
   const before = lines[k2]?.bare ?? '';
   const path = filenameFromLine(before, chatFiles) ?? filenameFromProse(before, chatFiles);
-  return path === undefined ? { path: undefined, start: k } : { path, start: k2 };
+  return path === undefined ? { path: undefined, start: k, ...unreadableAt(lines, k2, chatFiles) } : { path, start: k2 };
+}
+
+/** `{ unreadable }` when line `k` names a file tandem cannot read as a path, else nothing. */
+function unreadableAt(lines: readonly ReplyLine[], k: number, chatFiles: readonly string[]): Pick<FoundPath, 'unreadable'> {
+  const name = unreadableFileName(lines[k]?.bare ?? '', chatFiles);
+  return name === undefined ? {} : { unreadable: { line: k + 1, name } };
 }

@@ -53,6 +53,28 @@ describe('whole format: a name line tandem cannot read is never the only chat fi
   });
 });
 
+describe('SEARCH/REPLACE: a name line tandem cannot read never means another file', () => {
+  const block = (name: string, search: string): string => `${name}\n\`\`\`\n<<<<<<< SEARCH\n${search}\n=======\nchanged\n>>>>>>> REPLACE\n\`\`\`\n`;
+  const reply = (name: string): string => `${block('a.py', 'x = 1')}\n${block(name, 'x = 1')}\n${block('', 'x = 1')}`;
+
+  it.each(['my notes.txt', 'src/"odd\\name.py', "'quoted.py'", 'Then I changed utils.py'])(
+    '%s is a problem for the model: neither its block nor the unnamed one after it lands in a.py',
+    (name) => {
+      const result = parseReply('diff', reply(name), { chatFiles: ['a.py'] });
+      // Only the first block (named a.py) is an edit, though all three SEARCH texts are in a.py.
+      expect(result.edits.map((e) => e.path)).toEqual(['a.py']);
+      expect(result.problems).toHaveLength(2);
+      expect(result.problems[0]?.message).toContain('cannot read as a file path');
+    },
+  );
+
+  it('a readable name, a backticked name with spaces, or a chat file in prose still names the file', () => {
+    for (const [name, path] of [['b.py', 'b.py'], ['`my notes.txt`', 'my notes.txt'], ['Then in a.py', 'a.py']] as const) {
+      expect(parseReply('diff', block(name, 'x = 1'), { chatFiles: ['a.py'] }).edits.map((e) => e.path), name).toEqual([path]);
+    }
+  });
+});
+
 describe('the example folder path/to/', () => {
   const edit = parseReply('diff', searchReplace('path/to/new.py', '', 'x = 1\n'), { chatFiles: ['app.py'] }).edits;
 
