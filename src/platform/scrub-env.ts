@@ -8,8 +8,11 @@ export interface ScrubOptions {
   readonly secrets?: ReadonlyArray<string | null | undefined>;
 }
 
-/** Whole name parts that mark a secret: `GITHUB_PAT`, `NPM_CONFIG__AUTH`. */
-const EXACT_PARTS: ReadonlySet<string> = new Set(['PAT', 'AUTH', 'AUTHORIZATION', 'KEY', 'PASS', 'CREDS']);
+/**
+ * Whole name parts that mark a secret: `GITHUB_PAT`, `NPM_CONFIG__AUTH`; `OTEL_EXPORTER_OTLP_HEADERS` carries a
+ * collector's API key, a `..._COOKIE` a session.
+ */
+const EXACT_PARTS: ReadonlySet<string> = new Set(['PAT', 'AUTH', 'AUTHORIZATION', 'KEY', 'PASS', 'CREDS', 'HEADER', 'COOKIE']);
 /** Markers that may be glued to another word in a part: `AUTHTOKEN`, `DBPASSWORD`, `APIKEY`. */
 const GLUED_MARKERS: readonly string[] = ['TOKEN', 'SECRET', 'PASSWORD', 'PASSWD', 'CREDENTIAL', 'APIKEY', 'ACCESSKEY', 'PRIVATEKEY'];
 
