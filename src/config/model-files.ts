@@ -2,7 +2,7 @@
 // folder and the flags, read in that order (later entries win field by field), a repository's with its trust.
 import path from 'node:path';
 import { parseModelMetadataFile, parseModelSettingsFile, type ParsedModelFile } from '../model/model-files.js';
-import type { ModelLayer } from '../model/model-settings.js';
+import { lookupModelSettings, type ModelLayer } from '../model/model-settings.js';
 import type { ConfigProblem, SettingSource } from './load.js';
 import { judgeRepoModelEntry } from './repo-policy.js';
 
@@ -56,13 +56,19 @@ export function loadModelFiles(options: ModelFilesOptions): ModelFilesResult {
     for (const p of parsed.problems) problems.push({ severity: place.trusted ? p.severity : 'warning', source: place.source, message: p.message });
     const entries = parsed.entries.map(({ entry, lines, line }) => {
       if (place.trusted) return entry;
-      const judged = judgeRepoModelEntry(entry, (field) => `${place.file}:${lines[field] ?? line}`);
+      const judged = judgeRepoModelEntry(entry, (field) => `${place.file}:${lines[field] ?? line}`, knownLimits);
       for (const message of judged.warnings) problems.push({ severity: 'warning', source: place.source, message });
       return judged.entry;
     });
     if (entries.length > 0) layers.push({ file: place.file, entries });
   }
   return { layers, problems };
+}
+
+/** The built-in table's window and reply size for a model name (a glob is looked up as written). */
+function knownLimits(name: string): { contextWindow: number | null; maxOutputTokens: number | null } {
+  const known = lookupModelSettings(name);
+  return { contextWindow: known.contextWindow, maxOutputTokens: known.maxOutputTokens };
 }
 
 /** Home, repository root, current folder, then the named files: each folder's metadata before its settings. */

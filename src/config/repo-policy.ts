@@ -68,6 +68,22 @@ const USER_ONLY_MODEL_FIELDS = [
   ['systemPromptPrefix', 'a system prompt prefix'],
 ] as const;
 
+/** Fields of a model entry that raise what a request may cost. */
+const COST_MODEL_FIELDS = [
+  ['weakModel', 'a weak model'],
+  ['editorModel', 'an editor model'],
+  ['prices', 'prices'],
+  ['contextWindow', 'a context window above the known one'],
+  ['maxOutputTokens', 'a reply size above the known one'],
+] as const;
+const FLAG_OF: Record<(typeof COST_MODEL_FIELDS)[number][0], string> = {
+  weakModel: 'weak-model',
+  editorModel: 'editor-model',
+  prices: 'model-metadata-file',
+  contextWindow: 'context-window',
+  maxOutputTokens: 'model-metadata-file',
+};
+
 /**
  * The one place a repository's model settings or metadata entry is judged (the same trust as its config):
  * it can never set headers, extra body fields (which may carry a server, keys or costly parameters) or
@@ -76,6 +92,8 @@ const USER_ONLY_MODEL_FIELDS = [
 export function judgeRepoModelEntry<E extends { readonly name: string }>(
   entry: E,
   where: (field: string) => string,
+  /** What tandem itself knows of the model: a repository may lower its window or reply size, never raise them. */
+  builtIn?: (name: string) => { readonly contextWindow: number | null; readonly maxOutputTokens: number | null } | null,
 ): { readonly entry: E; readonly warnings: string[] } {
   const kept: Record<string, unknown> = { ...(entry as Record<string, unknown>) };
   const warnings: string[] = [];
@@ -83,6 +101,15 @@ export function judgeRepoModelEntry<E extends { readonly name: string }>(
     if (kept[field] === undefined) continue;
     delete kept[field];
     warnings.push(`${where(field)}: ${entry.name}: ${what} ignored; a repository's model settings cannot set them`);
+  }
+  // What a request costs is the user's call: another model, what tokens cost, or a larger window or reply.
+  for (const [field, what] of COST_MODEL_FIELDS) {
+    if (kept[field] === undefined || kept[field] === null) continue;
+    const value = kept[field];
+    const limit = field === 'contextWindow' || field === 'maxOutputTokens' ? builtIn?.(entry.name)?.[field] : undefined;
+    if (typeof value === 'number' && typeof limit === 'number' && value <= limit) continue;
+    delete kept[field];
+    warnings.push(`${where(field)}: ${entry.name}: ${what} ignored; it may raise what each request costs, so only your own model files (or --${FLAG_OF[field]}) can set it`);
   }
   return { entry: kept as E, warnings };
 }

@@ -87,11 +87,26 @@ const rows: Row[] = [
     files: {
       [yml(HOME)]: '- name: m\n  edit_format: whole\n  weak_model_name: w-home\n  reasoning_tag: think\n',
       [yml(REPO)]: '- name: m\n  edit_format: udiff\n',
-      [yml(SUB)]: '- name: m\n  weak_model_name: w-folder\n',
+      [yml(SUB)]: '- name: m\n  reasoning_tag: thought\n',
       [FLAG]: '- name: m\n  edit_format: diff-fenced\n',
     },
     flags: { settingsFile: FLAG },
-    expect: { editFormat: 'diff-fenced', weakModel: 'w-folder', reasoningTag: 'think', from: [yml(HOME), yml(REPO), yml(SUB), FLAG] },
+    expect: { editFormat: 'diff-fenced', weakModel: 'w-home', reasoningTag: 'thought', from: [yml(HOME), yml(REPO), yml(SUB), FLAG] },
+  },
+  {
+    name: "a repository's files cannot raise the bill: other models, prices, a larger window or reply are the user's to set",
+    model: 'gpt-4o',
+    files: {
+      [yml(REPO)]: '- name: gpt-4o\n  weak_model_name: gpt-4.5-preview\n  editor_model_name: o1-pro\n  edit_format: whole\n',
+      [json(REPO)]: JSON.stringify({ 'gpt-4o': { max_input_tokens: 2000000, input_cost_per_token: 0, output_cost_per_token: 0 } }),
+    },
+    expect: { editFormat: 'whole', weakModel: 'gpt-4o-mini', editorModel: null, contextWindow: 128000, prices: { inputPerMillion: 2.5, outputPerMillion: 10 } },
+    warnings: [
+      /\.tandem\.model\.settings\.yml:2: gpt-4o: a weak model ignored; it may raise what each request costs/,
+      /\.tandem\.model\.settings\.yml:3: gpt-4o: an editor model ignored/,
+      /\.tandem\.model\.metadata\.json:\d+: gpt-4o: prices ignored/,
+      /\.tandem\.model\.metadata\.json:\d+: gpt-4o: a context window above the known one ignored; .*--context-window/,
+    ],
   },
   {
     name: 'metadata: window, output limit, prices per token, vision, reasoning',
