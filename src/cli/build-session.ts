@@ -19,7 +19,6 @@ import { createOpenAIClient, DEFAULT_BASE_URL } from '../model/openai-client.js'
 import type { ModelClient } from '../model/types.js';
 import { createTokenizerPool } from '../model/tokens.js';
 import { configuredHooksDir } from '../git/hooks-path.js';
-import { gitConfigIncludes } from '../git/config-includes.js';
 import { withSafeImportPaths } from '../platform/safe-import-env.js';
 import { systemClock, type Clock } from '../platform/clock.js';
 import type { ProcessRunner } from '../platform/process.js';
@@ -47,7 +46,7 @@ import { readInstructions } from './instructions.js';
 import { LazySessionLog, recordingEmit, resumeSession, sessionMetaOf, type ResumedSession } from './session-files.js';
 import { stateDirProblem, writesInside } from './state-dir.js';
 import { pathSettingProblem, type PathSettingContext } from './path-settings.js';
-import { repositoryConfigFiles } from '../git/config-files.js';
+import { configFilesInRepository, repositoryConfigFiles } from '../git/config-files.js';
 import type { CliEnvironment } from './cli-environment.js';
 import { allCommands } from './commands/registry.js';
 import type { ChatInputTools, CommandContext, GitCommandsPort, ShellRunOptions } from './commands/types.js';
@@ -242,7 +241,8 @@ export async function buildSession(rawInput: BuildInput): Promise<BuiltSession> 
   // The map and /tokens count with whichever main model the chat has now.
   const tokens: TokenCounter = { count: (text) => profiles.get('main').tokens.count(text) };
   const hooksDir = input.repoRoot ? await configuredHooksDir(input.repoRoot, gitOptions) : null;
-  const pathContext: PathSettingContext = { root, hooksDir, gitConfigFiles: input.repoRoot ? await repositoryConfigFiles(input.repoRoot, gitOptions) : [] };
+  const gitConfigFiles = input.repoRoot ? await repositoryConfigFiles(input.repoRoot, gitOptions) : [];
+  const pathContext: PathSettingContext = { root, hooksDir, gitConfigFiles };
   let sessionRef: Session | null = null;
   const keepAlive = createKeepAlive(input, () => sessionRef?.totals ?? new SessionTotals());
   const rawClient = settings['copy-paste']
@@ -269,7 +269,7 @@ export async function buildSession(rawInput: BuildInput): Promise<BuiltSession> 
   if (log.recorder) sessionId = () => log.recorder.id;
   const stateUsable = input.repoRoot !== null && stateProblem === null;
   const ports = createRequestPorts(input, { root, gitOptions, client, tokens, repoMap, runner, runShell, commandTimeoutMs, emit: log.emit, audit, mainModel: () => profiles.get('main').name, stateUsable, trackedState });
-  const gitIncludes = input.repoRoot ? await gitConfigIncludes(input.repoRoot, gitOptions) : [];
+  const gitIncludes = input.repoRoot ? configFilesInRepository(input.repoRoot, gitConfigFiles) : [];
   const commandsRun = [...settings['lint-cmd'], ...(settings['test-cmd'] ? [settings['test-cmd']] : [])];
   const session = new Session({ ...sessionOptions(settings, choice, root), hooksDir, gitIncludes, commandsRun }, {
     ports,

@@ -1,14 +1,17 @@
 // The files git reads as the repository's own config: `.git/config`, its worktree config and every file
-// they include (`include.path`, `includeIf`), as git itself lists them. A setting that names a path must
-// never point at one of them.
-import { dirname, resolve } from 'node:path';
+// they include (`include.path`, `includeIf.<cond>.path` whatever its condition, nested includes), as git
+// itself lists them. A path setting must never point at one of them, and a reply that edits one inside the
+// repository rewrites git's config, so only a person may say yes. Listing config runs nothing it names.
+import { realpathSync } from 'node:fs';
+import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { createGit, tryGit, type GitOptions } from './repo.js';
 
-/** Absolute paths of the repository-scope config files git reads (those that hold at least one key). */
+/** Absolute paths of the repository-scope config files git reads, and of every file they include. */
 export async function repositoryConfigFiles(root: string, options: GitOptions = {}): Promise<string[]> {
   const out = (await tryGit(createGit(root, options), ['config', '--list', '--show-scope', '--show-origin', '--includes', '-z'])) ?? '';
   const fields = out.split('\0');
   const files = new Set<string>([resolve(root, '.git', 'config')]);
+  const home = options.env?.['HOME'];
   // Records of three fields: scope, origin (`file:<path>`, relative to where git ran), `key\nvalue`.
   for (let i = 0; i + 2 < fields.length; i += 3) {
     const scope = fields[i] ?? '';
@@ -16,12 +19,39 @@ export async function repositoryConfigFiles(root: string, options: GitOptions = 
     if ((scope !== 'local' && scope !== 'worktree') || !origin.startsWith('file:')) continue;
     const from = resolve(root, origin.slice('file:'.length));
     files.add(from);
-    // An included file with no keys yet is not listed as an origin: take the include itself too.
+    // An included file with no keys yet (or whose condition does not hold today) is not listed as an origin:
+    // take the include itself too.
     const record = fields[i + 2] ?? '';
     const newline = record.indexOf('\n');
     const key = newline < 0 ? record : record.slice(0, newline);
     const value = newline < 0 ? '' : record.slice(newline + 1);
-    if (/^include(if\..*)?\.path$/i.test(key) && value !== '' && !value.startsWith('~')) files.add(resolve(dirname(from), value));
+    if (!/^include(if\..*)?\.path$/i.test(key) || value === '') continue;
+    // git expands `~/` to the home folder: a repository inside it can be named that way too.
+    if (value.startsWith('~/') && home) files.add(resolve(home, value.slice(2)));
+    else if (!value.startsWith('~')) files.add(resolve(dirname(from), value));
   }
   return [...files];
+}
+
+/**
+ * Of `files` (absolute), those a reply could edit: repository-relative (posix) paths inside `root` and
+ * outside `.git/`, each as named and, for a link, the file it leads to.
+ */
+export function configFilesInRepository(root: string, files: readonly string[]): string[] {
+  const found = new Set<string>();
+  for (const file of files) {
+    addOne(found, root, file);
+    try {
+      addOne(found, realpathSync(root), realpathSync(file));
+    } catch {
+      // not there (yet): the name alone is what a reply could create
+    }
+  }
+  return [...found].filter((p) => !p.startsWith('.git/'));
+}
+
+function addOne(found: Set<string>, root: string, file: string): void {
+  const rel = relative(root, file);
+  if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) return;
+  found.add(rel.split(sep).join('/'));
 }

@@ -1,7 +1,10 @@
 import { symlinkSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { gitConfigIncludes } from '../../src/git/config-includes.js';
+import { configFilesInRepository, repositoryConfigFiles } from '../../src/git/config-files.js';
+
+const gitConfigIncludes = async (root: string, options: { env: Record<string, string> }): Promise<string[]> =>
+  configFilesInRepository(root, await repositoryConfigFiles(root, options));
 import { makeFixture, type Fixture } from './git-fixture.js';
 
 let fx: Fixture | undefined;
