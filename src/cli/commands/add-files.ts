@@ -1,6 +1,7 @@
 // What /add (and the files named on the command line) may put in the chat: exact files, globs, folders
 // (the files git knows below them, confirmed above a count), missing files (offered to be created);
 // images go in as images, other binary files are refused, and a file that alone would fill half the context window asks first.
+import { escapeControlChars } from '../../platform/control-chars.js';
 import { closeSync, mkdirSync, openSync, readSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { readConfinedText } from '../../platform/text-files.js';
@@ -25,7 +26,7 @@ export async function addFiles(words: readonly string[], ctx: AddContext): Promi
   for (const typed of words) {
     const resolved = toRepoPath(ctx.root, ctx.cwd, typed);
     if (!resolved.path) {
-      ctx.print(`Cannot add ${typed}: ${resolved.problem}.\n`);
+      ctx.print(`Cannot add ${escapeControlChars(typed)}: ${resolved.problem}.\n`);
       continue;
     }
     const path = resolved.path;
@@ -40,7 +41,7 @@ export async function addFiles(words: readonly string[], ctx: AddContext): Promi
       continue;
     }
     if (kind === 'other') {
-      ctx.print(`Cannot add ${typed}: not a regular file.\n`);
+      ctx.print(`Cannot add ${escapeControlChars(typed)}: not a regular file.\n`);
       continue;
     }
     if (await offerToCreate(typed, path, ctx)) added.push(path);
@@ -50,13 +51,13 @@ export async function addFiles(words: readonly string[], ctx: AddContext): Promi
 
 async function addMany(typed: string, matched: readonly string[], folder: boolean, ctx: AddContext): Promise<string[]> {
   if (matched.length === 0) {
-    ctx.print(folder ? `No files git knows under ${typed}.\n` : `No files match ${typed}.\n`);
+    ctx.print(folder ? `No files git knows under ${escapeControlChars(typed)}.\n` : `No files match ${escapeControlChars(typed)}.\n`);
     return [];
   }
   if (matched.length > FOLDER_CONFIRM_COUNT) {
     const answer = await ctx.confirm(`Add all ${matched.length} files ${folder ? 'under' : 'matching'} ${typed}?`, 'add-file', typed);
     if (answer !== 'yes') {
-      ctx.print(`Not adding the files of ${typed}.\n`);
+      ctx.print(`Not adding the files of ${escapeControlChars(typed)}.\n`);
       return [];
     }
   }
@@ -67,7 +68,7 @@ async function addMany(typed: string, matched: readonly string[], folder: boolea
 
 async function addOne(path: string, ctx: AddContext): Promise<boolean> {
   if (ctx.session.chatFiles.includes(path)) {
-    ctx.print(`${path} is already in the chat.\n`);
+    ctx.print(`${escapeControlChars(path)} is already in the chat.\n`);
     return false;
   }
   const full = resolve(ctx.root, path);
@@ -76,12 +77,12 @@ async function addOne(path: string, ctx: AddContext): Promise<boolean> {
   // Confined like every read: inside the repository after symlinks, a regular file, under the size cap.
   const read = readConfinedText(full, { root: ctx.root, shown: path });
   if (!read.ok) {
-    ctx.print(`Cannot add ${path}: ${read.message}.\n`);
+    ctx.print(`Cannot add ${escapeControlChars(path)}: ${read.message}.\n`);
     return false;
   }
   const binary = binaryReason(full);
   if (binary) {
-    ctx.print(`Cannot add ${path}: ${binary}.\n`);
+    ctx.print(`Cannot add ${escapeControlChars(path)}: ${binary}.\n`);
     return false;
   }
   const half = Math.floor(ctx.model.contextWindow / 2);
@@ -92,7 +93,7 @@ async function addOne(path: string, ctx: AddContext): Promise<boolean> {
     if (tokens > half && ctx.canAsk) {
       const question = `${path} is about ${tokens} tokens, more than half the context window (${ctx.model.contextWindow}). Add it anyway?`;
       if ((await ctx.confirm(question, 'oversized-request')) !== 'yes') {
-        ctx.print(`Not adding ${path}.\n`);
+        ctx.print(`Not adding ${escapeControlChars(path)}.\n`);
         return false;
       }
     }
@@ -100,7 +101,7 @@ async function addOne(path: string, ctx: AddContext): Promise<boolean> {
   // A file is editable or read-only, never both: adding it for editing takes it out of the read-only list.
   const wasReadOnly = ctx.session.dropReadOnlyFile(path) || ctx.session.dropReadOnlyFile(full);
   ctx.session.addChatFile(path);
-  if (ctx.announce !== false) ctx.print(wasReadOnly ? `Moved ${path} from read-only to editable in the chat.\n` : `Added ${path} to the chat.\n`);
+  if (ctx.announce !== false) ctx.print(wasReadOnly ? `Moved ${escapeControlChars(path)} from read-only to editable in the chat.\n` : `Added ${escapeControlChars(path)} to the chat.\n`);
   return true;
 }
 
@@ -108,7 +109,7 @@ async function offerToCreate(typed: string, path: string, ctx: AddContext): Prom
   // Headless this is answered by --yes-always, or is unanswerable (and says so).
   const answer = await ctx.confirm(`No file ${path}. Create it?`, 'create-file', path);
   if (answer !== 'yes') {
-    ctx.print(answer === 'unanswerable' ? `Cannot add ${typed}: no such file.\n` : `Not adding ${typed}.\n`);
+    ctx.print(answer === 'unanswerable' ? `Cannot add ${escapeControlChars(typed)}: no such file.\n` : `Not adding ${escapeControlChars(typed)}.\n`);
     return false;
   }
   const full = resolve(ctx.root, path);
@@ -116,11 +117,11 @@ async function offerToCreate(typed: string, path: string, ctx: AddContext): Prom
     mkdirSync(dirname(full), { recursive: true });
     writeFileSync(full, '', { flag: 'wx' });
   } catch (error) {
-    ctx.print(`Cannot create ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}.\n`);
+    ctx.print(`Cannot create ${escapeControlChars(path)}: ${(error as NodeJS.ErrnoException).code ?? String(error)}.\n`);
     return false;
   }
   ctx.session.addChatFile(path);
-  ctx.print(`Created ${path} and added it to the chat.\n`);
+  ctx.print(`Created ${escapeControlChars(path)} and added it to the chat.\n`);
   return true;
 }
 

@@ -1,4 +1,5 @@
 // /drop [FILE...]: take files out of the chat, editable or read-only (all of them without arguments).
+import { escapeControlChars } from '../../platform/control-chars.js';
 import { isAbsolute, resolve } from 'node:path';
 import { splitArgs, toRepoPath } from './file-args.js';
 import type { SlashCommand } from './types.js';
@@ -19,19 +20,19 @@ export const dropCommand: SlashCommand = {
       const path = toRepoPath(ctx.root, ctx.cwd, typed).path;
       const absolutePath = isAbsolute(typed) ? typed : resolve(ctx.cwd, typed);
       if (path !== null && ctx.session.dropChatFile(path)) {
-        ctx.print(`Dropped ${path}.\n`);
+        ctx.print(`Dropped ${escapeControlChars(path)}.\n`);
         continue;
       }
       if (ctx.session.context.dropWebPage(typed)) {
-        ctx.print(`Dropped ${typed}.\n`);
+        ctx.print(`Dropped ${escapeControlChars(typed)}.\n`);
         continue;
       }
       if ((path !== null && ctx.session.context.dropImage(path)) || ctx.session.context.dropImage(absolutePath)) {
-        ctx.print(`Dropped image ${path ?? typed}.\n`);
+        ctx.print(`Dropped image ${escapeControlChars(path ?? typed)}.\n`);
         continue;
       }
       const readOnly = (path !== null && ctx.session.dropReadOnlyFile(path)) || ctx.session.dropReadOnlyFile(absolutePath) || ctx.session.dropReadOnlyFile(typed);
-      ctx.print(readOnly ? `Dropped read-only ${path ?? typed}.\n` : `${typed} is not in the chat.\n`);
+      ctx.print(readOnly ? `Dropped read-only ${escapeControlChars(path ?? typed)}.\n` : `${escapeControlChars(typed)} is not in the chat.\n`);
     }
     return {};
   },

@@ -1,5 +1,6 @@
 // /ls: the files in the chat, the read-only files, web pages and images, then the repository's other
 // files (counted; a long list shows its first page, and /ls PATTERN narrows it).
+import { escapeControlChars } from '../../platform/control-chars.js';
 import { isGlob, matchGlob } from './glob.js';
 import type { SlashCommand } from './types.js';
 
@@ -13,10 +14,10 @@ export const lsCommand: SlashCommand = {
   async run(args, ctx) {
     const { chatFiles, readOnlyFiles } = ctx.session;
     const { webPages, images } = ctx.session.context;
-    if (chatFiles.length > 0) ctx.print(`Files in the chat:\n${chatFiles.map((f) => `  ${f}\n`).join('')}`);
-    if (readOnlyFiles.length > 0) ctx.print(`Read-only:\n${readOnlyFiles.map((f) => `  ${f.name}\n`).join('')}`);
-    if (webPages.length > 0) ctx.print(`Web pages:\n${webPages.map((p) => `  ${p.url}\n`).join('')}`);
-    if (images.length > 0) ctx.print(`Images:\n${images.map((i) => `  ${i.name}\n`).join('')}`);
+    if (chatFiles.length > 0) ctx.print(`Files in the chat:\n${chatFiles.map((f) => `  ${escapeControlChars(f)}\n`).join('')}`);
+    if (readOnlyFiles.length > 0) ctx.print(`Read-only:\n${readOnlyFiles.map((f) => `  ${escapeControlChars(f.name)}\n`).join('')}`);
+    if (webPages.length > 0) ctx.print(`Web pages:\n${webPages.map((p) => `  ${escapeControlChars(p.url)}\n`).join('')}`);
+    if (images.length > 0) ctx.print(`Images:\n${images.map((i) => `  ${escapeControlChars(i.name)}\n`).join('')}`);
     if (chatFiles.length === 0 && readOnlyFiles.length === 0 && webPages.length === 0 && images.length === 0) {
       ctx.print('No files in the chat. Add some with /add FILE.\n');
     }
@@ -27,7 +28,7 @@ export const lsCommand: SlashCommand = {
     if (others.length === 0) return {};
     const shown = others.slice(0, PAGE);
     const more = others.length > PAGE ? `  ... and ${others.length - PAGE} more (narrow with /ls GLOB or /ls FOLDER)\n` : '';
-    ctx.print(`Other files in the repository (${others.length}):\n${shown.map((f) => `  ${f}\n`).join('')}${more}`);
+    ctx.print(`Other files in the repository (${others.length}):\n${shown.map((f) => `  ${escapeControlChars(f)}\n`).join('')}${more}`);
     return {};
   },
 };

@@ -1,4 +1,5 @@
 // /read-only FILE...: files the model sees but may not edit (taken out of the editable chat files).
+import { escapeControlChars } from '../../platform/control-chars.js';
 import { isAbsolute, resolve } from 'node:path';
 import { addImageFile, isImageFile } from './add-image.js';
 import { isExistingFile, splitArgs, toRepoPath } from './file-args.js';
@@ -21,7 +22,7 @@ export const readOnlyCommand: SlashCommand = {
       const inRepo = toRepoPath(ctx.root, ctx.cwd, typed).path;
       const exists = inRepo !== null ? isExistingFile(ctx.root, inRepo) : isExistingFile('/', absolutePath);
       if (!exists) {
-        ctx.print(`Cannot add ${typed}: no such file.\n`);
+        ctx.print(`Cannot add ${escapeControlChars(typed)}: no such file.\n`);
         failed = true;
         continue;
       }
@@ -34,7 +35,7 @@ export const readOnlyCommand: SlashCommand = {
       // A file is either editable or read-only, never both.
       if (inRepo !== null && ctx.session.chatFiles.includes(inRepo)) ctx.session.dropChatFile(inRepo);
       const added = ctx.session.addReadOnlyFile({ name, absolutePath });
-      ctx.print(added ? `Added ${name} to the chat as read-only.\n` : `${name} is already read-only in the chat.\n`);
+      ctx.print(added ? `Added ${escapeControlChars(name)} to the chat as read-only.\n` : `${escapeControlChars(name)} is already read-only in the chat.\n`);
     }
     return failed ? { status: 'error' } : {};
   },
