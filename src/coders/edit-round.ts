@@ -165,7 +165,7 @@ async function planAndWrite(
     .filter((file) => applied.touched.includes(file.path))
     .map((file) => ({ path: file.path, before: file.before.text, after: file.after }));
   const uncommitted = await commitOrUndo(applied, written, base.diff, deps);
-  files.forEach((file, i) => deps.emit({ type: 'edit', path: file.path, status: 'applied', diff: diffs[i], blocks: file.editIndexes.length }));
+  files.forEach((file, i) => deps.emit({ type: 'edit', path: file.path, status: 'applied', diff: diffs[i], blocks: file.editIndexes.length, rungs: file.rungs }));
   for (const note of files.flatMap((file) => file.notes)) deps.emit({ type: 'info', message: note });
   return { ...base, written, appliedCount: countAppliedEdits(files), ...(uncommitted ? { uncommitted } : {}) };
 }

@@ -12,6 +12,8 @@ export type RoundEvent =
       readonly detail?: string;
       /** How many of the reply's edit blocks an applied file took. */
       readonly blocks?: number;
+      /** The matching rungs that placed those blocks (`exact` unless the ladder had to allow for something). */
+      readonly rungs?: readonly string[];
     }
   | ({ readonly type: 'commit'; readonly hash: string; readonly message: string; readonly files: string[]; readonly user: boolean } & StepTiming)
   /** `check: 'syntax'` marks the built-in syntax check, reported as a failed lint. */

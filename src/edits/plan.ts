@@ -47,6 +47,8 @@ interface FileState {
   /** End of the previous applied block, for in-order disambiguation. */
   lastEnd: number | null;
   readonly editIndexes: number[];
+  /** The matching rung of each block placed by search (for traces). */
+  readonly rungs: string[];
   readonly notes: string[];
   /** What the last edit said about the final newline (a udiff's `\ No newline`), if it said anything. */
   finalNewline?: boolean;
@@ -83,6 +85,7 @@ class Planner {
       view: before.text === null ? null : new LineView(toLines(before.text)),
       lastEnd: null,
       editIndexes: [],
+      rungs: [],
       notes: [],
     };
     this.states.set(path, created);
@@ -178,6 +181,7 @@ class Planner {
     st.view.splice(found.start, found.end - found.start, found.replacement);
     st.lastEnd = found.start + found.replacement.length;
     st.editIndexes.push(index);
+    st.rungs.push(found.rung);
     if (found.rung !== 'exact') {
       st.notes.push(`Edit ${index + 1}: matched ${path} after allowing for ${rungLabel(found.rung)}.`);
     }
@@ -252,6 +256,7 @@ class Planner {
         before: st.before,
         after: finalizeText(fromLines(st.view.lines), st.before, st.finalNewline),
         editIndexes: st.editIndexes,
+        rungs: st.rungs,
         notes: st.notes,
         created: st.before.text === null,
       });

@@ -89,6 +89,8 @@ export interface PlannedFile {
   readonly after: string;
   /** Indexes of the edits that contributed. */
   readonly editIndexes: number[];
+  /** Which rung of the matching ladder placed each block (`exact`, `indentation`, ...), in order. */
+  readonly rungs: string[];
   /** Notes for the user and the model, e.g. "applied to b.py, the file that contains the SEARCH text". */
   readonly notes: string[];
   readonly created: boolean;

@@ -229,7 +229,7 @@ export class TimelineBuilder {
 
   /** The round of the last reply, opened at the reply's end by its first edit, commit or check. */
   private ensureRound(at: number): Step {
-    this.round ??= this.open('round', this.lastModelEnd ?? at, { 'tandem.edit.files': [], 'tandem.edit.blocks': 0, 'tandem.edit.failures': 0 });
+    this.round ??= this.open('round', this.lastModelEnd ?? at, { 'tandem.edit.files': [], 'tandem.edit.blocks': 0, 'tandem.edit.failures': 0, 'tandem.edit.rungs': [] });
     return this.round;
   }
 
@@ -248,6 +248,10 @@ export class TimelineBuilder {
     if (path && !files.includes(path)) files.push(path);
     const status = str(event, 'status');
     if (status === 'applied' || status === 'planned') attrs['tandem.edit.blocks'] = (attrs['tandem.edit.blocks'] as number) + (num(event, 'blocks') ?? 1);
+    // Which rungs of the matching ladder were needed: a round that kept needing fuzzy rungs shows here.
+    const rungs = attrs['tandem.edit.rungs'] as string[];
+    const used = event['rungs'];
+    if (Array.isArray(used)) for (const rung of used) if (typeof rung === 'string' && !rungs.includes(rung)) rungs.push(rung);
     if (status === 'failed' || status === 'denied') {
       attrs['tandem.edit.failures'] = (attrs['tandem.edit.failures'] as number) + 1;
       round.ok = false;

@@ -77,7 +77,7 @@ describe('tracing over OTLP/HTTP', () => {
     expect(call!.status.code).toBe(1);
 
     expect(round!.status).toMatchObject({ code: 2 });
-    expect(round!.attributes).toMatchObject({ 'tandem.edit.files': ['calc.py'], 'tandem.edit.blocks': 1, 'tandem.edit.failures': 0 });
+    expect(round!.attributes).toMatchObject({ 'tandem.edit.files': ['calc.py'], 'tandem.edit.blocks': 1, 'tandem.edit.failures': 0, 'tandem.edit.rungs': ['exact'] });
     const [commit, lint] = childrenOf(spans, round!);
     expect(commit!.name).toBe('commit');
     expect(commit!.attributes['tandem.commit.hash']).toMatch(/^[0-9a-f]{40}$/);

@@ -11,7 +11,7 @@ import { searchReplace } from '../support/replies.js';
 import { gitRepo, read } from '../support/temp-repo.js';
 
 function created(path: string): PlannedFile {
-  return { path, before: { path, text: null, eol: '\n', bom: false, finalNewline: true }, after: 'x\n', editIndexes: [0], notes: [], created: true } as PlannedFile;
+  return { path, before: { path, text: null, eol: '\n', bom: false, finalNewline: true }, after: 'x\n', editIndexes: [0], rungs: [], notes: [], created: true } as PlannedFile;
 }
 
 describe('checkWrites', () => {

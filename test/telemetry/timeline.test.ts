@@ -13,7 +13,7 @@ describe('buildTimeline', () => {
       at(1010, { type: 'waiting' }),
       at(1400, { type: 'usage', promptTokens: 100, completionTokens: 20, cachedTokens: 40, cost: 0.5, model: 'm', finishReason: 'stop', durationMs: 380, firstTokenMs: 90 }),
       at(1500, { type: 'commit', hash: 'abc', files: ['a.py'], user: false, durationMs: 50 }),
-      at(1510, { type: 'edit', path: 'a.py', status: 'applied', blocks: 2 }),
+      at(1510, { type: 'edit', path: 'a.py', status: 'applied', blocks: 2, rungs: ['exact', 'indentation'] }),
       at(1600, { type: 'test', ok: false, command: 'pytest', exitCode: 1, durationMs: 80 }),
       at(1605, { type: 'reflection', n: 1, reason: 'test' }),
       at(1610, { type: 'waiting' }),
@@ -27,7 +27,7 @@ describe('buildTimeline', () => {
     expect(model).toMatchObject({ kind: 'model', start: 1010, end: 1400, ok: true });
     expect(model!.attributes).toMatchObject({ 'gen_ai.request.model': 'm', 'tandem.time_to_first_token_ms': 90, 'gen_ai.response.finish_reasons': ['stop'] });
     expect(round).toMatchObject({ kind: 'round', start: 1400, end: 1600, ok: false });
-    expect(round!.attributes).toMatchObject({ 'tandem.edit.files': ['a.py'], 'tandem.edit.blocks': 2, 'tandem.edit.failures': 0 });
+    expect(round!.attributes).toMatchObject({ 'tandem.edit.files': ['a.py'], 'tandem.edit.blocks': 2, 'tandem.edit.failures': 0, 'tandem.edit.rungs': ['exact', 'indentation'] });
     expect(round!.children.map((c) => [c.kind, c.start, c.end, c.ok])).toEqual([['commit', 1450, 1500, true], ['test', 1520, 1600, false]]);
     expect(reflection).toMatchObject({ kind: 'reflection', start: 1605, end: 1800 });
     expect(reflection!.children.map((c) => [c.kind, c.start, c.end])).toEqual([['model', 1610, 1700]]);
