@@ -46,15 +46,9 @@ const REDIRECTING = new Set(['api_base', 'base_url', 'api_key', 'api_version', '
 
 export function parseModelSettingsFile(text: string, shown: string): ParsedModelFile {
   const problems: ModelFileProblem[] = [];
-  const loaded = loadDocument(text, shown, problems);
+  const loaded = loadRoot(text, shown, problems, (node) => yaml!.isSeq(node), 'a list of model entries (- name: ...)');
   if (!loaded) return { entries: [], problems };
-  const { doc, lines } = loaded;
-  const root = doc.contents;
-  if (root === null) return { entries: [], problems };
-  if (!yaml!.isSeq(root)) {
-    problems.push({ severity: 'error', message: `${shown}: expected a list of model entries (- name: ...)` });
-    return { entries: [], problems };
-  }
+  const { root, lines } = loaded;
   const entries: ModelFileEntry[] = [];
   for (const item of root.items) {
     const at = lineOf(item as YamlNode, lines);
@@ -201,15 +195,9 @@ function quietMetadataKey(key: string): boolean {
 
 export function parseModelMetadataFile(text: string, shown: string): ParsedModelFile {
   const problems: ModelFileProblem[] = [];
-  const loaded = loadDocument(text, shown, problems);
+  const loaded = loadRoot(text, shown, problems, (node) => yaml!.isMap(node), 'an object of model names to their facts');
   if (!loaded) return { entries: [], problems };
-  const { doc, lines } = loaded;
-  const root = doc.contents;
-  if (root === null) return { entries: [], problems };
-  if (!yaml!.isMap(root)) {
-    problems.push({ severity: 'error', message: `${shown}: expected an object of model names to their facts` });
-    return { entries: [], problems };
-  }
+  const { root, lines } = loaded;
   const entries: ModelFileEntry[] = [];
   for (const pair of root.items) {
     const name = rawKeyOf(pair).trim();
@@ -273,6 +261,25 @@ function loadDocument(text: string, shown: string, problems: ModelFileProblem[])
     return null;
   }
   return { doc, lines };
+}
+
+/** The file's top node when it is the shape `isShape` wants (an empty file has none); else a problem. */
+function loadRoot<T>(
+  text: string,
+  shown: string,
+  problems: ModelFileProblem[],
+  isShape: (node: unknown) => node is T,
+  expected: string,
+): { root: T; lines: LineCounterType } | null {
+  const loaded = loadDocument(text, shown, problems);
+  if (!loaded) return null;
+  const root = loaded.doc.contents;
+  if (root === null) return null;
+  if (!isShape(root)) {
+    problems.push({ severity: 'error', message: `${shown}: expected ${expected}` });
+    return null;
+  }
+  return { root, lines: loaded.lines };
 }
 
 function lineOf(node: YamlNode | null | undefined, lines: LineCounterType): number {
