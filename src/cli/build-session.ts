@@ -35,6 +35,7 @@ import { restoreContext } from './restore-context.js';
 import { createVoice } from './voice.js';
 import { createStateReader, stateTrackedWarning, type StateReader } from '../platform/state-files.js';
 import { trackedUnder } from '../git/ls-files.js';
+import type { GuardState } from '../git/repo.js';
 import type { EmitEvent } from '../session/events.js';
 import type { SessionRecorder } from '../session/session-log.js';
 import { ModelProfiles } from '../session/model-profiles.js';
@@ -220,12 +221,13 @@ export async function buildSession(rawInput: BuildInput): Promise<BuiltSession> 
   const root = input.repoRoot ?? environment.cwd;
   // Every command tandem starts (git and its hooks too) gets an environment without the user's secrets.
   const childEnv = scrubEnvironment(environment.env, { passEnv: settings['pass-env'], secrets: [settings['api-key']] });
-  const gitOptions = { env: childEnv };
+  // One listing of the repository's command keys for every git runner of the session (see git/repo.ts).
+  const gitOptions = { env: childEnv, guards: new Map<string, GuardState>() };
   if (input.repoRoot) await ensureExcluded(input.repoRoot, '.tandem/', gitOptions);
   const stateProblem = input.repoRoot ? stateDirProblem(root) : null;
   if (stateProblem) emit({ type: 'warning', message: stateProblem });
   // Nothing in .tandem/ is trusted because it is there: files git tracks came with the repository.
-  const trackedState = input.repoRoot ? await trackedUnder(input.repoRoot, '.tandem', childEnv) : new Set<string>();
+  const trackedState = input.repoRoot ? await trackedUnder(input.repoRoot, '.tandem', gitOptions) : new Set<string>();
   const trackedWarning = stateTrackedWarning(trackedState);
   if (trackedWarning) emit({ type: 'warning', message: trackedWarning });
   const stateReader = createStateReader(root, { tracked: trackedState, warn: (message) => emit({ type: 'warning', message }) });
@@ -391,7 +393,7 @@ function commandContextOf(input: BuildInput, parts: ContextParts, childEnv: Reco
 
 interface PortParts {
   readonly root: string;
-  readonly gitOptions: { readonly env: Record<string, string> };
+  readonly gitOptions: { readonly env: Record<string, string>; readonly guards?: Map<string, GuardState> };
   readonly client: ModelClient;
   readonly tokens: TokenCounter;
   readonly repoMap: RepoMapHandle | null;

@@ -45,7 +45,7 @@ export async function startTandem(environment: CliEnvironment, parsed: ParsedArg
   const json = settings.json;
   if (settings.sessions) {
     const root = repoRoot ?? environment.cwd;
-    const tracked = repoRoot ? await trackedUnder(repoRoot, '.tandem', gitEnv) : new Set<string>();
+    const tracked = repoRoot ? await trackedUnder(repoRoot, '.tandem', { env: gitEnv }) : new Set<string>();
     const reader = createStateReader(root, { tracked, warn: (message) => void environment.stderr.write(`warning: ${message}\n`) });
     environment.stdout.write(formatSessionList(summarizeSessions(root, reader)));
     return EXIT.ok;

@@ -1,5 +1,5 @@
 // The repository's files as git sees them: tracked, plus untracked ones git does not ignore.
-import { createGit, runGit } from './repo.js';
+import { createGit, runGit, type GitOptions } from './repo.js';
 
 /** Repo-relative posix paths, or null when `root` is not in a git work tree. */
 export async function listRepoFiles(root: string, env?: Readonly<Record<string, string | undefined>>): Promise<string[] | null> {
@@ -13,9 +13,9 @@ export async function listRepoFiles(root: string, env?: Readonly<Record<string, 
 }
 
 /** The files git tracks under `folder` (e.g. `.tandem`), repo-relative posix; empty when none or not a repository. */
-export async function trackedUnder(root: string, folder: string, env?: Readonly<Record<string, string | undefined>>): Promise<Set<string>> {
+export async function trackedUnder(root: string, folder: string, options: GitOptions = {}): Promise<Set<string>> {
   try {
-    const stdout = await runGit(createGit(root, env ? { env: { ...env } } : {}), ['--literal-pathspecs', 'ls-files', '-z', '--', folder]);
+    const stdout = await runGit(createGit(root, options), ['--literal-pathspecs', 'ls-files', '-z', '--', folder]);
     return new Set(stdout.split('\0').filter(Boolean));
   } catch {
     return new Set();

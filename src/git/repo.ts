@@ -1,7 +1,7 @@
 // Opening, finding and creating repositories, and the one guarded way every module runs git.
 // Each function takes the directory it works in; nothing here looks at the current process's cwd.
-import { existsSync, realpathSync } from 'node:fs';
-import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { existsSync, realpathSync, statSync } from 'node:fs';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { FALLBACK_OVERRIDES, overridesEnv, parseConfigList, repositoryCommandOverrides, type ConfigOverride } from './config-guard.js';
 import { GitOperationError } from './errors.js';
 import { gitErrorLine, spawnGit } from './git-process.js';
@@ -16,6 +16,18 @@ export interface GitOptions {
   readonly hooks?: boolean;
   /** How long one git call may take before git and its hooks are stopped (default 2 minutes). */
   readonly timeoutMs?: number;
+  /**
+   * Shared by every runner made with these options: the repository's command keys are listed once per
+   * root (again when its `.git/config` changes), not once per runner (a start-up made some eight runners).
+   */
+  readonly guards?: Map<string, GuardState>;
+}
+
+/** The overrides of a repository's command keys, and the `.git/config` they were listed from. */
+export interface GuardState {
+  overrides?: Promise<readonly ConfigOverride[]>;
+  /** `.git/config`'s size and change time when the overrides were listed. */
+  stamp?: string;
 }
 
 /** A git runner rooted at one folder; every git call of the git layer goes through runGit. */
@@ -25,8 +37,8 @@ export interface Git {
   readonly timeoutMs: number;
   /** Whether the repository's hooks may run (only the user's --git-commit-verify asks for them). */
   readonly hooks: boolean;
-  /** The overrides of the repository's command keys, listed once for this runner (see config-guard). */
-  readonly guard: { overrides?: Promise<readonly ConfigOverride[]> };
+  /** The overrides of the repository's command keys, listed once for this runner or its shared options (see config-guard). */
+  readonly guard: GuardState;
 }
 
 const DEFAULT_TIMEOUT_MS = 120_000;
@@ -55,8 +67,18 @@ export function createGit(root: string, options: GitOptions = {}): Git {
     env: options.env ? gitEnv(options.env) : undefined,
     timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     hooks: options.hooks ?? false,
-    guard: {},
+    guard: sharedGuard(options.guards, root),
   };
+}
+
+function sharedGuard(guards: Map<string, GuardState> | undefined, root: string): GuardState {
+  if (!guards) return {};
+  let guard = guards.get(root);
+  if (!guard) {
+    guard = {};
+    guards.set(root, guard);
+  }
+  return guard;
 }
 
 function commandName(args: readonly string[]): string {
@@ -102,11 +124,25 @@ export async function runGit(git: Git, args: string[], options: RunGitOptions = 
  * nothing itself; a repository whose config cannot be listed gets every fixed command key neutralized.
  */
 function commandOverrides(git: Git): Promise<readonly ConfigOverride[]> {
+  // A command tandem ran (a test suite) may have written .git/config since: list it again then.
+  const stamp = configStamp(git.root);
+  if (git.guard.stamp !== stamp) git.guard.overrides = undefined;
+  git.guard.stamp = stamp;
   git.guard.overrides ??= spawnGit(['config', '--list', '--show-scope', '--includes', '-z'], { cwd: git.root, env: git.env, timeoutMs: git.timeoutMs }).then(
     (listed) => (listed.exitCode === 0 ? repositoryCommandOverrides(parseConfigList(listed.stdout)) : FALLBACK_OVERRIDES),
     () => FALLBACK_OVERRIDES,
   );
   return git.guard.overrides;
+}
+
+/** Size and change time of the repository's `.git/config` (a worktree's `.git` file has none: '-'). */
+function configStamp(root: string): string {
+  try {
+    const st = statSync(join(root, '.git', 'config'));
+    return `${st.size}:${st.ctimeMs}`;
+  } catch {
+    return '-';
+  }
 }
 
 /** Like runGit, but a failure (bad revision, no upstream...) is null instead of an error. */

@@ -1,7 +1,6 @@
 // The audio recorder port for /voice: the system's recorder (sox's `rec` or ALSA's `arecord`, found on
 // PATH) or the user's --voice-command, writing a WAV file. Recording ends when `stop` resolves (Enter)
 // or the recorder exits on its own; a missing recorder or a failing device is one line.
-import { execa } from 'execa';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -26,6 +25,8 @@ export async function recordAudio(options: RecordOptions): Promise<Recording> {
   try {
     const command = options.command ?? defaultRecorder(options.env, file);
     if (!command) return { ok: false, message: 'no audio recorder: install sox (rec) or alsa-utils (arecord), or set --voice-command' };
+    // Loaded on first use, like every process tool outside a request.
+    const { execa } = await import('execa');
     const child = execa('sh', ['-c', command.replace(/\{file\}/g, `'${file}'`)], {
       env: { ...options.env, TANDEM_VOICE_FILE: file },
       extendEnv: false,

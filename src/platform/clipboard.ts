@@ -1,7 +1,6 @@
 // The clipboard port: text and images through the system's tools (wl-clipboard on Wayland, xclip or xsel
 // on X11), run with the environment the composition root hands in. No display, or no tool: a kind and one
 // line saying what to install, so the caller can fall back (OSC 52 for /copy).
-import { execa } from 'execa';
 
 export type ClipboardProblem = 'no-display' | 'no-tool' | 'failed';
 
@@ -60,6 +59,8 @@ export function createClipboard(env: Env): Clipboard {
       if (!command) continue;
       try {
         const writing = options.input !== undefined;
+        // Loaded on first use: a chat that never touches the clipboard does not pay for execa at start.
+        const { execa } = await import('execa');
         const result = await execa(command[0]!, command.slice(1), {
           env: childEnv,
           extendEnv: false,
