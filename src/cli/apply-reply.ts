@@ -5,7 +5,7 @@ import type { Settings } from '../config/schema.js';
 import { createClipboard } from '../platform/clipboard.js';
 import { readConfinedText } from '../platform/text-files.js';
 import { EXIT, exitCodeFor } from '../session/exit-codes.js';
-import type { BuiltSession } from './build-session.js';
+import type { BuiltSession } from './session-build.js';
 import type { CliEnvironment } from './cli-environment.js';
 import { CliError } from './exit-codes.js';
 

@@ -2,15 +2,9 @@
 import { existsSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { CoderFormat } from '../coders/base-coder.js';
-import type { RequestPorts, ShellPort, TokenCounter } from '../coders/ports.js';
+import type { ShellPort, TokenCounter } from '../coders/ports.js';
 import { readPrompt } from '../coders/prompt-files.js';
-import { writeCommitMessage } from '../coders/commit-message.js';
-import { readFile } from 'node:fs/promises';
 import type { SettingKey, Settings } from '../config/schema.js';
-import type { SettingSource } from '../config/load.js';
-import { renderSettingsReport } from '../config/settings-report.js';
-import { withChatChanges } from './commands/settings.js';
-import type { CommitCredit } from '../git/commit.js';
 import { ensureExcluded } from '../git/exclude.js';
 import type { ModelSettings } from '../model/model-settings.js';
 import { withLlmLog } from '../model/logging-client.js';
@@ -21,27 +15,19 @@ import { createTokenizerPool } from '../model/tokens.js';
 import { configuredHooksDir } from '../git/hooks-path.js';
 import { withSafeImportPaths } from '../platform/safe-import-env.js';
 import { systemClock, type Clock } from '../platform/clock.js';
-import type { ProcessRunner } from '../platform/process.js';
-import type { AuditLog } from '../platform/audit-log.js';
 import { openAudit } from './audit.js';
 import { createCommandRunner, sandboxFor, sandboxNote } from './command-runner.js';
 import { scrubEnvironment } from '../platform/scrub-env.js';
 import { readConfinedText } from '../platform/text-files.js';
-import { createRepoLock } from '../platform/repo-lock.js';
-import { createHttpFetcher, DEFAULT_FETCH_OPTIONS } from '../platform/http-fetch.js';
 import { createClipboard } from '../platform/clipboard.js';
-import { createClipboardClient, NO_MODEL } from '../model/clipboard-client.js';
+import { createClipboardClient } from '../model/clipboard-client.js';
 import { restoreContext } from './restore-context.js';
-import { createVoice } from './voice.js';
 import { createStateReader, stateTrackedWarning, type StateReader } from '../platform/state-files.js';
 import { trackedUnder } from '../git/ls-files.js';
 import type { GuardState } from '../git/repo.js';
 import type { EmitEvent } from '../session/events.js';
-import type { SessionRecorder } from '../session/session-log.js';
 import { ModelProfiles } from '../session/model-profiles.js';
 import { Session, type ChatMode, type SessionOptions, type SessionTexts } from '../session/session.js';
-import { createAsker } from './asker.js';
-import { createChecksPort } from './checks-adapter.js';
 import { createCoderLoader } from './coder-loader.js';
 import { readInstructions } from './instructions.js';
 import { LazySessionLog, recordingEmit, resumeSession, sessionMetaOf, type ResumedSession } from './session-files.js';
@@ -49,64 +35,22 @@ import { stateDirProblem, writesInside } from './state-dir.js';
 import { pathSettingProblem, type PathSettingContext } from './path-settings.js';
 import { configFilesInRepository, repositoryConfigFiles } from '../git/config-files.js';
 import type { CliEnvironment } from './cli-environment.js';
-import { allCommands } from './commands/registry.js';
-import type { ChatInputTools, CommandContext, GitCommandsPort, ShellRunOptions } from './commands/types.js';
+import type { CommandContext, ShellRunOptions } from './commands/types.js';
 import { addFiles } from './commands/add-files.js';
 import { addImageFile, isImageFile } from './commands/add-image.js';
 import { CliError } from './exit-codes.js';
 import { missingApiKeyProblem, withApiKeyCheck } from './api-key-check.js';
 import { EXIT } from '../session/exit-codes.js';
-import { createGitCommands, createGitPort, createRepoFilesPort } from './git-adapter.js';
-import type { LineReader } from './line-reader.js';
+import { createGitCommands } from './git-adapter.js';
 import { createProgressBar, createRepoMapPort, type RepoMapHandle } from './repo-map-adapter.js';
 import { requestRules } from '../model/model-profile.js';
 import { ReasoningControls } from '../session/reasoning-controls.js';
 import { SessionTotals } from '../session/totals.js';
-import { createKeepAlive, type KeepAlivePort } from './keepalive-adapter.js';
-import { modelListText, withModelDefaults, withModelNames, type ModelSetup } from './model-setup.js';
-
-export interface BuildInput {
-  readonly environment: CliEnvironment;
-  readonly settings: Settings;
-  readonly repoRoot: string | null;
-  readonly files: readonly string[];
-  readonly emit: EmitEvent;
-  readonly interactive: boolean;
-  readonly lines: LineReader;
-  /** Where each setting came from, for /settings. */
-  readonly sources?: ReadonlyMap<SettingKey, SettingSource>;
-  /** The renderer's map progress display (it knows about its spinner); default a bar on stderr. */
-  readonly mapProgress?: ((done: number, total: number) => void) | null;
-  /** Model settings and metadata files, aliases, and what the server said. */
-  readonly models?: ModelSetup;
-  /** Watch mode, multi-line input and the editor, for /watch, /multiline-mode and /editor. */
-  readonly chatInput?: ChatInputTools | null;
-}
-
-export interface BuiltSession {
-  readonly session: Session;
-  readonly settings: Settings;
-  readonly root: string;
-  readonly emit: EmitEvent;
-  readonly git: GitCommandsPort | null;
-  /** false when `.tandem` is not a real folder of the repository: nothing may be written there. */
-  readonly stateDirUsable: boolean;
-  /** Where the prompt's input history is kept (--input-history-file), or null for none. */
-  readonly inputHistoryFile: string | null;
-  /** Files in `.tandem/` that git tracks: they came with the repository and are never read. */
-  readonly trackedState: ReadonlySet<string>;
-  /** Names the repo map has seen, for Tab completion. */
-  readonly identifiers: () => readonly string[];
-  /** The slash commands' view of the session; `signal` (Ctrl-C) stops the commands they run. */
-  commandContext(print: (text: string) => void, signal?: AbortSignal): CommandContext;
-  showRepoMap(): Promise<string>;
-  /** Finishes writes still in flight (the tag cache) so the process can exit right after. */
-  close(): Promise<void>;
-  /** The chat's reasoning effort and thinking budget. */
-  readonly reasoning: ReasoningControls;
-  /** Cache keep-alive pings while the chat is idle (--cache-keepalive-pings), or null. */
-  readonly keepAlive: KeepAlivePort | null;
-}
+import { createKeepAlive } from './keepalive-adapter.js';
+import { withModelDefaults, withModelNames } from './model-setup.js';
+import { commandContextOf } from './command-context.js';
+import type { BuildInput, BuiltSession } from './session-build.js';
+import { createRequestPorts, subtreeOf } from './request-ports.js';
 
 /** Which models, formats and mode the settings ask for, with the model's data filled in. */
 interface ModelChoice {
@@ -319,143 +263,6 @@ export async function buildSession(rawInput: BuildInput): Promise<BuiltSession> 
   return built;
 }
 
-interface ContextParts {
-  readonly session: Session;
-  readonly root: string;
-  readonly git: GitCommandsPort | null;
-  readonly repoMap: RepoMapHandle | null;
-  readonly runShell: (command: string, options?: ShellRunOptions) => ReturnType<ShellPort['run']>;
-  readonly profiles: ModelProfiles;
-  readonly tokens: TokenCounter;
-  readonly client: ModelClient;
-  readonly ports: RequestPorts;
-  readonly reasoning: ReasoningControls;
-  readonly stateReader: StateReader;
-}
-
-/** The slash commands' view of the session, made anew for each command (its printer and Ctrl-C signal). */
-function commandContextOf(input: BuildInput, parts: ContextParts, childEnv: Record<string, string>): BuiltSession['commandContext'] {
-  const { environment, settings } = input;
-  const { session, root, git, repoMap, runShell, profiles, tokens, client, ports, reasoning, stateReader } = parts;
-  const commands = allCommands();
-  // Proxies come from the user's environment (undici's fetch does not read it by itself).
-  const fetcher = createHttpFetcher({ ...DEFAULT_FETCH_OPTIONS, timeoutMs: settings['web-timeout'] * 1000, env: environment.env });
-  const clipboard = createClipboard(environment.env);
-  const onTerminal = environment.stdoutIsTTY && !settings.json;
-  return (print, signal) => ({
-    session,
-    signal,
-    root,
-    cwd: environment.cwd,
-    stateReader,
-    print,
-    git,
-    runShell: (command, options) => runShell(command, { ...options, signal }),
-    lintCommands: settings['lint-cmd'],
-    testCommand: settings['test-cmd'],
-    repoMap,
-    mapTokens: settings['map-tokens'],
-    refreshMap: () => repoMap?.refresh(),
-    // Read when a command runs, so a /model switch shows at once.
-    get model() {
-      const main = profiles.get('main');
-      return { contextWindow: main.contextWindow, inputPricePerToken: main.prices ? main.prices.inputPerMillion / 1e6 : null };
-    },
-    commands,
-    tokens,
-    canAsk: input.interactive,
-    syntaxCheck: (path) => syntaxCheckOf(root, path, ports),
-    commitMessage: (diff) => userCommitMessage(diff, { client, model: session.models.weak, fallbackModel: session.models.main, packageRoot: environment.packageRoot }),
-    confirm: (question, kind, subject) => ports.asker.confirm(question, kind, subject),
-    listFiles: async () => (ports.files ? ports.files.list() : []),
-    settingsReport: () => {
-      const report = renderSettingsReport(...withChatChanges(settings, input.sources ?? new Map(), session));
-      const sandbox = sandboxNote(settings);
-      return sandbox ? `${sandbox[0]?.toUpperCase()}${sandbox.slice(1)}.\n${report}` : report;
-    },
-    askOnce: async (system, question) => {
-      const result = await client.chat({ model: session.models.main, stream: false, messages: [{ role: 'system', content: system }, { role: 'user', content: question }] });
-      return result.ok ? { ok: true, text: result.text } : { ok: false, message: result.error.message };
-    },
-    tandemDocs: () => readFile(join(environment.packageRoot, 'README.md'), 'utf8').catch(() => '(the README is missing from this installation)'),
-    promptsDir: join(environment.packageRoot, 'prompts'),
-    audit: ports.audit,
-    fetchPage: (url, fetchSignal) => fetcher.fetch(url, fetchSignal),
-    clipboard,
-    terminalEscape: (sequence) => onTerminal && (environment.stdout.write(sequence), true),
-    transcribe: createVoice({ settings, env: childEnv, lines: input.lines, interactive: input.interactive, print }),
-    prefill: input.interactive ? (text) => input.lines.prefill(text) : undefined,
-    reasoning,
-    listModels: (search) => modelListText(search, settings, input.models?.layers ?? [], environment.http),
-    chatInput: input.chatInput ?? null,
-  });
-}
-
-interface PortParts {
-  readonly root: string;
-  readonly gitOptions: { readonly env: Record<string, string>; readonly guards?: Map<string, GuardState> };
-  readonly client: ModelClient;
-  readonly tokens: TokenCounter;
-  readonly repoMap: RepoMapHandle | null;
-  readonly runner: ProcessRunner;
-  readonly runShell: (command: string) => ReturnType<ShellPort['run']>;
-  readonly commandTimeoutMs: number;
-  /** The recording emitter: the asker's questions and answers join the log. */
-  readonly emit: EmitEvent;
-  readonly audit: AuditLog;
-  /** The chat's main model now (for the Co-authored-by trailer). */
-  readonly mainModel: () => string;
-  /** `.tandem` is a real folder of a repository: the lock and the apply journal may live there. */
-  readonly stateUsable: boolean;
-  readonly trackedState: ReadonlySet<string>;
-}
-
-/** --attribute-author / --attribute-committer / --attribute-co-authored-by for tandem's commits. */
-function creditOf(settings: Settings, model: string): CommitCredit {
-  return {
-    author: settings['attribute-author'],
-    committer: settings['attribute-committer'],
-    coAuthorModel: settings['attribute-co-authored-by'] ? model : null,
-  };
-}
-
-/** The real ports a request runs through: model, git, checks, asker, map, shell, repository files, lock. */
-function createRequestPorts(input: BuildInput, parts: PortParts): RequestPorts {
-  const { environment, settings } = input;
-  const { root, gitOptions, client, tokens, repoMap, runner, runShell, commandTimeoutMs } = parts;
-  const childEnv = gitOptions.env;
-  return {
-    model: client,
-    // With --copy-paste there is no model for commit messages and summaries: tandem writes its own.
-    weakModel: settings['copy-paste'] ? NO_MODEL : client,
-    tokens,
-    git: input.repoRoot ? createGitPort(input.repoRoot, gitOptions, settings['git-commit-verify'], () => creditOf(settings, parts.mainModel())) : null,
-    checks: createChecksPort({ root, runner, env: childEnv, lintEnv: withSafeImportPaths(childEnv), lintCommands: settings['lint-cmd'], testCommand: settings['test-cmd'], timeoutMs: commandTimeoutMs }),
-    asker: createAsker({
-      yesAlways: settings['yes-always'],
-      prompt: input.interactive ? (question, choices, fallback) => input.lines.ask(question, choices, fallback) : null,
-      promptCount: () => input.lines.inputCount(),
-      emit: parts.emit,
-      audit: parts.audit,
-    }),
-    repoMap,
-    shell: { run: (command) => runShell(command) },
-    files: input.repoRoot ? createRepoFilesPort(input.repoRoot, gitOptions, subtreeOf(input)) : null,
-    lock:
-      input.repoRoot && parts.stateUsable
-        ? createRepoLock(input.repoRoot, {
-            timeoutMs: settings['lock-timeout'] * 1000,
-            pid: environment.pid ?? 0,
-            tracked: parts.trackedState.has('.tandem/write.lock'),
-            warn: (message) => parts.emit({ type: 'warning', message }),
-          })
-        : null,
-    applyJournal: input.repoRoot && parts.stateUsable ? { file: join(input.repoRoot, '.tandem', 'apply-journal.json'), pid: environment.pid ?? 0, trustDir: join(environment.homeDir, '.tandem', 'journals') } : null,
-    audit: parts.audit,
-    clock: environment.clock ?? systemClock,
-  };
-}
-
 /**
  * The session log (created on its first entry, or the resumed one continued) and an emitter that
  * records events in it and in the transcript. Its first line describes the chat from the entries.
@@ -470,19 +277,6 @@ function openSessionLog(input: BuildInput, root: string, choice: ModelChoice, re
     (message) => emit({ type: 'warning', message }),
   );
   return { recorder, emit: recordingEmit(emit, recorder, historyFile(input, root, 'chat-history-file', 'chat.history.md'), clock) };
-}
-
-/** The built-in syntax check of a whole file: against an empty "before", every problem counts. */
-async function syntaxCheckOf(root: string, path: string, ports: RequestPorts): Promise<string | null> {
-  const text = await readFile(join(root, path), 'utf8').catch(() => null);
-  return text === null ? null : ports.checks.syntax(path, '', text);
-}
-
-/** /commit's message for the user's own changes, by the weak model with tandem's commit prompt. */
-async function userCommitMessage(diff: string, options: { client: ModelClient; model: string; fallbackModel: string; packageRoot: string }): Promise<string> {
-  const systemPrompt = await readPrompt(join(options.packageRoot, 'prompts'), 'commit-message.md');
-  const paths = [...diff.matchAll(/^diff --git a\/(\S+)/gm)].map((m) => m[1] ?? '');
-  return writeCommitMessage({ client: options.client, model: options.model, fallbackModel: options.fallbackModel, systemPrompt, diff, paths });
 }
 
 async function addStartFiles(context: CommandContext, files: readonly string[], readOnly: readonly string[]): Promise<void> {
@@ -511,13 +305,6 @@ function repoRelative(root: string, cwd: string, file: string): string | null {
   const rel = relative(root, isAbsolute(file) ? file : resolve(cwd, file));
   if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) return null;
   return rel.split(sep).join('/');
-}
-
-/** --subtree-only: the folder tandem started in, repository-relative; null for the whole repository. */
-function subtreeOf(input: Pick<BuildInput, 'settings' | 'repoRoot' | 'environment'>): string | null {
-  if (!input.settings['subtree-only'] || input.repoRoot === null) return null;
-  const rel = relative(input.repoRoot, input.environment.cwd).split(sep).join('/');
-  return rel === '' || rel.startsWith('..') ? null : rel;
 }
 
 /** --chat-history-file / --input-history-file (the user's own: see the option table), else the file in .tandem/. */

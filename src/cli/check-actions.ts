@@ -4,7 +4,7 @@
 import type { Settings } from '../config/schema.js';
 import type { ResultStatus } from '../session/events.js';
 import { EXIT } from '../session/exit-codes.js';
-import type { BuiltSession } from './build-session.js';
+import type { BuiltSession } from './session-build.js';
 import type { CliEnvironment } from './cli-environment.js';
 import { commitPending } from './commands/commit.js';
 import { lintCommand } from './commands/lint.js';

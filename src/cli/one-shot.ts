@@ -1,5 +1,5 @@
 // --message: one request (or slash command) with its reflections, then the exit code of DESIGN.md.
-import type { BuiltSession } from './build-session.js';
+import type { BuiltSession } from './session-build.js';
 import type { CliEnvironment } from './cli-environment.js';
 import { EXIT, exitCodeFor } from '../session/exit-codes.js';
 import { runInput } from './run-input.js';

@@ -7,7 +7,7 @@
 import { systemClock, type Clock } from '../platform/clock.js';
 import type { ResultStatus } from '../session/events.js';
 import type { ChatMode } from '../session/session.js';
-import type { BuiltSession } from './build-session.js';
+import type { BuiltSession } from './session-build.js';
 import type { CliEnvironment } from './cli-environment.js';
 import { EXIT, exitCodeFor } from '../session/exit-codes.js';
 import { mostSevere } from './exit-codes.js';

@@ -2,7 +2,7 @@
 import { SandboxError } from '../platform/sandbox.js';
 import type { ResultStatus } from '../session/events.js';
 import type { ChatMode } from '../session/session.js';
-import type { BuiltSession } from './build-session.js';
+import type { BuiltSession } from './session-build.js';
 import { findCommand } from './commands/registry.js';
 import { offerUrls } from './commands/web.js';
 import { CliError } from './exit-codes.js';

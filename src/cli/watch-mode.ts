@@ -12,7 +12,7 @@ import type { ResultStatus } from '../session/events.js';
 import { EXIT, exitCodeFor } from '../session/exit-codes.js';
 import type { BurstTimer } from '../watch/save-burst.js';
 import type { WatchRequest, WatchRequestTemplates } from '../watch/watch-request.js';
-import type { BuiltSession } from './build-session.js';
+import type { BuiltSession } from './session-build.js';
 import type { CliEnvironment } from './cli-environment.js';
 import { addFiles } from './commands/add-files.js';
 import { mostSevere } from './exit-codes.js';
