@@ -166,7 +166,7 @@ export async function buildSession(rawInput: BuildInput): Promise<BuiltSession> 
   // Every command tandem starts (git and its hooks too) gets an environment without the user's secrets.
   const childEnv = scrubEnvironment(environment.env, { passEnv: settings['pass-env'], secrets: [settings['api-key']] });
   // One listing of the repository's command keys for every git runner of the session (see git/repo.ts).
-  const gitOptions = { env: childEnv, guards: new Map<string, GuardState>() };
+  const gitOptions = { env: childEnv, guards: input.gitGuards ?? new Map<string, GuardState>() };
   if (input.repoRoot) await ensureExcluded(input.repoRoot, '.tandem/', gitOptions);
   const stateProblem = input.repoRoot ? stateDirProblem(root) : null;
   if (stateProblem) emit({ type: 'warning', message: stateProblem });

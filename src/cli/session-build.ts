@@ -9,6 +9,7 @@ import type { LineReader } from './line-reader.js';
 import type { ReasoningControls } from '../session/reasoning-controls.js';
 import type { KeepAlivePort } from './keepalive-adapter.js';
 import type { ModelSetup } from './model-setup.js';
+import type { GuardState } from '../git/repo.js';
 
 export interface BuildInput {
   readonly environment: CliEnvironment;
@@ -26,6 +27,8 @@ export interface BuildInput {
   readonly models?: ModelSetup;
   /** Watch mode, multi-line input and the editor, for /watch, /multiline-mode and /editor. */
   readonly chatInput?: ChatInputTools | null;
+  /** The git config listings start-up already made (see git/repo.ts), so the session lists no config twice. */
+  readonly gitGuards?: Map<string, GuardState>;
 }
 
 export interface BuiltSession {

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import type { SettingKey, Settings } from '../config/schema.js';
 import { loadConfig, type ApprovalNeeded, type SettingSource } from '../config/load.js';
-import { findRepoRoot, initRepo } from '../git/repo.js';
+import { findRepoRoot, initRepo, type GuardState } from '../git/repo.js';
 import { escapeControlChars } from '../platform/control-chars.js';
 import { readConfinedText, type ReadRefusalKind } from '../platform/text-files.js';
 import type { EmitEvent } from '../session/events.js';
@@ -39,7 +39,9 @@ type ParsedArgs = Extract<ParseArgsResult, { ok: true }>;
 
 export async function startTandem(environment: CliEnvironment, parsed: ParsedArgs): Promise<number> {
   const gitEnv = { ...environment.env };
-  let repoRoot = await findRepoRoot(environment.cwd, { env: gitEnv });
+  // One listing of git's config per repository for the whole run (the session's git calls share it).
+  const gitGuards = new Map<string, GuardState>();
+  let repoRoot = await findRepoRoot(environment.cwd, { env: gitEnv, guards: gitGuards });
   const loaded = loadSettings(environment, parsed, repoRoot);
   const { approvalsNeeded, sources } = loaded;
   let settings = loaded.settings;
@@ -89,7 +91,7 @@ export async function startTandem(environment: CliEnvironment, parsed: ParsedArg
     if (server.model !== null) settings = { ...settings, model: server.model };
     if (server.note !== null) emit({ type: 'info', message: server.note });
     const models: ModelSetup = { ...loaded.models, serverWindows: server.windows };
-    built = await buildSession({ environment, settings, repoRoot, files: parsed.files, emit, interactive, lines, sources, mapProgress, models, chatInput: tools.chatInput });
+    built = await buildSession({ environment, settings, repoRoot, files: parsed.files, emit, interactive, lines, sources, mapProgress, models, chatInput: tools.chatInput, gitGuards });
     if (interactive) configurePrompt(lines, built, environment, repoRoot);
     if (settings['show-repo-map']) {
       environment.stdout.write(`${await built.showRepoMap()}\n`);

@@ -4,28 +4,21 @@
 // repository rewrites git's config, so only a person may say yes. Listing config runs nothing it names.
 import { realpathSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
-import { createGit, tryGit, type GitOptions } from './repo.js';
+import { configListing, createGit, type GitOptions } from './repo.js';
 
 /** Absolute paths of the repository-scope config files git reads, and of every file they include. */
 export async function repositoryConfigFiles(root: string, options: GitOptions = {}): Promise<string[]> {
-  const out = (await tryGit(createGit(root, options), ['config', '--list', '--show-scope', '--show-origin', '--includes', '-z'])) ?? '';
-  const fields = out.split('\0');
+  const entries = (await configListing(createGit(root, options))) ?? [];
   const files = new Set<string>([resolve(root, '.git', 'config')]);
   const home = options.env?.['HOME'];
-  // Records of three fields: scope, origin (`file:<path>`, relative to where git ran), `key\nvalue`.
-  for (let i = 0; i + 2 < fields.length; i += 3) {
-    const scope = fields[i] ?? '';
-    const origin = fields[i + 1] ?? '';
+  for (const { scope, origin = '', key, value } of entries) {
+    // An origin is `file:<path>`, relative to where git ran.
     if ((scope !== 'local' && scope !== 'worktree') || !origin.startsWith('file:')) continue;
     const from = resolve(root, origin.slice('file:'.length));
     files.add(from);
     // An included file with no keys yet (or whose condition does not hold today) is not listed as an origin:
     // take the include itself too.
-    const record = fields[i + 2] ?? '';
-    const newline = record.indexOf('\n');
-    const key = newline < 0 ? record : record.slice(0, newline);
-    const value = newline < 0 ? '' : record.slice(newline + 1);
-    if (!/^include(if\..*)?\.path$/i.test(key) || value === '') continue;
+    if (!/^include(if\..*)?\.path$/i.test(key) || value === '' || value === 'true') continue;
     // git expands `~/` to the home folder: a repository inside it can be named that way too.
     if (value.startsWith('~/') && home) files.add(resolve(home, value.slice(2)));
     else if (!value.startsWith('~')) files.add(resolve(dirname(from), value));

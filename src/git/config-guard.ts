@@ -10,6 +10,8 @@ export interface ConfigEntry {
   /** As git lists it: section and name in lower case, a subsection as written. */
   readonly key: string;
   readonly value: string;
+  /** Where git read it (`file:.git/config`, `file:/home/u/.gitconfig`), when listed with --show-origin. */
+  readonly origin?: string;
 }
 
 export type ConfigOverride = readonly [key: string, value: string];
@@ -104,16 +106,22 @@ export function repositoryCommandOverrides(entries: readonly ConfigEntry[]): Con
   return result;
 }
 
-/** Parses `git config --list --show-scope --includes -z`: records `scope NUL key LF value NUL`. */
-export function parseConfigList(out: string): ConfigEntry[] {
+/**
+ * Parses `git config --list --show-scope --includes -z`: records `scope NUL key LF value NUL`; with
+ * `origin` (listed with --show-origin too), `scope NUL origin NUL key LF value NUL`.
+ */
+export function parseConfigList(out: string, options: { readonly origin?: boolean } = {}): ConfigEntry[] {
   const fields = out.split('\0');
+  const size = options.origin ? 3 : 2;
   const entries: ConfigEntry[] = [];
-  for (let i = 0; i + 1 < fields.length; i += 2) {
+  for (let i = 0; i + size - 1 < fields.length; i += size) {
     const scope = fields[i] ?? '';
-    const record = fields[i + 1] ?? '';
+    const origin = options.origin ? { origin: fields[i + 1] ?? '' } : {};
+    const record = fields[i + size - 1] ?? '';
     const newline = record.indexOf('\n');
     // A key given without `=` (a bare boolean) has no newline and no value.
-    entries.push(newline < 0 ? { scope, key: record, value: 'true' } : { scope, key: record.slice(0, newline), value: record.slice(newline + 1) });
+    const keyValue = newline < 0 ? { key: record, value: 'true' } : { key: record.slice(0, newline), value: record.slice(newline + 1) };
+    entries.push({ scope, ...keyValue, ...origin });
   }
   return entries;
 }

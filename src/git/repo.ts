@@ -2,7 +2,7 @@
 // Each function takes the directory it works in; nothing here looks at the current process's cwd.
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { FALLBACK_OVERRIDES, overridesEnv, parseConfigList, repositoryCommandOverrides, type ConfigOverride } from './config-guard.js';
+import { FALLBACK_OVERRIDES, overridesEnv, parseConfigList, repositoryCommandOverrides, type ConfigEntry, type ConfigOverride } from './config-guard.js';
 import { GitOperationError } from './errors.js';
 import { gitErrorLine, spawnGit } from './git-process.js';
 
@@ -23,10 +23,10 @@ export interface GitOptions {
   readonly guards?: Map<string, GuardState>;
 }
 
-/** The overrides of a repository's command keys, and the `.git/config` they were listed from. */
+/** The repository's config as git lists it (null: it could not be listed), and the `.git/config` it was listed from. */
 export interface GuardState {
-  overrides?: Promise<readonly ConfigOverride[]>;
-  /** `.git/config`'s size and change time when the overrides were listed. */
+  listing?: Promise<ConfigEntry[] | null>;
+  /** `.git/config`'s size and change time when it was listed. */
   stamp?: string;
 }
 
@@ -120,19 +120,26 @@ export async function runGit(git: Git, args: string[], options: RunGitOptions = 
 }
 
 /**
- * The repository's command keys to override on every git call of this runner. `git config --list` runs
- * nothing itself; a repository whose config cannot be listed gets every fixed command key neutralized.
+ * Every setting git sees here (all scopes, includes followed, each with its origin), listed once per guard
+ * and again when `.git/config` changes (a command tandem ran, a test suite, may have written it). Listing
+ * runs nothing the config names. The command-key overrides, the hooks folder and the repository's config
+ * files all come from this one listing.
  */
-function commandOverrides(git: Git): Promise<readonly ConfigOverride[]> {
-  // A command tandem ran (a test suite) may have written .git/config since: list it again then.
+export function configListing(git: Git): Promise<ConfigEntry[] | null> {
   const stamp = configStamp(git.root);
-  if (git.guard.stamp !== stamp) git.guard.overrides = undefined;
+  if (git.guard.stamp !== stamp) git.guard.listing = undefined;
   git.guard.stamp = stamp;
-  git.guard.overrides ??= spawnGit(['config', '--list', '--show-scope', '--includes', '-z'], { cwd: git.root, env: git.env, timeoutMs: git.timeoutMs }).then(
-    (listed) => (listed.exitCode === 0 ? repositoryCommandOverrides(parseConfigList(listed.stdout)) : FALLBACK_OVERRIDES),
-    () => FALLBACK_OVERRIDES,
+  git.guard.listing ??= spawnGit(['config', '--list', '--show-scope', '--show-origin', '--includes', '-z'], { cwd: git.root, env: git.env, timeoutMs: git.timeoutMs }).then(
+    (listed) => (listed.exitCode === 0 ? parseConfigList(listed.stdout, { origin: true }) : null),
+    () => null,
   );
-  return git.guard.overrides;
+  return git.guard.listing;
+}
+
+/** The repository's command keys to override on every git call; a config that cannot be listed gets every fixed command key neutralized. */
+async function commandOverrides(git: Git): Promise<readonly ConfigOverride[]> {
+  const entries = await configListing(git);
+  return entries ? repositoryCommandOverrides(entries) : FALLBACK_OVERRIDES;
 }
 
 /** Size and change time of the repository's `.git/config` (a worktree's `.git` file has none: '-'). */
