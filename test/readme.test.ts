@@ -14,6 +14,10 @@ function namesFlag(text: string, flag: string): boolean {
 }
 
 describe('README', () => {
+  it('holds no merge-conflict markers', () => {
+    expect(readme.split('\n').filter((line) => /^(<{7} |>{7} |={7}$)/.test(line))).toEqual([]);
+  });
+
   it('matches whole option names only', () => {
     expect(namesFlag('use `--map-tokens N`', '--map')).toBe(false);
     expect(namesFlag('use `--lint-cmd CMD`', '--lint')).toBe(false);
