@@ -3,7 +3,7 @@
 // names URLs, a repository's model settings file, its config naming tandem's own files, a command file
 // that came with the clone. Each test asserts what the attacker wanted did not happen and that the run
 // got far enough (a request reached the model, a commit landed) that a crash cannot pass for safety.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, lstatSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 import { join } from 'node:path';
@@ -229,5 +229,27 @@ describe('a command file that came with the clone', () => {
     expect(everythingSent(model)).not.toContain(outside.text);
     expect(model.chatRequests().every((r) => r.model === 'm')).toBe(true);
     expect(read(repo, '.git/config')).toBe(gitConfig);
+  });
+});
+
+describe('a session log planted in .tandem/ (a tarball ships anything)', () => {
+  it('repairing its torn last line on --resume writes through no symlink', async () => {
+    const model = await fakeModel({ fallback: textReply('Fine.') });
+    const repo = gitRepo({ 'a.py': 'x = 1\n' });
+    const first = await runCli([...base(model.url), '-m', '/ask first', 'a.py'], { cwd: repo });
+    expect(first.code, first.stderr).toBe(0);
+    const sessions = join(repo, '.tandem', 'sessions');
+    const [log] = readdirSync(sessions).filter((f) => f.endsWith('.jsonl'));
+    // The log ends in a torn line, and the file the repair writes first is a link to the user's file.
+    appendFileSync(join(sessions, log!), '{"type":"user","te');
+    const victim = outsideSecret('USER-FILE-KEEP');
+    symlinkSync(victim.file, join(sessions, `${log!}.repair`));
+
+    const run = await runCli([...base(model.url), '--yes-always', '--resume', '-m', '/ask second'], { cwd: repo });
+
+    expect(run.code, run.stderr).toBe(0);
+    expect(JSON.stringify(model.chatRequests('m').at(-1)!.body.messages)).toContain('first');
+    expect(readFileSync(victim.file, 'utf8')).toBe('USER-FILE-KEEP\n');
+    expect(lstatSync(join(sessions, log!)).isFile()).toBe(true);
   });
 });
