@@ -253,3 +253,17 @@ describe('a session log planted in .tandem/ (a tarball ships anything)', () => {
     expect(lstatSync(join(sessions, log!)).isFile()).toBe(true);
   });
 });
+
+describe('a file the user names inside the repository', () => {
+  it('/save does not write through a link the repository placed there', async () => {
+    const model = await fakeModel({ fallback: textReply('Fine.') });
+    const victim = outsideSecret('USER-RC-KEEP');
+    const repo = gitRepo({ 'a.py': 'x = 1\n' });
+    symlinkSync(victim.file, join(repo, 'chat.cmds'));
+    const run = await runCli(base(model.url), { cwd: repo, stdin: '/add a.py\n/save chat.cmds\n/save mine.cmds\n' });
+    expect(readFileSync(victim.file, 'utf8')).toBe('USER-RC-KEEP\n');
+    // The same command with a plain name wrote the file: /save itself works.
+    expect(read(repo, 'mine.cmds')).toContain('/add a.py');
+    expect(infos(run.events()).some((l) => l.includes('chat.cmds'))).toBe(true);
+  });
+});
