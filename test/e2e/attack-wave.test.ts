@@ -267,3 +267,17 @@ describe('a file the user names inside the repository', () => {
     expect(infos(run.events()).some((l) => l.includes('chat.cmds'))).toBe(true);
   });
 });
+
+describe('a new file /add creates', () => {
+  // OPEN (src/cli/commands/add-files.ts's offerToCreate is another engineer's file this wave): the
+  // folder on the way may be a link the repository placed, and the empty file lands outside it.
+  it.fails('is never created through a linked folder outside the repository, even with --yes-always', async () => {
+    const model = await fakeModel({ fallback: textReply('Fine.') });
+    const outside = tempDir('tandem-outside-');
+    const repo = gitRepo({ 'a.py': 'x = 1\n' });
+    symlinkSync(outside, join(repo, 'docs'));
+    const run = await runCli([...base(model.url), '--yes-always', '-m', '/add docs/new.md'], { cwd: repo });
+    expect(run.events().some((e) => e.type === 'session')).toBe(true);
+    expect(readdirSync(outside)).toEqual([]);
+  });
+});
