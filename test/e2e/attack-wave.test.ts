@@ -281,3 +281,25 @@ describe('a new file /add creates', () => {
     expect(readdirSync(outside)).toEqual([]);
   });
 });
+
+describe("the server's model list", () => {
+  it('prints no escape sequence a served model name carries, and a huge list does not stop the chat', async () => {
+    const evil = 'evil\x1b]52;c;cHduZWQ=\x07\x1b[2J\x9b31m\u202enaem';
+    const model = await fakeModel({ fallback: textReply('Fine.'), modelsBody: { object: 'list', data: [{ id: evil, object: 'model', meta: { n_ctx_train: 4096 } }] } });
+    // A file of the clone whose name carries escapes, in the chat.
+    const repo = gitRepo({ 'a.py': 'x = 1\n', 'b\x1b]0;owned\x07.py': 'y = 1\n' });
+    const plain = ['--base-url', model.url, '--api-key', 'k', '--map-tokens', '0', '--no-pretty'];
+    const run = await runCli([...plain, '-m', '/ask hi', 'a.py', 'b\x1b]0;owned\x07.py'], { cwd: repo });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toContain('owned');
+    expect(model.chatRequests(evil)).toHaveLength(1);
+    const shown = run.stdout + run.stderr;
+    expect(shown).toContain('evil');
+    expect(shown).not.toMatch(/[\x07\x1b\x9b\u202e]/);
+
+    const huge = await fakeModel({ fallback: textReply('Fine.'), modelsBody: { data: Array.from({ length: 120_000 }, (_, i) => ({ id: `model-${i}-${'x'.repeat(40)}` })) } });
+    const big = await runCli(['--base-url', huge.url, ...plain.slice(2), '--model', 'm', '-m', '/ask hi', 'a.py'], { cwd: repo });
+    expect(big.code, big.stderr).toBe(0);
+    expect(huge.chatRequests('m')).toHaveLength(1);
+  });
+});
