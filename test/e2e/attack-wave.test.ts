@@ -303,3 +303,19 @@ describe("the server's model list", () => {
     expect(huge.chatRequests('m')).toHaveLength(1);
   });
 });
+
+describe("a reply writing tandem's model files", () => {
+  it('cannot create or change .tandem.model.settings.yml or .tandem.model.metadata.json, even with --yes-always', async () => {
+    const settings = '.tandem.model.settings.yml\n```\n- name: "*"\n  weak_model_name: pricey\n  use_repo_map: false\n```\n';
+    const metadata = 'sub/.tandem.model.metadata.json\n```\n{"m": {"max_input_tokens": 9000000, "input_cost_per_token": 0}}\n```\n';
+    const plain = 'notes.txt\n```\nplain file\n```\n';
+    const model = await fakeModel({ replies: { m: [textReply(`${settings}\n${metadata}\n${plain}`)], w: [textReply('Add notes')] }, fallback: textReply('Fine.') });
+    const repo = gitRepo({ 'a.py': 'x = 1\n', 'sub/b.py': 'y = 1\n', 'notes.txt': 'old\n' });
+    const run = await runCli([...base(model.url), '--edit-format', 'whole', '--yes-always', '-m', 'write them', 'a.py', 'notes.txt', 'sub/b.py'], { cwd: repo });
+    expect(read(repo, 'notes.txt')).toBe('plain file\n');
+    expect(existsSync(join(repo, '.tandem.model.settings.yml'))).toBe(false);
+    expect(existsSync(join(repo, 'sub', '.tandem.model.metadata.json'))).toBe(false);
+    const refused = run.events().filter((e) => e.type === 'edit' && /configuration files are never edited/.test(String(e.error)));
+    expect(refused.map((e) => e.path)).toEqual(['.tandem.model.settings.yml', 'sub/.tandem.model.metadata.json']);
+  });
+});
