@@ -319,3 +319,19 @@ describe("a reply writing tandem's model files", () => {
     expect(refused.map((e) => e.path)).toEqual(['.tandem.model.settings.yml', 'sub/.tandem.model.metadata.json']);
   });
 });
+
+describe('tandem trace over a log and audit log with hostile text', () => {
+  it('prints no escape sequence from the model name, the file names or a planted audit line', async () => {
+    const evil = 'm\x1b]52;c;cHduZWQ=\x07';
+    const reply = 'b\x1b[2J.py\n```\n<<<<<<< SEARCH\ny = 1\n=======\ny = 2\n>>>>>>> REPLACE\n```\n';
+    const model = await fakeModel({ replies: { [evil]: [textReply(reply)], w: [textReply('Set y')] }, fallback: textReply('Fine.'), modelsBody: { data: [{ id: evil }] } });
+    const repo = gitRepo({ 'b\x1b[2J.py': 'y = 1\n' });
+    const first = await runCli(['--base-url', model.url, '--api-key', 'k', '--weak-model', 'w', '--map-tokens', '0', '--yes-always', '-m', 'set y', 'b\x1b[2J.py'], { cwd: repo });
+    expect(first.code, first.stderr).toBe(0);
+    appendFileSync(join(repo, '.tandem', 'audit.jsonl'), `${JSON.stringify({ time: new Date().toISOString(), kind: 'command\x1b]0;x\x07', subject: 'rm -rf \x1b[8m~', decision: 'yes', by: 'user\x1b[2J', session: 'x' })}\n`);
+    const trace = await runCli(['trace', '--width', '100'], { cwd: repo });
+    expect(trace.code, trace.stderr).toBe(0);
+    expect(trace.stdout).toContain('m\\e]52');
+    expect(trace.stdout + trace.stderr).not.toMatch(/[\x07\x1b\x9b]/);
+  });
+});
