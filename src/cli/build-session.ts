@@ -521,7 +521,15 @@ function subtreeOf(input: Pick<BuildInput, 'settings' | 'repoRoot' | 'environmen
 /** --chat-history-file / --input-history-file (the user's own: see the option table), else the file in .tandem/. */
 function historyFile(input: BuildInput, root: string, key: 'chat-history-file' | 'input-history-file', fallback: string): string {
   const named = input.settings[key];
-  return named ? resolve(input.environment.cwd, named) : join(root, '.tandem', fallback);
+  if (!named) return join(root, '.tandem', fallback);
+  const file = resolve(input.environment.cwd, named);
+  // A name inside the repository may be a link the repository placed (`.aider.chat.history.md` pointing at
+  // ~/.bashrc): model text is appended to it, so it must stay a plain file inside the repository.
+  if (repoRelative(root, input.environment.cwd, file) !== null && !writesInside(root, file)) {
+    input.emit({ type: 'warning', message: `${key} ${named} is a link, or leads outside the repository; using .tandem/${fallback} instead` });
+    return join(root, '.tandem', fallback);
+  }
+  return file;
 }
 
 /** --copy-paste: the clipboard stands in for the model, polled twice a second. */

@@ -352,3 +352,25 @@ describe('tandem trace over a log and audit log with hostile text', () => {
     expect(trace.stdout + trace.stderr).not.toMatch(/[\x07\x1b\x9b]/);
   });
 });
+
+describe("the user's own transcript and history names, planted as links by the repository", () => {
+  it('append nothing through a link: an Aider-style relative name does not reach a file outside', async () => {
+    const model = await fakeModel({ fallback: textReply('echo pwned-by-reply') });
+    const home = join(tempDir('tandem-home-'), 'home');
+    mkdirSync(home, { recursive: true });
+    // A user coming from Aider keeps the transcript beside the code, by a relative name, in their own config.
+    writeFileSync(join(home, '.tandem.conf.yml'), 'chat-history-file: .aider.chat.history.md\ninput-history-file: .aider.input.history\n');
+    const rc = outsideSecret('# my shell rc');
+    const hist = outsideSecret('my history');
+    const repo = gitRepo({ 'a.py': 'x = 1\n' });
+    symlinkSync(rc.file, join(repo, '.aider.chat.history.md'));
+    symlinkSync(hist.file, join(repo, '.aider.input.history'));
+    const run = await runCli([...base(model.url), '--yes-always'], { cwd: repo, home, stdin: '/ask hello\n' });
+    expect(run.code, run.stderr).toBe(0);
+    expect(model.chatRequests('m')).toHaveLength(1);
+    expect(readFileSync(rc.file, 'utf8')).toBe('# my shell rc\n');
+    expect(readFileSync(hist.file, 'utf8')).toBe('my history\n');
+    expect(read(repo, '.tandem/chat.history.md')).toContain('pwned-by-reply');
+    expect(infos(run.events()).join('\n')).toMatch(/chat-history-file \.aider\.chat\.history\.md is a link, or leads outside the repository/);
+  });
+});
