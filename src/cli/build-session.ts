@@ -556,7 +556,9 @@ function llmLogAllowed(input: BuildInput, context: PathSettingContext, emit: Emi
   if (!file) return true;
   const repo = fromRepository(input, 'llm-log');
   const absolute = resolve(input.environment.cwd, file);
-  const problem = pathSettingProblem('llm-log', absolute, repo, context, file) ?? (repo && !writesInside(context.root, absolute) ? `llm-log ${file} from the repository's config leads outside the repository; ignored` : null);
+  // A name inside the repository (whoever gave it) may run through a folder the repository linked elsewhere.
+  const namesInside = repo || repoRelative(context.root, input.environment.cwd, absolute) !== null;
+  const problem = pathSettingProblem('llm-log', absolute, repo, context, file) ?? (namesInside && !writesInside(context.root, absolute) ? `llm-log ${file} ${repo ? "from the repository's config leads outside the repository" : 'leads outside the repository through a link'}; ignored` : null);
   if (problem === null) return true;
   emit({ type: 'warning', message: problem });
   return false;

@@ -365,12 +365,17 @@ describe("the user's own transcript and history names, planted as links by the r
     const repo = gitRepo({ 'a.py': 'x = 1\n' });
     symlinkSync(rc.file, join(repo, '.aider.chat.history.md'));
     symlinkSync(hist.file, join(repo, '.aider.input.history'));
-    const run = await runCli([...base(model.url), '--yes-always'], { cwd: repo, home, stdin: '/ask hello\n' });
+    // And a log folder beside the code that the repository linked to a folder of the user's.
+    const outsideDir = tempDir('tandem-outside-');
+    symlinkSync(outsideDir, join(repo, 'logs'));
+    const run = await runCli([...base(model.url), '--yes-always', '--llm-log', 'logs/llm.jsonl'], { cwd: repo, home, stdin: '/ask hello\n' });
     expect(run.code, run.stderr).toBe(0);
     expect(model.chatRequests('m')).toHaveLength(1);
     expect(readFileSync(rc.file, 'utf8')).toBe('# my shell rc\n');
     expect(readFileSync(hist.file, 'utf8')).toBe('my history\n');
     expect(read(repo, '.tandem/chat.history.md')).toContain('pwned-by-reply');
+    expect(readdirSync(outsideDir)).toEqual([]);
+    expect(infos(run.events()).join('\n')).toMatch(/llm-log logs\/llm\.jsonl leads outside the repository through a link; ignored/);
     expect(infos(run.events()).join('\n')).toMatch(/chat-history-file \.aider\.chat\.history\.md is a link, or leads outside the repository/);
   });
 });
