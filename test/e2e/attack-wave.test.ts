@@ -379,3 +379,19 @@ describe("the user's own transcript and history names, planted as links by the r
     expect(infos(run.events()).join('\n')).toMatch(/chat-history-file \.aider\.chat\.history\.md is a link, or leads outside the repository/);
   });
 });
+
+describe('a read-only file the user names inside the repository, planted as a link', () => {
+  it('sends nothing from outside the repository: --read CONVENTIONS.md and /read-only of a link to a secret', async () => {
+    const model = await fakeModel({ fallback: textReply('Fine.') });
+    const secret = outsideSecret('AWS-SECRET-KEY-55aa');
+    const repo = gitRepo({ 'a.py': 'x = 1\n', 'STYLE.md': 'Use tabs. STYLE-OK\n' });
+    // Aider users keep `read: CONVENTIONS.md` in their own config; the clone makes it a link.
+    symlinkSync(secret.file, join(repo, 'CONVENTIONS.md'));
+    symlinkSync(secret.file, join(repo, 'NOTES.md'));
+    const run = await runCli([...base(model.url), '--yes-always', '--read', 'CONVENTIONS.md', '--read', 'STYLE.md'], { cwd: repo, stdin: '/read-only NOTES.md\n/ask hello\n' });
+    expect(model.chatRequests('m')).toHaveLength(1);
+    expect(everythingSent(model)).toContain('STYLE-OK');
+    expect(everythingSent(model)).not.toContain(secret.text);
+    expect(run.stderr).not.toMatch(/internal error|    at /);
+  });
+});
