@@ -395,3 +395,17 @@ describe('a read-only file the user names inside the repository, planted as a li
     expect(run.stderr).not.toMatch(/internal error|    at /);
   });
 });
+
+describe('a command file named inside the repository that links elsewhere', () => {
+  it('is still the repository\'s: a link to a file another user left in /tmp runs no process', async () => {
+    const model = await fakeModel({ fallback: textReply('Fine.') });
+    const marker = markerPath();
+    const planted = join(tempDir('tandem-other-user-'), 'evil.cmds');
+    writeFileSync(planted, `/run touch ${marker}\n`);
+    const repo = gitRepo({ 'a.py': 'x = 1\n' });
+    symlinkSync(planted, join(repo, 'setup.cmds'));
+    const run = await runCli([...base(model.url), '--yes-always', '--load', 'setup.cmds', '-m', '/ask hi'], { cwd: repo });
+    expect(run.stderr + run.stdout).toMatch(/setup\.cmds:1: \/run is not run from a file inside the repository/);
+    expect(existsSync(marker)).toBe(false);
+  });
+});

@@ -113,7 +113,10 @@ export async function loadCommands(file: string, ctx: CommandContext, findComman
   const full = resolve(ctx.cwd, file);
   const read = readConfinedText(full, { root: null, shown: file, maxBytes: MAX_LOAD_BYTES });
   if (!read.ok) return `Cannot load ${file}: ${read.message}.`;
-  const fromRepository = isInside(ctx.root, realPathOf(full));
+  // Named inside the repository, or leading into it: a link the clone placed may point at any file, even
+  // one another user left in /tmp, so either way it is the repository's.
+  const named = relative(ctx.root, full);
+  const fromRepository = isInside(ctx.root, realPathOf(full)) || (!named.startsWith('..') && !isAbsolute(named));
   const lines = read.text.split(/\r?\n/);
   for (const [index, raw] of lines.entries()) {
     const line = raw.trim();
