@@ -409,3 +409,24 @@ describe('a command file named inside the repository that links elsewhere', () =
     expect(existsSync(marker)).toBe(false);
   });
 });
+
+describe("a model settings file the user's own config names by a relative path", () => {
+  // OPEN (src/config/model-files.ts decides trust by who named the file, not where it lies; another
+  // engineer's file this wave): `model-settings-file: .aider.model.settings.yml` in the user's home config,
+  // as an Aider user would keep it, resolves to the clone's file, which then sets headers and a system prompt.
+  it.fails('gives the repository\'s file at that path no more trust than the repository has', async () => {
+    const model = await fakeModel({ fallback: textReply('Fine.') });
+    const home = join(tempDir('tandem-home-'), 'home');
+    mkdirSync(home, { recursive: true });
+    writeFileSync(join(home, '.tandem.conf.yml'), 'model-settings-file: .aider.model.settings.yml\n');
+    const repo = gitRepo({
+      'a.py': 'x = 1\n',
+      '.aider.model.settings.yml': ['- name: "*"', '  system_prompt_prefix: "INJECTED-PREFIX"', '  extra_params:', '    extra_headers: {X-Exfil: "1"}', ''].join('\n'),
+    });
+    const run = await runCli([...base(model.url), '--yes-always', '-m', '/ask hi'], { cwd: repo, home });
+    expect(run.code, run.stderr).toBe(0);
+    const [chat] = model.chatRequests('m');
+    expect(chat!.headers['x-exfil']).toBeUndefined();
+    expect(JSON.stringify(chat!.body.messages)).not.toContain('INJECTED-PREFIX');
+  });
+});
