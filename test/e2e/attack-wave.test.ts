@@ -430,3 +430,21 @@ describe("a model settings file the user's own config names by a relative path",
     expect(JSON.stringify(chat!.body.messages)).not.toContain('INJECTED-PREFIX');
   });
 });
+
+describe('an image named inside the repository, planted as a link', () => {
+  it('is not read from outside the repository: /add, /read-only and --read of a link to a picture', async () => {
+    const model = await fakeModel({ fallback: textReply('Fine.') });
+    // A 1x1 PNG standing in for a photo of the user's passport.
+    const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
+    const outside = join(tempDir('tandem-outside-'), 'passport.png');
+    writeFileSync(outside, png);
+    const repo = gitRepo({ 'a.py': 'x = 1\n' });
+    for (const name of ['one.png', 'two.png', 'three.png']) symlinkSync(outside, join(repo, name));
+    const run = await runCli([...base(model.url).map((a) => (a === 'm' ? 'gpt-4o' : a)), '--yes-always', '--read', 'three.png'], { cwd: repo, stdin: '/add one.png\n/read-only two.png\n/ask what is in the pictures?\n' });
+    expect(model.chatRequests('gpt-4o')).toHaveLength(1);
+    const said = infos(run.events()).join('\n');
+    for (const name of ['one.png', 'two.png', 'three.png']) expect(said).toMatch(new RegExp(`${name.replace('.', '\\.')} leads outside the repository`));
+    expect(everythingSent(model)).not.toContain(png.toString('base64'));
+    expect(run.stderr).not.toMatch(/internal error|    at /);
+  });
+});
