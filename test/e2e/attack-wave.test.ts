@@ -314,6 +314,11 @@ describe("the server's model list", () => {
     expect(shown).toContain('evil');
     expect(shown).not.toMatch(/[\x07\x1b\x9b\u202e]/);
 
+    // /models lists what the server serves: still escaped, in the chat as at the command line.
+    const listed = await runCli([...plain, '--no-pretty'], { cwd: repo, stdin: '/models evil\n' });
+    expect(listed.stdout + listed.stderr).toContain('evil');
+    expect(listed.stdout + listed.stderr).not.toMatch(/[\x07\x1b\x9b\u202e]/);
+
     const huge = await fakeModel({ fallback: textReply('Fine.'), modelsBody: { data: Array.from({ length: 120_000 }, (_, i) => ({ id: `model-${i}-${'x'.repeat(40)}` })) } });
     const big = await runCli(['--base-url', huge.url, ...plain.slice(2), '--model', 'm', '-m', '/ask hi', 'a.py'], { cwd: repo });
     expect(big.code, big.stderr).toBe(0);
