@@ -453,3 +453,18 @@ describe('an image named inside the repository, planted as a link', () => {
     expect(run.stderr).not.toMatch(/internal error|    at /);
   });
 });
+
+describe('URLs in the output of a lint or test command (the repository\'s code wrote them)', () => {
+  it('are not fetched when /test or /lint sends the failure to the model, even with --yes-always', async () => {
+    const site = await httpServer((_host, _path, res) => void res.writeHead(200, { 'content-type': 'text/plain' }).end('FETCHED'));
+    const model = await fakeModel({ fallback: textReply('Fine.') });
+    const repo = gitRepo({ 'a.py': 'x = 1\n', 'check.sh': `echo "FAILED: see ${site.url}/exfil?data=from-the-sandbox"\nexit 1\n` });
+    const run = await runCli([...base(model.url), '--yes-always', '--test-cmd', 'sh check.sh', '--lint-cmd', 'sh check.sh', '-m', '/test'], { cwd: repo });
+    const lint = await runCli([...base(model.url), '--yes-always', '--lint-cmd', 'sh check.sh', '-m', '/lint a.py'], { cwd: repo });
+    // Both failures reached the model (the run got that far), with the URL as text.
+    expect(model.chatRequests('m')).toHaveLength(2);
+    expect(everythingSent(model)).toContain('/exfil?data=from-the-sandbox');
+    expect(site.hits).toEqual([]);
+    expect(run.stderr + lint.stderr).not.toMatch(/internal error|    at /);
+  });
+});
