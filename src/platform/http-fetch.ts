@@ -90,7 +90,8 @@ const INNER = new BlockList();
 for (const [net, bits] of [['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12], ['192.168.0.0', 16]] as const) {
   INNER.addSubnet(net, bits, 'ipv4');
 }
-for (const [net, bits] of [['::', 127], ['::ffff:0:0', 96], ['64:ff9b::', 96], ['fc00::', 7], ['fe80::', 10]] as const) INNER.addSubnet(net, bits, 'ipv6');
+// IPv4-mapped addresses (::ffff:a.b.c.d) are checked against the IPv4 ranges by BlockList itself.
+for (const [net, bits] of [['::', 96], ['64:ff9b::', 96], ['fc00::', 7], ['fe80::', 10]] as const) INNER.addSubnet(net, bits, 'ipv6');
 
 /**
  * Whether a URL's host is this machine or its network: an address in those ranges, `localhost`, or a name
