@@ -84,15 +84,17 @@ describe('a web page the user fetched', () => {
           '/decimal': `http://2130706433:${insidePort}/admin`,
         };
         if (path === '/page') return void res.writeHead(200, { 'content-type': 'text/plain' }).end('PUBLIC-PAGE-OK');
+        if (path === '/moved') return void res.writeHead(301, { location: 'http://other.attacker.test/' }).end();
         const location = to[path];
         if (location) return void res.writeHead(302, { location }).end();
       }
+      if (host === 'other.attacker.test') return void res.writeHead(200, { 'content-type': 'text/plain' }).end('MOVED-PAGE-OK');
       // Anything else reaching the proxy is a fetch of an inner address through it.
       res.writeHead(200, { 'content-type': 'text/plain' }).end('INTERNAL-ONLY-9c1e');
     });
     const repo = gitRepo({ 'a.txt': 'alpha\n' });
     const hops = ['loop', 'localhost', 'metadata', 'private', 'v6', 'mapped', 'zero', 'decimal'];
-    const stdin = [...hops.map((h) => `/web http://docs.attacker.test/${h}`), '/web http://docs.attacker.test/page', '/ask what do the pages say?', ''].join('\n');
+    const stdin = [...hops.map((h) => `/web http://docs.attacker.test/${h}`), '/web http://docs.attacker.test/page', '/web http://docs.attacker.test/moved', '/ask what do the pages say?', ''].join('\n');
 
     const run = await runCli([...base(model.url), '--yes-always'], { cwd: repo, stdin, env: { HTTP_PROXY: proxy.url, NO_PROXY: '' } });
 
@@ -104,7 +106,9 @@ describe('a web page the user fetched', () => {
     expect(everythingSent(model)).not.toContain('INTERNAL-ONLY-9c1e');
     expect(inside.hits).toEqual([]);
     // The proxy saw each public URL once and no inner one.
-    expect(proxy.hits.every((h) => h.includes('docs.attacker.test'))).toBe(true);
+    expect(proxy.hits.every((h) => h.includes('docs.attacker.test') || h.includes('other.attacker.test'))).toBe(true);
+    // A redirect from one public host to another is followed as before.
+    expect(JSON.stringify(model.chatRequests('m').at(-1)!.body.messages)).toContain('MOVED-PAGE-OK');
     const lines = infos(run.events());
     for (const hop of hops) expect(lines.some((l) => l.startsWith(`Cannot add http://docs.attacker.test/${hop} redirects to`))).toBe(true);
   });
