@@ -472,3 +472,31 @@ describe('URLs in the output of a lint or test command (the repository\'s code w
     expect(run.stderr + lint.stderr).not.toMatch(/internal error|    at /);
   });
 });
+
+describe('a session log that names files outside the repository', () => {
+  it('--resume reads none of them: not a read-only file, not an image, not a chat file', async () => {
+    const model = await fakeModel({ fallback: textReply('Fine.') });
+    const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
+    const outsideDir = tempDir('tandem-outside-');
+    const picture = join(outsideDir, 'passport.png');
+    writeFileSync(picture, png);
+    const secret = outsideSecret('SSH-PRIVATE-KEY-77');
+    const repo = gitRepo({ 'a.py': 'x = 1\n' });
+    const first = await runCli([...base(model.url).map((a) => (a === 'm' ? 'gpt-4o' : a)), '-m', '/ask first', 'a.py'], { cwd: repo });
+    expect(first.code, first.stderr).toBe(0);
+    const sessions = join(repo, '.tandem', 'sessions');
+    const [log] = readdirSync(sessions).filter((f) => f.endsWith('.jsonl'));
+    const { createHash } = await import('node:crypto');
+    appendFileSync(
+      join(sessions, log!),
+      `${JSON.stringify({ type: 'files', chat: ['a.py', '../../' + secret.file], readOnly: [secret.file] })}\n` +
+        `${JSON.stringify({ type: 'context', pages: [], images: [{ name: picture, absolutePath: picture, digest: createHash('sha256').update(png).digest('hex') }] })}\n`,
+    );
+    const run = await runCli([...base(model.url).map((a) => (a === 'm' ? 'gpt-4o' : a)), '--yes-always', '--resume', '-m', '/ask second'], { cwd: repo });
+    expect(model.chatRequests('gpt-4o')).toHaveLength(2);
+    expect(JSON.stringify(model.chatRequests('gpt-4o').at(-1)!.body.messages)).toContain('first');
+    expect(everythingSent(model)).not.toContain(secret.text);
+    expect(everythingSent(model)).not.toContain(png.toString('base64'));
+    expect(run.stderr).not.toMatch(/internal error|    at /);
+  });
+});
