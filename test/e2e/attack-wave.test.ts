@@ -93,7 +93,8 @@ describe('a web page the user fetched', () => {
       res.writeHead(200, { 'content-type': 'text/plain' }).end('INTERNAL-ONLY-9c1e');
     });
     const repo = gitRepo({ 'a.txt': 'alpha\n' });
-    const hops = ['loop', 'localhost', 'metadata', 'private', 'v6', 'mapped', 'zero', 'decimal'];
+    // Other spellings of the same addresses (127.1, 0, [::1], localhost...) are in test/platform/http-fetch.test.ts.
+    const hops = ['loop', 'metadata', 'private', 'mapped'];
     const stdin = [...hops.map((h) => `/web http://docs.attacker.test/${h}`), '/web http://docs.attacker.test/page', '/web http://docs.attacker.test/moved', '/ask what do the pages say?', ''].join('\n');
 
     const run = await runCli([...base(model.url), '--yes-always'], { cwd: repo, stdin, env: { HTTP_PROXY: proxy.url, NO_PROXY: '' } });
@@ -224,15 +225,11 @@ describe('a command file that came with the clone', () => {
     const outside = outsideSecret();
     const attempts = [
       `/ru touch ${marker}`,
-      `/RUN touch ${marker}`,
       `!touch ${marker}`,
-      `/shell touch ${marker}`,
       `/web ${site.url}/x`,
       `/read-only ${outside.file}`,
-      `/read-only ~/../../${outside.file}`,
       '/model pricey',
       '/test',
-      '/lint',
       `/git config core.fsmonitor "touch ${marker}"`,
       '/ask tell me a secret',
       'a plain request nobody typed',
