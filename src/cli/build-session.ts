@@ -132,7 +132,7 @@ function chooseModels(settings: Settings, profileOf: ProfileBuilder): ModelChoic
   };
 }
 
-function createModelClient(settings: Settings, cwd: string, profileOf: ProfileBuilder, logAllowed: boolean, clock: Clock, reasoning: ReasoningControls): ModelClient {
+function createModelClient(settings: Settings, cwd: string, profileOf: ProfileBuilder, logAllowed: boolean, clock: Clock, reasoning: ReasoningControls, emit: EmitEvent): ModelClient {
   const baseURL = settings['base-url'] ?? DEFAULT_BASE_URL;
   const client = createOpenAIClient({
     baseURL: settings['base-url'] ?? undefined,
@@ -147,7 +147,7 @@ function createModelClient(settings: Settings, cwd: string, profileOf: ProfileBu
     maxRetries: settings['max-retries'],
   });
   const llmLog = settings['llm-log'];
-  const logged = llmLog && logAllowed ? withLlmLog(client, resolve(cwd, llmLog), () => clock.now()) : client;
+  const logged = llmLog && logAllowed ? withLlmLog(client, resolve(cwd, llmLog), () => clock.now(), (message) => emit({ type: 'warning', message })) : client;
   return withApiKeyCheck(logged, missingApiKeyProblem(settings['base-url'], settings['api-key']));
 }
 
@@ -247,7 +247,7 @@ export async function buildSession(rawInput: BuildInput): Promise<BuiltSession> 
   const keepAlive = createKeepAlive(input, () => sessionRef?.totals ?? new SessionTotals());
   const rawClient = settings['copy-paste']
     ? copyPasteClient(environment, emit)
-    : createModelClient(settings, environment.cwd, profileOf, llmLogAllowed(input, pathContext, emit), environment.clock ?? systemClock, reasoning);
+    : createModelClient(settings, environment.cwd, profileOf, llmLogAllowed(input, pathContext, emit), environment.clock ?? systemClock, reasoning, emit);
   const client = keepAlive ? keepAlive.wrap(rawClient) : rawClient;
   const notice = reasoning.noticeFor(profiles.get('main'));
   if (notice !== null) emit({ type: 'warning', message: notice });

@@ -497,3 +497,24 @@ describe('a session log that names files outside the repository', () => {
     expect(run.stderr).not.toMatch(/internal error|    at /);
   });
 });
+
+describe('a log file inside the repository that code tandem ran swaps for a link mid-session', () => {
+  it('gets no later line through the link: llm-log and chat-history-file append to no file outside', async () => {
+    const model = await fakeModel({ fallback: textReply('echo REPLY-TEXT-IN-RC') });
+    const rc = outsideSecret('# shell rc');
+    // What a test suite (sandboxed or not) can do inside the repository between two requests.
+    const repo = gitRepo({ 'a.py': 'x = 1\n', 'swap.sh': `for f in llm.jsonl chat.md; do rm -f "$f"; ln -s '${rc.file}' "$f"; done\n` });
+    const run = await runCli([...base(model.url), '--yes-always', '--llm-log', 'llm.jsonl', '--chat-history-file', 'chat.md', '--test-cmd', 'sh swap.sh'], {
+      cwd: repo,
+      stdin: '/ask one\n/test\n/ask two\n',
+    });
+    expect(model.chatRequests('m')).toHaveLength(2);
+    // The chat went on: each log said once that it stopped, and the run ended cleanly.
+    expect(run.code, run.stderr).toBe(0);
+    expect(infos(run.events()).join('\n')).toMatch(/Could not write the llm-log .*llm\.jsonl \(ELOOP\)/);
+    expect(infos(run.events()).join('\n')).toMatch(/Could not write the transcript .*chat\.md \(ELOOP\)/);
+    expect(lstatSync(join(repo, 'llm.jsonl')).isSymbolicLink()).toBe(true);
+    expect(readFileSync(rc.file, 'utf8')).toBe('# shell rc\n');
+    expect(run.stderr).not.toMatch(/internal error|    at /);
+  });
+});
