@@ -517,4 +517,15 @@ describe('a log file inside the repository that code tandem ran swaps for a link
     expect(readFileSync(rc.file, 'utf8')).toBe('# shell rc\n');
     expect(run.stderr).not.toMatch(/internal error|    at /);
   });
+
+  it('an edit of a chat file the test suite swapped for a link is refused, not written outside', async () => {
+    const rc = outsideSecret('x = 1');
+    const model = await fakeModel({ replies: { m: [textReply('a.py\n```\nx = 2  # REPLY-IN-RC\n```\n')], w: [textReply('Set x')] }, fallback: textReply('Fine.') });
+    const repo = gitRepo({ 'a.py': 'x = 1\n', 'swap.sh': `rm -f a.py; ln -s '${rc.file}' a.py\n` });
+    const run = await runCli([...base(model.url), '--edit-format', 'whole', '--yes-always', '--test-cmd', 'sh swap.sh', 'a.py'], { cwd: repo, stdin: '/test\nset x to 2\n' });
+    expect(model.chatRequests('m').length).toBeGreaterThanOrEqual(1);
+    expect(run.events().find((e) => e.type === 'edit')).toMatchObject({ path: 'a.py', status: 'failed', error: expect.stringMatching(/symlink that points outside/) });
+    expect(readFileSync(rc.file, 'utf8')).toBe('x = 1\n');
+    expect(run.stderr).not.toMatch(/internal error|    at /);
+  });
 });
