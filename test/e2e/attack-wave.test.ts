@@ -344,7 +344,7 @@ describe("a reply writing tandem's model files", () => {
 });
 
 describe('tandem trace over a log and audit log with hostile text', () => {
-  it('prints no escape sequence from the model name, the file names or a planted audit line', async () => {
+  it('prints no escape sequence from the model name, the file names, a planted log line or audit line (trace and --sessions)', async () => {
     const evil = 'm\x1b]52;c;cHduZWQ=\x07';
     const reply = 'b\x1b[2J.py\n```\n<<<<<<< SEARCH\ny = 1\n=======\ny = 2\n>>>>>>> REPLACE\n```\n';
     const model = await fakeModel({ replies: { [evil]: [textReply(reply)], w: [textReply('Set y')] }, fallback: textReply('Fine.'), modelsBody: { data: [{ id: evil }] } });
@@ -352,6 +352,14 @@ describe('tandem trace over a log and audit log with hostile text', () => {
     const first = await runCli(['--base-url', model.url, '--api-key', 'k', '--weak-model', 'w', '--map-tokens', '0', '--yes-always', '-m', 'set y', 'b\x1b[2J.py'], { cwd: repo });
     expect(first.code, first.stderr).toBe(0);
     appendFileSync(join(repo, '.tandem', 'audit.jsonl'), `${JSON.stringify({ time: new Date().toISOString(), kind: 'command\x1b]0;x\x07', subject: 'rm -rf \x1b[8m~', decision: 'yes', by: 'user\x1b[2J', session: 'x' })}\n`);
+    // The session list previews what the log holds: a planted log may hold escapes anywhere.
+    const sessions = join(repo, '.tandem', 'sessions');
+    const [log] = readdirSync(sessions).filter((f) => f.endsWith('.jsonl'));
+    appendFileSync(join(sessions, log!), `${JSON.stringify({ type: 'message', role: 'user', content: 'hi \x1b]0;pwned\x07\x1b[2J' })}\n`);
+    const listed = await runCli(['--sessions', '--no-pretty'], { cwd: repo });
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(listed.stdout).toContain(log!.replace('.jsonl', ''));
+    expect(listed.stdout + listed.stderr).not.toMatch(/[\x07\x1b\x9b]/);
     const trace = await runCli(['trace', '--width', '100'], { cwd: repo });
     expect(trace.code, trace.stderr).toBe(0);
     expect(trace.stdout).toContain('m\\e]52');
