@@ -76,7 +76,7 @@ function chooseModels(settings: Settings, profileOf: ProfileBuilder): ModelChoic
   };
 }
 
-function createModelClient(settings: Settings, cwd: string, profileOf: ProfileBuilder, logAllowed: boolean, clock: Clock, reasoning: ReasoningControls): ModelClient {
+function createModelClient(settings: Settings, cwd: string, profileOf: ProfileBuilder, logAllowed: boolean, clock: Clock, reasoning: ReasoningControls, emit: EmitEvent): ModelClient {
   const baseURL = settings['base-url'] ?? DEFAULT_BASE_URL;
   const client = createOpenAIClient({
     baseURL: settings['base-url'] ?? undefined,
@@ -91,7 +91,7 @@ function createModelClient(settings: Settings, cwd: string, profileOf: ProfileBu
     maxRetries: settings['max-retries'],
   });
   const llmLog = settings['llm-log'];
-  const logged = llmLog && logAllowed ? withLlmLog(client, resolve(cwd, llmLog), () => clock.now()) : client;
+  const logged = llmLog && logAllowed ? withLlmLog(client, resolve(cwd, llmLog), () => clock.now(), (message) => emit({ type: 'warning', message })) : client;
   return withApiKeyCheck(logged, missingApiKeyProblem(settings['base-url'], settings['api-key']));
 }
 
@@ -193,7 +193,7 @@ export async function buildSession(rawInput: BuildInput): Promise<BuiltSession> 
   const keepAlive = createKeepAlive(input, () => sessionRef?.totals ?? new SessionTotals());
   const rawClient = settings['copy-paste']
     ? copyPasteClient(environment, emit)
-    : createModelClient(settings, environment.cwd, profileOf, llmLogAllowed(input, pathContext, emit), environment.clock ?? systemClock, reasoning);
+    : createModelClient(settings, environment.cwd, profileOf, llmLogAllowed(input, pathContext, emit), environment.clock ?? systemClock, reasoning, emit);
   const client = keepAlive ? keepAlive.wrap(rawClient) : rawClient;
   const notice = reasoning.noticeFor(profiles.get('main'));
   if (notice !== null) emit({ type: 'warning', message: notice });
@@ -310,7 +310,15 @@ function repoRelative(root: string, cwd: string, file: string): string | null {
 /** --chat-history-file / --input-history-file (the user's own: see the option table), else the file in .tandem/. */
 function historyFile(input: BuildInput, root: string, key: 'chat-history-file' | 'input-history-file', fallback: string): string {
   const named = input.settings[key];
-  return named ? resolve(input.environment.cwd, named) : join(root, '.tandem', fallback);
+  if (!named) return join(root, '.tandem', fallback);
+  const file = resolve(input.environment.cwd, named);
+  // A name inside the repository may be a link the repository placed (`.aider.chat.history.md` pointing at
+  // ~/.bashrc): model text is appended to it, so it must stay a plain file inside the repository.
+  if (repoRelative(root, input.environment.cwd, file) !== null && !writesInside(root, file)) {
+    input.emit({ type: 'warning', message: `${key} ${named} is a link, or leads outside the repository; using .tandem/${fallback} instead` });
+    return join(root, '.tandem', fallback);
+  }
+  return file;
 }
 
 /** --copy-paste: the clipboard stands in for the model, polled twice a second. */
@@ -337,7 +345,9 @@ function llmLogAllowed(input: BuildInput, context: PathSettingContext, emit: Emi
   if (!file) return true;
   const repo = fromRepository(input, 'llm-log');
   const absolute = resolve(input.environment.cwd, file);
-  const problem = pathSettingProblem('llm-log', absolute, repo, context, file) ?? (repo && !writesInside(context.root, absolute) ? `llm-log ${file} from the repository's config leads outside the repository; ignored` : null);
+  // A name inside the repository (whoever gave it) may run through a folder the repository linked elsewhere.
+  const namesInside = repo || repoRelative(context.root, input.environment.cwd, absolute) !== null;
+  const problem = pathSettingProblem('llm-log', absolute, repo, context, file) ?? (namesInside && !writesInside(context.root, absolute) ? `llm-log ${file} ${repo ? "from the repository's config leads outside the repository" : 'leads outside the repository through a link'}; ignored` : null);
   if (problem === null) return true;
   emit({ type: 'warning', message: problem });
   return false;

@@ -1,6 +1,7 @@
 // The input history on disk (`.tandem/input.history`): every line typed is appended once, and the saved
 // lines join readline's own history, newest first, behind what was typed in this run.
-import { appendFileSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
+import { appendNoFollow } from '../platform/file-system.js';
 import { basename, dirname } from 'node:path';
 import { readStateFile, readUserFile, STATE_CAPS } from '../platform/state-files.js';
 
@@ -20,7 +21,7 @@ export class InputHistory {
     this.lastSaved = line;
     try {
       mkdirSync(dirname(this.file), { recursive: true });
-      appendFileSync(this.file, `${line}\n`);
+      appendNoFollow(this.file, `${line}\n`);
     } catch {
       // History is a convenience: a read-only repository must not stop the chat.
     }

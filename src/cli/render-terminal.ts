@@ -87,7 +87,8 @@ export function createTerminalScreen(io: TerminalOutput): TerminalRenderer {
         io.spinner?.start(PREPARING);
         return;
       case 'session':
-        err(palette.dim(`tandem: model ${event.model}, edit format ${event.editFormat}${event.sandbox ? `, ${event.sandbox}` : ''}${filesNote(event.files)}\n`));
+        // The model's name may be the server's (its only model) and the files the repository's: both may hold escapes.
+        err(palette.dim(`${escapeControlChars(`tandem: model ${event.model}, edit format ${event.editFormat}${event.sandbox ? `, ${event.sandbox}` : ''}${filesNote(event.files)}`)}\n`));
         return;
       case 'waiting':
         streamed = false;

@@ -52,12 +52,17 @@ async function runLine(built: BuiltSession, line: string, signal: AbortSignal, p
   if (lookup.kind === 'command') {
     const result = await lookup.command.run(lookup.args, context);
     if (result.request === undefined) return { status: result.status ?? 'completed', exit: result.exit ?? false };
-    if (result.request.trim() !== '') await offerUrlsOf(built, result.request, context);
+    // Only a request of the user's own words offers its URLs: /test and /lint send a command's output, which
+    // the repository's code wrote (a URL there would let a sandboxed test reach the network through tandem).
+    if (result.request.trim() !== '' && USER_WORDS_COMMANDS.has(lookup.command.name)) await offerUrlsOf(built, result.request, context);
     return { status: await request(built, result.request, signal, result.mode), exit: false };
   }
   await offerUrlsOf(built, line, context);
   return { status: await request(built, line, signal), exit: false };
 }
+
+/** Commands whose request is text the user wrote: the mode commands, /editor and /voice. */
+const USER_WORDS_COMMANDS: ReadonlySet<string> = new Set(['ask', 'code', 'architect', 'context', 'editor', 'voice']);
 
 /** The URL offer for a message the user typed (--no-detect-urls turns it off). */
 async function offerUrlsOf(built: BuiltSession, text: string, context: ReturnType<BuiltSession['commandContext']>): Promise<void> {

@@ -37,7 +37,8 @@ export interface EditPolicyDecision {
   readonly reason: string;
 }
 
-const TANDEM_CONFIG_NAMES: readonly string[] = ['.tandem.conf.yml', '.tandem.conf.yaml'];
+// Its model files are configuration too: the next run would read a reply's weak model, window or prices.
+const TANDEM_CONFIG_NAMES: readonly string[] = ['.tandem.conf.yml', '.tandem.conf.yaml', '.tandem.model.settings.yml', '.tandem.model.metadata.json'];
 // Folders of hook scripts (git's, husky's, lefthook's) and of installed code every tool may import.
 const PERSON_ONLY_FOLDERS: readonly string[] = ['.husky', '.githooks', '.lefthook', '.lefthook-local', 'node_modules', 'site-packages'];
 // Hook managers' configs: each names commands git runs on the next commit, push or checkout.

@@ -1,8 +1,9 @@
 // --llm-log: every request and its result as JSON lines, for seeing exactly what a model was sent.
-import { appendFileSync } from 'node:fs';
+import { appendNoFollow } from '../platform/file-system.js';
 import type { ChatRequest, ChatResult, ModelClient } from './types.js';
 
-export function withLlmLog(client: ModelClient, file: string, now: () => Date): ModelClient {
+export function withLlmLog(client: ModelClient, file: string, now: () => Date, onWriteError: (message: string) => void = () => {}): ModelClient {
+  let broken = false;
   return {
     async chat(request: ChatRequest): Promise<ChatResult> {
       const started = now();
@@ -14,7 +15,15 @@ export function withLlmLog(client: ModelClient, file: string, now: () => Date): 
           ? { ok: true, text: result.text, reasoning: result.reasoning, usage: result.usage, finishReason: result.finishReason }
           : { ok: false, error: result.error, partialText: result.partialText },
       };
-      appendFileSync(file, `${JSON.stringify(entry)}\n`);
+      // A log that cannot be written (a full disk, a link put in its place) stops the log, not the chat.
+      if (!broken) {
+        try {
+          appendNoFollow(file, `${JSON.stringify(entry)}\n`);
+        } catch (error) {
+          broken = true;
+          onWriteError(`Could not write the llm-log ${file} (${(error as NodeJS.ErrnoException).code ?? String(error)}); no more requests are logged.`);
+        }
+      }
       return result;
     },
   };

@@ -1,6 +1,6 @@
 // The file system as the session and its log use it: confined, capped text reads and appends. The
 // real one is node's fs; tests pass an in-memory one to choose what a file holds or that a disk is full.
-import { appendFileSync, existsSync, mkdirSync } from 'node:fs';
+import { closeSync, constants, existsSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { readConfinedText, type ConfinedRead, type ConfinedReadOptions } from './text-files.js';
 
@@ -16,12 +16,27 @@ export const nodeFileSystem: FileSystem = {
   readText: (path, options) => readConfinedText(path, options),
   append(path, text) {
     try {
-      appendFileSync(path, text);
+      appendNoFollow(path, text);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
       mkdirSync(dirname(path), { recursive: true });
-      appendFileSync(path, text);
+      appendNoFollow(path, text);
     }
   },
   exists: (path) => existsSync(path),
 };
+
+/**
+ * Appends to a file, never through a symbolic link (ELOOP instead): a log checked at start may be swapped
+ * for a link later by code tandem ran in the repository (a test suite, even a sandboxed one), and the next
+ * line would land in the file it points at.
+ */
+export function appendNoFollow(path: string, text: string): void {
+  const fd = openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW, 0o666);
+  try {
+    const bytes = Buffer.from(text, 'utf8');
+    for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done, bytes.length - done);
+  } finally {
+    closeSync(fd);
+  }
+}

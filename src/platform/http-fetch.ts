@@ -1,6 +1,8 @@
 // The HTTP fetch port for web pages: http and https only (every redirect is checked again), at most a few
 // redirects, a timeout for the whole download, a cap on the bytes read, and the user's proxy settings
 // (HTTPS_PROXY, HTTP_PROXY, NO_PROXY) handed in by the composition root. Failures come back as one line.
+import { lookup } from 'node:dns/promises';
+import { BlockList, isIP } from 'node:net';
 import type { Dispatcher } from 'undici';
 
 type Undici = Pick<typeof import('undici'), 'fetch' | 'EnvHttpProxyAgent'>;
@@ -51,9 +53,17 @@ export function createHttpFetcher(options: FetchOptions): HttpFetcher {
 
 async function follow(start: string, options: FetchOptions, signal: AbortSignal, undici: Undici, dispatcher: Dispatcher | undefined): Promise<FetchResult> {
   let url = start;
+  // The user may name a page on their own machine or network; a page elsewhere may not send tandem there.
+  let startsInside: boolean | undefined;
   for (let hops = 0; ; hops++) {
     const problem = schemeProblem(url);
     if (problem) return { ok: false, message: hops === 0 ? problem : `${start} redirects to ${problem}` };
+    if (hops > 0) {
+      startsInside ??= await isInnerHost(start);
+      if (!startsInside && (await isInnerHost(url))) {
+        return { ok: false, message: `${start} redirects to ${url}, an address on this machine or its network; not followed` };
+      }
+    }
     const response = await undici.fetch(url, {
       redirect: 'manual',
       signal,
@@ -73,6 +83,28 @@ async function follow(start: string, options: FetchOptions, signal: AbortSignal,
     const { body, truncated } = await readCapped(response.body, options.maxBytes);
     return { ok: true, url, contentType: response.headers.get('content-type') ?? '', body, truncated };
   }
+}
+
+/** Loopback, link-local (cloud metadata), private, shared and unspecified ranges: this machine and its network. */
+const INNER = new BlockList();
+for (const [net, bits] of [['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12], ['192.168.0.0', 16]] as const) {
+  INNER.addSubnet(net, bits, 'ipv4');
+}
+// IPv4-mapped addresses (::ffff:a.b.c.d) are checked against the IPv4 ranges by BlockList itself.
+for (const [net, bits] of [['::', 96], ['64:ff9b::', 96], ['fc00::', 7], ['fe80::', 10]] as const) INNER.addSubnet(net, bits, 'ipv6');
+
+/**
+ * Whether a URL's host is this machine or its network: an address in those ranges, `localhost`, or a name
+ * that resolves to one (a name that does not resolve here, as behind a proxy, counts as elsewhere).
+ */
+export async function isInnerHost(url: string): Promise<boolean> {
+  const host = new URL(url).hostname.replace(/^\[|\]$/g, '').toLowerCase().replace(/\.$/, '');
+  const family = isIP(host);
+  if (family !== 0) return INNER.check(host, family === 6 ? 'ipv6' : 'ipv4');
+  if (host === 'localhost' || host.endsWith('.localhost')) return true;
+  const timeout = new Promise<[]>((resolve) => setTimeout(() => resolve([]), 2000).unref());
+  const addresses = await Promise.race([lookup(host, { all: true }).catch(() => []), timeout]);
+  return addresses.some((a) => INNER.check(a.address, a.family === 6 ? 'ipv6' : 'ipv4'));
 }
 
 /** Null for an http(s) URL; otherwise why it is not fetched. */

@@ -2,7 +2,7 @@
 // left out quietly, any other refusal said as a warning once per file a session (again only when the
 // file's state changes), since every request reads the files again.
 import type { FileText } from '../coders/messages.js';
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import { nodeFileSystem, type FileSystem } from '../platform/file-system.js';
 import type { ConfinedRead, ReadRefusalKind } from '../platform/text-files.js';
 import type { EmitEvent } from './events.js';
@@ -38,9 +38,13 @@ export function readChatFileTexts(root: string, paths: readonly string[], deps: 
   return readTexts(paths.map((path) => ({ path, absolutePath: join(root, path), root })), deps);
 }
 
-/** The user named these (--read, /read-only): they may lie outside the repository, but are still capped. */
-export function readReadOnlyTexts(files: readonly ReadOnlyFile[], deps: TextReadDeps): FileText[] {
-  return readTexts(files.map((f) => ({ path: f.name, absolutePath: f.absolutePath, root: null })), deps);
+/**
+ * The user named these (--read, /read-only): a path outside the repository may lie anywhere, but is still
+ * capped. One named inside the repository (kept by its repository-relative name) is confined like a chat
+ * file: the clone may have made `CONVENTIONS.md` a link to `~/.aws/credentials`.
+ */
+export function readReadOnlyTexts(files: readonly ReadOnlyFile[], deps: TextReadDeps, root: string): FileText[] {
+  return readTexts(files.map((f) => ({ path: f.name, absolutePath: f.absolutePath, root: isAbsolute(f.name) ? null : root })), deps);
 }
 
 function readTexts(files: ReadonlyArray<{ path: string; absolutePath: string; root: string | null }>, deps: TextReadDeps): FileText[] {

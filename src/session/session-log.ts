@@ -1,6 +1,6 @@
 // The session log on disk: one JSON object a line, appended and flushed as things happen, so a crash
 // loses at most the line being written. Opening a log repairs a torn last line and refuses a corrupt one.
-import { readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { createStateReader, STATE_CAPS, type StateReader } from '../platform/state-files.js';
 import type { ChatMessage } from '../model/types.js';
@@ -115,8 +115,11 @@ export function readSessionLog(file: string, reader: StateReader = createStateRe
     const isLast = i === lines.length - 1;
     if (!isLast) throw new SessionLogError(`${file}:${i + 1}: not a valid log line; the session log is corrupt and was left as it is`);
     const good = lines.slice(0, i).map((l) => `${l}\n`).join('');
+    // The temp name is predictable: whatever sits there (a planted link to a file of the user's) is removed,
+    // and the new file is created exclusively, so the write never follows a link out of the repository.
     const temp = `${file}.repair`;
-    writeFileSync(temp, good);
+    rmSync(temp, { force: true });
+    writeFileSync(temp, good, { flag: 'wx' });
     renameSync(temp, file);
     return { entries, repaired: `Dropped a torn last line (line ${i + 1}) from ${basename(file)}, left by an interrupted write.` };
   }

@@ -206,7 +206,7 @@ export class Session {
     const coder = loaded ?? (await this.deps.loadCoder(this.coderKindFor(this.mode)));
     const reading = { emit: this.emit, warned: this.refusalWarnings, fs: this.deps.fileSystem };
     const chatFiles = readChatFileTexts(this.options.root, this.chatFiles, reading);
-    const readOnlyFiles = readReadOnlyTexts(this.readOnlyFiles, reading);
+    const readOnlyFiles = readReadOnlyTexts(this.readOnlyFiles, reading, this.options.root);
     const { map, mentioned } = await this.repoMap(request);
     const layout = this.layoutOf(history);
     const turn = layout.next(history, chatFiles);

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createHttpFetcher } from '../../src/platform/http-fetch.js';
+import { createHttpFetcher, isInnerHost } from '../../src/platform/http-fetch.js';
 
 const servers: Server[] = [];
 afterEach(async () => {
@@ -58,5 +58,17 @@ describe('http fetch', () => {
     const dns = await fetcher.fetch('http://no-such-host.invalid/');
     expect(dns.ok).toBe(false);
     expect(!dns.ok && dns.message).toMatch(/^http:\/\/no-such-host\.invalid\/: cannot resolve the host name/);
+  });
+});
+
+describe('isInnerHost (where a redirect from a page elsewhere may not lead)', () => {
+  it('knows loopback, link-local, private, shared and unspecified addresses in every spelling a URL allows', async () => {
+    const inner = [
+      'http://127.0.0.1/', 'http://127.1/', 'http://2130706433/', 'http://0x7f.0.0.1/', 'http://0/', 'http://localhost/', 'http://LOCALHOST./',
+      'http://api.localhost/', 'http://169.254.169.254/', 'http://10.1.2.3/', 'http://172.31.0.1/', 'http://192.168.1.1/', 'http://100.64.0.1/',
+      'http://[::1]/', 'http://[::]/', 'http://[::ffff:127.0.0.1]/', 'http://[::127.0.0.1]/', 'http://[fe80::1]/', 'http://[fd00::1]/', 'http://[64:ff9b::a9fe:a9fe]/',
+    ];
+    for (const url of inner) expect(await isInnerHost(url), url).toBe(true);
+    for (const url of ['http://8.8.8.8/', 'http://172.32.0.1/', 'http://[2001:db8::1]/', 'http://no-such-host.invalid/']) expect(await isInnerHost(url), url).toBe(false);
   });
 });

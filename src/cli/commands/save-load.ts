@@ -5,6 +5,7 @@
 import { realpathSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { readConfinedText } from '../../platform/text-files.js';
+import { writesInside } from '../state-dir.js';
 import { splitArgs } from './file-args.js';
 import type { CommandContext, SlashCommand } from './types.js';
 
@@ -55,9 +56,18 @@ export const saveCommand: SlashCommand = {
       return { status: 'error' };
     }
     const { lines, skipped } = saveLines(ctx);
+    // A name inside the repository may be a link (or lie under a linked folder) the repository placed
+    // there: the file lands inside it, as a plain file, or is not written.
+    const target = resolve(ctx.cwd, file);
+    const rel = relative(ctx.root, target);
+    const namesInside = !rel.startsWith('..') && !isAbsolute(rel);
+    if (namesInside && !writesInside(ctx.root, target)) {
+      ctx.print(`Cannot write ${file}: it is a link, or leads outside the repository.\n`);
+      return { status: 'error' };
+    }
     const header = '# tandem: the chat files, written by /save; run with /load FILE or tandem --load FILE';
     try {
-      writeFileSync(resolve(ctx.cwd, file), `${[header, ...lines].join('\n')}\n`);
+      writeFileSync(target, `${[header, ...lines].join('\n')}\n`);
     } catch (error) {
       ctx.print(`Cannot write ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}.\n`);
       return { status: 'error' };
@@ -103,7 +113,10 @@ export async function loadCommands(file: string, ctx: CommandContext, findComman
   const full = resolve(ctx.cwd, file);
   const read = readConfinedText(full, { root: null, shown: file, maxBytes: MAX_LOAD_BYTES });
   if (!read.ok) return `Cannot load ${file}: ${read.message}.`;
-  const fromRepository = isInside(ctx.root, realPathOf(full));
+  // Named inside the repository, or leading into it: a link the clone placed may point at any file, even
+  // one another user left in /tmp, so either way it is the repository's.
+  const named = relative(ctx.root, full);
+  const fromRepository = isInside(ctx.root, realPathOf(full)) || (!named.startsWith('..') && !isAbsolute(named));
   const lines = read.text.split(/\r?\n/);
   for (const [index, raw] of lines.entries()) {
     const line = raw.trim();
