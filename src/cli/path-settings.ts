@@ -9,6 +9,8 @@ import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'nod
 const CONFIG_NAMES: ReadonlySet<string> = new Set([
   '.tandem.conf.yml',
   '.tandem.conf.yaml',
+  '.tandem.model.settings.yml',
+  '.tandem.model.metadata.json',
   '.tandemignore',
   '.env',
   '.envrc',

@@ -87,12 +87,20 @@ function placesOf(options: ModelFilesOptions): Place[] {
   ]);
   const named = (file: string | null, kind: Place['kind'], source: SettingSource = 'flag'): void => {
     if (file === null) return;
-    const trusted = source !== 'repo' && source !== 'dotenv';
-    places.push({ file, kind, trusted, named: trusted, source });
+    const fromUser = source !== 'repo' && source !== 'dotenv';
+    // A file inside the repository came with the checkout, whoever named it (`.aider.model.settings.yml` in
+    // your own config resolves to each clone's copy): it gets the repository's trust.
+    const inRepository = options.repoRoot !== null && isInside(options.repoRoot, path.resolve(options.cwd, file));
+    places.push({ file, kind, trusted: fromUser && !inRepository, named: fromUser, source });
   };
   named(options.metadataFile, 'metadata', options.metadataFileSource);
   named(options.settingsFile, 'settings', options.settingsFileSource);
   return places;
+}
+
+function isInside(root: string, file: string): boolean {
+  const rel = path.relative(root, file);
+  return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
 }
 
 function clean(p: string): string {

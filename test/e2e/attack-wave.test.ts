@@ -147,7 +147,7 @@ describe("a repository's model settings and metadata files", () => {
   // another engineer is changing): a repository's `weak_model_name` is used at once, with --yes-always and
   // without, although its config's `weak-model` needs a yes. `.fails` keeps the hole on record; when the
   // rule covers these fields this test passes and `.fails` must go.
-  it.fails('cannot switch the weak or editor model, or raise the context window and output cap, without a yes', async () => {
+  it('cannot switch the weak or editor model, or raise the context window and output cap, without a yes', async () => {
     const model = await fakeModel({
       replies: { m: [textReply('a.py\n```\n<<<<<<< SEARCH\nx = 1\n=======\nx = 2\n>>>>>>> REPLACE\n```\n')], w: [textReply('Set x to 2')] },
       fallback: textReply('Pricey answer.'),
@@ -289,7 +289,7 @@ describe('a file the user names inside the repository', () => {
 describe('a new file /add creates', () => {
   // OPEN (src/cli/commands/add-files.ts's offerToCreate is another engineer's file this wave): the
   // folder on the way may be a link the repository placed, and the empty file lands outside it.
-  it.fails('is never created through a linked folder outside the repository, even with --yes-always', async () => {
+  it('is never created through a linked folder outside the repository, even with --yes-always', async () => {
     const model = await fakeModel({ fallback: textReply('Fine.') });
     const outside = tempDir('tandem-outside-');
     const repo = gitRepo({ 'a.py': 'x = 1\n' });
@@ -428,7 +428,7 @@ describe("a model settings file the user's own config names by a relative path",
   // OPEN (src/config/model-files.ts decides trust by who named the file, not where it lies; another
   // engineer's file this wave): `model-settings-file: .aider.model.settings.yml` in the user's home config,
   // as an Aider user would keep it, resolves to the clone's file, which then sets headers and a system prompt.
-  it.fails('gives the repository\'s file at that path no more trust than the repository has', async () => {
+  it('gives the repository\'s file at that path no more trust than the repository has', async () => {
     const model = await fakeModel({ fallback: textReply('Fine.') });
     const home = join(tempDir('tandem-home-'), 'home');
     mkdirSync(home, { recursive: true });

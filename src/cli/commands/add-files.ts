@@ -1,10 +1,11 @@
 // What /add (and the files named on the command line) may put in the chat: exact files, globs, folders
 // (the files git knows below them, confirmed above a count), missing files (offered to be created);
 // images go in as images, other binary files are refused, and a file that alone would fill half the context window asks first.
-import { escapeControlChars } from '../../platform/control-chars.js';
 import { closeSync, mkdirSync, openSync, readSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { escapeControlChars } from '../../platform/control-chars.js';
 import { readConfinedText } from '../../platform/text-files.js';
+import { writesInside } from '../state-dir.js';
 import { addImageFile, isImageFile } from './add-image.js';
 import { isGlob, matchGlob } from './glob.js';
 import { toRepoPath } from './file-args.js';
@@ -113,6 +114,11 @@ async function offerToCreate(typed: string, path: string, ctx: AddContext): Prom
     return false;
   }
   const full = resolve(ctx.root, path);
+  // A folder on the way may be a link the repository planted: the new file must land inside it.
+  if (!writesInside(ctx.root, full)) {
+    ctx.print(`Cannot create ${escapeControlChars(path)}: its folder leads outside the repository.\n`);
+    return false;
+  }
   try {
     mkdirSync(dirname(full), { recursive: true });
     writeFileSync(full, '', { flag: 'wx' });
