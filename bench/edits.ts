@@ -3,6 +3,7 @@
 import { parseReply } from '../src/edits/parse.js';
 import { planEdits } from '../src/edits/plan.js';
 import type { EditFormat, FileSnapshot } from '../src/edits/types.js';
+import { matchScalingRows } from './match-scaling.js';
 import { median, type BenchRow, type SectionContext, type SectionResult } from './measure.js';
 
 const FILE_PATH = 'src/big_module.py';
@@ -135,5 +136,7 @@ export async function runEditsBench(ctx: SectionContext): Promise<SectionResult>
     const expected = c.failing ? first.blocks : 0;
     if (first.failures !== expected || first.problems > 0) notes.push(`${c.label}: ${first.failures} failed edits, ${first.problems} parse problems`);
   }
+  ctx.log('edits: how matching scales');
+  rows.push(...matchScalingRows(ctx.quick));
   return { name: 'edits', rows, notes };
 }
