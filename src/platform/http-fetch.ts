@@ -1,11 +1,12 @@
 // The HTTP fetch port for web pages: http and https only (every redirect is checked again), at most a few
 // redirects, a timeout for the whole download, a cap on the bytes read, and the user's proxy settings
 // (HTTPS_PROXY, HTTP_PROXY, NO_PROXY) handed in by the composition root. Failures come back as one line.
+import { lookup as lookupCallback, type LookupAddress, type LookupOptions } from 'node:dns';
 import { lookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
 import type { Dispatcher } from 'undici';
 
-type Undici = Pick<typeof import('undici'), 'fetch' | 'EnvHttpProxyAgent'>;
+type Undici = Pick<typeof import('undici'), 'fetch' | 'EnvHttpProxyAgent' | 'Agent'>;
 
 export interface FetchOptions {
   readonly timeoutMs: number;
@@ -27,21 +28,24 @@ export const DEFAULT_FETCH_OPTIONS = { timeoutMs: 30_000, maxRedirects: 5, maxBy
 
 export function createHttpFetcher(options: FetchOptions): HttpFetcher {
   // undici loads on the first fetch, not with every start of tandem.
-  let loaded: Promise<{ undici: Undici; dispatcher: Dispatcher | undefined }> | undefined;
-  const load = (): Promise<{ undici: Undici; dispatcher: Dispatcher | undefined }> =>
+  let loaded: Promise<Dispatchers & { undici: Undici }> | undefined;
+  const load = (): Promise<Dispatchers & { undici: Undici }> =>
     (loaded ??= import('undici').then((mod) => {
       // A CommonJS package: bundled, its exports may sit on `default` only.
       const lib = (typeof mod.fetch === 'function' ? mod : (mod as unknown as { default: Undici }).default) as Undici;
-      const undici: Undici = { fetch: lib.fetch, EnvHttpProxyAgent: lib.EnvHttpProxyAgent };
-      return { undici, dispatcher: proxyAgent(undici, options.env) };
+      const undici: Undici = { fetch: lib.fetch, EnvHttpProxyAgent: lib.EnvHttpProxyAgent, Agent: lib.Agent };
+      const proxy = proxyAgent(undici, options.env);
+      // Behind a proxy the proxy resolves names; without one, the address a redirect connects to is checked
+      // when it connects, not only before (a name may resolve elsewhere the second time: DNS rebinding).
+      return { undici, dispatcher: proxy, outward: proxy ?? new undici.Agent({ connect: { lookup: outwardLookup } }) };
     }));
   return {
     async fetch(url, signal) {
-      const { undici, dispatcher } = await load();
+      const { undici, ...dispatchers } = await load();
       const timeout = AbortSignal.timeout(options.timeoutMs);
       const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
       try {
-        return await follow(url, options, combined, undici, dispatcher);
+        return await follow(url, options, combined, undici, dispatchers);
       } catch (error) {
         if (timeout.aborted) return { ok: false, message: `${url}: no complete answer within ${Math.round(options.timeoutMs / 1000)} s` };
         if (signal?.aborted) return { ok: false, message: `${url}: cancelled` };
@@ -51,7 +55,14 @@ export function createHttpFetcher(options: FetchOptions): HttpFetcher {
   };
 }
 
-async function follow(start: string, options: FetchOptions, signal: AbortSignal, undici: Undici, dispatcher: Dispatcher | undefined): Promise<FetchResult> {
+interface Dispatchers {
+  /** The user's proxy, or none (undici's default). */
+  readonly dispatcher: Dispatcher | undefined;
+  /** For redirects away from a page elsewhere: refuses to connect to this machine or its network. */
+  readonly outward: Dispatcher;
+}
+
+async function follow(start: string, options: FetchOptions, signal: AbortSignal, undici: Undici, dispatchers: Dispatchers): Promise<FetchResult> {
   let url = start;
   // The user may name a page on their own machine or network; a page elsewhere may not send tandem there.
   let startsInside: boolean | undefined;
@@ -64,6 +75,7 @@ async function follow(start: string, options: FetchOptions, signal: AbortSignal,
         return { ok: false, message: `${start} redirects to ${url}, an address on this machine or its network; not followed` };
       }
     }
+    const dispatcher = hops > 0 && startsInside === false ? dispatchers.outward : dispatchers.dispatcher;
     const response = await undici.fetch(url, {
       redirect: 'manual',
       signal,
@@ -105,6 +117,30 @@ export async function isInnerHost(url: string): Promise<boolean> {
   const timeout = new Promise<[]>((resolve) => setTimeout(() => resolve([]), 2000).unref());
   const addresses = await Promise.race([lookup(host, { all: true }).catch(() => []), timeout]);
   return addresses.some((a) => INNER.check(a.address, a.family === 6 ? 'ipv6' : 'ipv4'));
+}
+
+/**
+ * A DNS lookup for connections that must not reach this machine or its network: a name that resolves to
+ * an inner address fails with `EINNER`. Shaped like `dns.lookup`, as undici's `connect.lookup` calls it.
+ */
+export function outwardLookup(
+  hostname: string,
+  options: LookupOptions,
+  callback: (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void,
+): void {
+  lookupCallback(hostname, { ...options, all: true }, (error, addresses) => {
+    if (error) return callback(error, '');
+    const inner = addresses.find((a) => INNER.check(a.address, a.family === 6 ? 'ipv6' : 'ipv4'));
+    if (inner) {
+      const refused: NodeJS.ErrnoException = new Error(`${hostname} resolves to ${inner.address}, an address on this machine or its network; not connected`);
+      refused.code = 'EINNER';
+      return callback(refused, '');
+    }
+    if (options.all) return callback(null, addresses);
+    const [first] = addresses;
+    if (!first) return callback(Object.assign(new Error(`${hostname}: no address`), { code: 'ENOTFOUND' }), '');
+    return callback(null, first.address, first.family);
+  });
 }
 
 /** Null for an http(s) URL; otherwise why it is not fetched. */
@@ -150,6 +186,7 @@ export function describeNetworkError(error: unknown): string {
   const code = cause?.code ?? (error as { code?: string }).code;
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `cannot resolve the host name${cause?.hostname ? ` ${cause.hostname}` : ''} (DNS)`;
   if (code === 'ECONNREFUSED') return 'connection refused';
+  if (code === 'EINNER') return cause?.message ?? 'an address on this machine or its network; not connected';
   if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return 'the connection was closed by the server';
   if (code && /CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_VERIFY/.test(code)) return `TLS error (${code})`;
   const message = cause?.message ?? (error instanceof Error ? error.message : String(error));

@@ -3,7 +3,8 @@ import { createServer, type Server } from 'node:http';
 import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createHttpFetcher, isInnerHost } from '../../src/platform/http-fetch.js';
+import { Agent, fetch as undiciFetch } from 'undici';
+import { createHttpFetcher, describeNetworkError, isInnerHost, outwardLookup } from '../../src/platform/http-fetch.js';
 
 const servers: Server[] = [];
 afterEach(async () => {
@@ -58,6 +59,21 @@ describe('http fetch', () => {
     const dns = await fetcher.fetch('http://no-such-host.invalid/');
     expect(dns.ok).toBe(false);
     expect(!dns.ok && dns.message).toMatch(/^http:\/\/no-such-host\.invalid\/: cannot resolve the host name/);
+  });
+});
+
+describe('the connection a redirect from a page elsewhere makes (DNS rebinding)', () => {
+  it('is refused when the name resolves to this machine at connect time, whatever it resolved to when checked', async () => {
+    const refused = await new Promise<NodeJS.ErrnoException | null>((resolve) => outwardLookup('localhost', {}, (error) => resolve(error)));
+    expect(refused?.code).toBe('EINNER');
+    // The same lookup in undici's connect: a server on loopback is running, and still nothing connects to it.
+    let served = 0;
+    const port = await listen(createServer((_req, res) => (served++, res.end('inner'))));
+    const agent = new Agent({ connect: { lookup: outwardLookup } });
+    const error = await undiciFetch(`http://localhost:${port}/`, { dispatcher: agent }).then(() => null, (e: unknown) => e);
+    await agent.close();
+    expect(describeNetworkError(error)).toMatch(/^localhost resolves to (127\.0\.0\.1|::1), an address on this machine or its network; not connected$/);
+    expect(served).toBe(0);
   });
 });
 
