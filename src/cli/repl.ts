@@ -55,7 +55,15 @@ export async function runRepl(built: BuiltSession, environment: CliEnvironment, 
   let current: AbortController | null = null;
   const isSecondInterrupt = createDoubleInterrupt(environment.clock ?? systemClock);
   let quit = false;
-  const onInterrupt = (): void => {
+  const onInterrupt = (signal: 'SIGINT' | 'SIGTERM' = 'SIGINT'): void => {
+    // SIGTERM is a script or a process manager asking tandem to end: a running request stops and the
+    // chat ends, with no second signal needed (Ctrl-C's "again to leave" is for a person at the prompt).
+    if (signal === 'SIGTERM') {
+      quit = true;
+      current?.abort();
+      lines.close();
+      return;
+    }
     if (current) {
       // Lines a person typed ahead are cleared first; piped lines are the script, not a queue.
       const cleared = interactive ? lines.clearQueue() : 0;
@@ -74,7 +82,7 @@ export async function runRepl(built: BuiltSession, environment: CliEnvironment, 
     environment.stderr.write('\n(Ctrl-C again to leave, or type /exit)\n');
     lines.redraw();
   };
-  lines.onInterrupt(onInterrupt);
+  lines.onInterrupt(() => onInterrupt('SIGINT'));
   const stopListening = environment.onInterrupt(onInterrupt);
   const print = built.settings.json
     ? (text: string) => built.emit({ type: 'info', message: text.trimEnd() })
