@@ -42,6 +42,8 @@ describe('files that change what git or an approved command does need a person',
       searchReplace('py_compile.py', '', `open(${JSON.stringify(marker)}, "w").write("pwned")\n`),
       searchReplace('.pre-commit-config.yaml', '', `repos:\n- repo: local\n  hooks:\n  - id: x\n    entry: touch ${marker}\n    language: system\n`),
       searchReplace('shared.gitconfig', '[user]\n\tname = Team\n', `[user]\n\tname = Team\n[core]\n\tfsmonitor = touch ${marker}\n`),
+      // A home-relative path is refused, never a literal `~` folder in the repository (nor the real file).
+      searchReplace('~/.bashrc', '', `touch ${marker}\n`),
       searchReplace('app.py', 'x = 1\n', 'x = 2\n'),
     ].join('\n');
 
@@ -54,6 +56,8 @@ describe('files that change what git or an approved command does need a person',
     expect(read(repo, 'shared.gitconfig')).toBe('[user]\n\tname = Team\n');
     expect(readFileSync(join(repo, '.git', 'config'), 'utf8')).toBe(gitConfig);
     expect(existsSync(marker)).toBe(false);
+    expect(existsSync(join(repo, '~'))).toBe(false);
+    expect(run.events().some((e) => e.type === 'edit' && e.path === '~/.bashrc' && e.status === 'failed')).toBe(true);
     expect(questions.map((q) => [q.text.split(' ')[3], q.answeredBy])).toEqual([
       ['py_compile.py?', 'nobody'],
       ['.pre-commit-config.yaml?', 'nobody'],
@@ -72,6 +76,21 @@ describe('files that change what git or an approved command does need a person',
     expect(run.code, run.stderr).toBe(4);
     expect(questions).toEqual([expect.objectContaining({ answeredBy: 'nobody', personOnly: true, text: expect.stringMatching(/creates 101 files, more than 100/) })]);
     expect(readdirSync(repo).filter((name) => /^f\d+\.py$/.test(name))).toEqual([]);
+    expect(read(repo, 'app.py')).toBe('x = 1\n');
+  });
+});
+
+describe("a repository's settings that raise the bill", () => {
+  it.each(MODES)('%s: a committed config choosing a costlier model and more reflections sends nothing; exit 4', async (_, flags) => {
+    const repo = gitRepo({ 'app.py': 'x = 1\n', '.tandem.conf.yml': 'weak-model: o1-pro\nmax-reflections: 50\n' });
+    server = await startFakeOpenAI({ fallback: textReply('Done.') });
+    const run = await runCli(['--no-stream', '--json', '--base-url', server.url, '--model', 'm', '--map-tokens', '0', '-m', 'edit', ...flags, 'app.py'], { cwd: repo });
+
+    expect(run.code, run.stderr).toBe(4);
+    // It got as far as reading the repository's config and saying what it would not apply, and no further.
+    expect(run.stderr).toMatch(/not applied: the repository's .*\.tandem\.conf\.yml sets (weak-model to o1-pro|max-reflections to 50), which may raise what each request costs/);
+    expect(server.chatRequests('o1-pro')).toEqual([]);
+    expect(server.chatRequests('m')).toEqual([]);
     expect(read(repo, 'app.py')).toBe('x = 1\n');
   });
 });
