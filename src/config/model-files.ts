@@ -5,6 +5,7 @@ import { parseModelMetadataFile, parseModelSettingsFile, type ParsedModelFile } 
 import { lookupModelSettings, type ModelLayer } from '../model/model-settings.js';
 import type { ConfigProblem, SettingSource } from './load.js';
 import { judgeRepoModelEntry } from './repo-policy.js';
+import { isBelow } from '../platform/path-inside.js';
 
 export const MODEL_SETTINGS_FILE = '.tandem.model.settings.yml';
 export const MODEL_METADATA_FILE = '.tandem.model.metadata.json';
@@ -90,17 +91,12 @@ function placesOf(options: ModelFilesOptions): Place[] {
     const fromUser = source !== 'repo' && source !== 'dotenv';
     // A file inside the repository came with the checkout, whoever named it (`.aider.model.settings.yml` in
     // your own config resolves to each clone's copy): it gets the repository's trust.
-    const inRepository = options.repoRoot !== null && isInside(options.repoRoot, path.resolve(options.cwd, file));
+    const inRepository = options.repoRoot !== null && isBelow(options.repoRoot, path.resolve(options.cwd, file));
     places.push({ file, kind, trusted: fromUser && !inRepository, named: fromUser, source });
   };
   named(options.metadataFile, 'metadata', options.metadataFileSource);
   named(options.settingsFile, 'settings', options.settingsFileSource);
   return places;
-}
-
-function isInside(root: string, file: string): boolean {
-  const rel = path.relative(root, file);
-  return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
 }
 
 function clean(p: string): string {

@@ -2,6 +2,7 @@
 // Lexical checks are pure (usable by the planner); symlink checks need the file system.
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { isBelow } from '../platform/path-inside.js';
 
 export type PathRefusalKind =
   | 'empty'
@@ -63,11 +64,6 @@ export function normalizeRepoPath(relOrAbs: string, root?: string): string | Pat
   return segments.join('/');
 }
 
-function isInside(root: string, candidate: string): boolean {
-  const rel = path.relative(root, candidate);
-  return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
-}
-
 async function lstatOrNull(p: string): Promise<import('node:fs').Stats | null> {
   try {
     return await fs.lstat(p);
@@ -100,7 +96,7 @@ export async function resolveRepoPath(root: string, relOrAbs: string): Promise<s
       // A dangling symlink: we cannot prove where a write through it would land.
       throw refuse('symlink_outside', relOrAbs);
     }
-    if (!isInside(realRoot, real)) throw refuse('symlink_outside', relOrAbs);
+    if (!isBelow(realRoot, real)) throw refuse('symlink_outside', relOrAbs);
     const first = path.relative(realRoot, real).split(path.sep)[0] ?? '';
     if (first.toLowerCase() === '.git') throw refuse('git_internal', relOrAbs);
     break;

@@ -2,7 +2,8 @@
 // read-only but for the repository and a private /tmp, the home folder is an empty tmpfs, there is no
 // network (unless asked for) and the command sees only its own processes. No sandbox, no command.
 import { accessSync, constants, lstatSync, statSync } from 'node:fs';
-import { delimiter, isAbsolute, join, relative, resolve } from 'node:path';
+import { delimiter, isAbsolute, join, resolve } from 'node:path';
+import { isWithin } from './path-inside.js';
 
 export interface SandboxOptions {
   /** The repository: the only folder of the host the command may write. */
@@ -39,7 +40,7 @@ export interface SandboxLaunch {
  */
 export function findBubblewrap(path: string | undefined, root: string): string | null {
   for (const dir of (path ?? '').split(delimiter)) {
-    if (!isAbsolute(dir) || isInside(root, dir)) continue;
+    if (!isAbsolute(dir) || isWithin(root, dir)) continue;
     const file = join(dir, 'bwrap');
     try {
       accessSync(file, constants.X_OK);
@@ -50,11 +51,6 @@ export function findBubblewrap(path: string | undefined, root: string): string |
     }
   }
   return null;
-}
-
-function isInside(root: string, dir: string): boolean {
-  const rel = relative(resolve(root), resolve(dir));
-  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
 }
 
 /** Folders inside the repository that stay read-only: git's own data and tandem's state (audit log included). */
@@ -103,7 +99,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
   // A home folder may be a symlink (and is hidden all the same); inside the repository only real folders count.
   const existing = (path: string): boolean => {
     try {
-      return (isInside(options.root, path) ? lstatSync(path) : statSync(path)).isDirectory();
+      return (isWithin(options.root, path) ? lstatSync(path) : statSync(path)).isDirectory();
     } catch {
       return false;
     }

@@ -2,7 +2,7 @@
 // files, AGENTS.md, config files). Reading is confined like writing: inside the repository after
 // symlinks, regular files only, and never more than a cap, checked before reading.
 import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, realpathSync, statSync } from 'node:fs';
-import { isAbsolute, relative } from 'node:path';
+import { isBelow } from './path-inside.js';
 
 /** Chat and read-only files larger than this are not sent (the same cap edits use). */
 export const MAX_TEXT_FILE_BYTES = 1024 * 1024;
@@ -23,11 +23,6 @@ export interface ConfinedReadOptions {
   readonly shown?: string;
   /** Refuse a symbolic link even when it points inside (state files tandem writes itself are never links). */
   readonly refuseLinks?: boolean;
-}
-
-function isInside(realRoot: string, real: string): boolean {
-  const rel = relative(realRoot, real);
-  return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
 }
 
 function refuse(kind: ReadRefusalKind, message: string): Extract<ConfinedRead, { ok: false }> {
@@ -59,7 +54,7 @@ export function readConfinedBytes(path: string, options: ConfinedReadOptions = {
     const st = statSync(path);
     if (options.root) {
       const real = realpathSync(path);
-      if (!isInside(realpathSync(options.root), real)) return refuse('outside_repo', `${shown} leads outside the repository (to ${real}); not read`);
+      if (!isBelow(realpathSync(options.root), real)) return refuse('outside_repo', `${shown} leads outside the repository (to ${real}); not read`);
     }
     if (!st.isFile()) return refuse('not_regular', `${shown} is not a regular file; not read`);
     size = st.size;

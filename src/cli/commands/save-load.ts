@@ -8,6 +8,7 @@ import { readConfinedText } from '../../platform/text-files.js';
 import { writesInside } from '../state-dir.js';
 import { splitArgs } from './file-args.js';
 import type { CommandContext, SlashCommand } from './types.js';
+import { isWithin } from '../../platform/path-inside.js';
 
 /** What a command file inside the repository may run: the chat's files and mode, nothing that runs or reaches out. */
 const REPOSITORY_FILE_COMMANDS: ReadonlySet<string> = new Set(['add', 'drop', 'read-only', 'ls', 'chat-mode', 'ask', 'code', 'architect', 'context', 'clear', 'reset']);
@@ -164,6 +165,5 @@ function realPathOf(path: string): string {
 }
 
 function isInside(root: string, path: string): boolean {
-  const rel = relative(realPathOf(root), path);
-  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+  return isWithin(realPathOf(root), path);
 }
