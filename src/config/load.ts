@@ -371,7 +371,8 @@ function isRefusedRead(error: unknown): boolean {
   return kind === 'not_regular' || kind === 'too_large' || kind === 'outside_repo';
 }
 
-function firstLine(error: unknown): string {
+/** An error's first line, for a one-line problem. */
+export function firstLine(error: unknown): string {
   const text = error instanceof Error ? error.message : String(error);
   return text.split('\n')[0] ?? text;
 }

@@ -3,7 +3,7 @@
 import path from 'node:path';
 import { parseModelMetadataFile, parseModelSettingsFile, type ParsedModelFile } from '../model/model-files.js';
 import { lookupModelSettings, type ModelLayer } from '../model/model-settings.js';
-import type { ConfigProblem, SettingSource } from './load.js';
+import { firstLine, type ConfigProblem, type SettingSource } from './load.js';
 import { judgeRepoModelEntry } from './repo-policy.js';
 import { isBelow } from '../platform/path-inside.js';
 
@@ -101,9 +101,4 @@ function placesOf(options: ModelFilesOptions): Place[] {
 
 function clean(p: string): string {
   return path.normalize(p).replace(/[\\/]+$/, '');
-}
-
-function firstLine(error: unknown): string {
-  const text = error instanceof Error ? error.message : String(error);
-  return text.split('\n')[0] ?? text;
 }

@@ -5,6 +5,7 @@ import { lookup as lookupCallback, type LookupAddress, type LookupOptions } from
 import { lookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
 import type { Dispatcher } from 'undici';
+import { readCapped } from './http.js';
 
 type Undici = Pick<typeof import('undici'), 'fetch' | 'EnvHttpProxyAgent' | 'Agent'>;
 
@@ -153,23 +154,6 @@ export function schemeProblem(url: string): string | null {
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return `${parsed.protocol} URLs are not fetched (only http and https): ${url}`;
   return null;
-}
-
-async function readCapped(stream: ReadableStream<Uint8Array> | null, maxBytes: number): Promise<{ body: Buffer; truncated: boolean }> {
-  if (!stream) return { body: Buffer.alloc(0), truncated: false };
-  const chunks: Buffer[] = [];
-  let length = 0;
-  const reader = stream.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return { body: Buffer.concat(chunks), truncated: false };
-    chunks.push(Buffer.from(value));
-    length += value.length;
-    if (length > maxBytes) {
-      await reader.cancel().catch(() => {});
-      return { body: Buffer.concat(chunks).subarray(0, maxBytes), truncated: true };
-    }
-  }
 }
 
 function proxyAgent(undici: Undici, env: FetchOptions['env']): Dispatcher | undefined {

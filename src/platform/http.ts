@@ -31,9 +31,9 @@ export const fetchHttp: HttpPort = {
         signal: controller.signal,
         redirect: 'error',
       });
-      const text = await readCapped(response, options.maxBytes);
-      if (text === null) return { ok: false, reason: 'too_large', message: `the answer from ${url} is larger than ${options.maxBytes} bytes` };
-      return { ok: true, status: response.status, text };
+      const { body, truncated } = await readCapped(response.body, options.maxBytes);
+      if (truncated) return { ok: false, reason: 'too_large', message: `the answer from ${url} is larger than ${options.maxBytes} bytes` };
+      return { ok: true, status: response.status, text: body.toString('utf8') };
     } catch (error) {
       if (controller.signal.aborted) return { ok: false, reason: 'timeout', message: `no answer from ${url} within ${options.timeoutMs} ms` };
       return { ok: false, reason: 'unreachable', message: `${url}: ${error instanceof Error ? error.message : String(error)}` };
@@ -43,20 +43,20 @@ export const fetchHttp: HttpPort = {
   },
 };
 
-async function readCapped(response: Response, maxBytes: number): Promise<string | null> {
-  if (!response.body) return '';
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
+/** Reads a body up to `maxBytes`; past that the rest is cancelled and `truncated` says so. */
+export async function readCapped(stream: ReadableStream<Uint8Array> | null, maxBytes: number): Promise<{ body: Buffer; truncated: boolean }> {
+  if (!stream) return { body: Buffer.alloc(0), truncated: false };
+  const chunks: Buffer[] = [];
+  let length = 0;
+  const reader = stream.getReader();
   for (;;) {
     const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel();
-      return null;
+    if (done) return { body: Buffer.concat(chunks), truncated: false };
+    chunks.push(Buffer.from(value));
+    length += value.length;
+    if (length > maxBytes) {
+      await reader.cancel().catch(() => {});
+      return { body: Buffer.concat(chunks).subarray(0, maxBytes), truncated: true };
     }
-    chunks.push(value);
   }
-  return Buffer.concat(chunks).toString('utf8');
 }
