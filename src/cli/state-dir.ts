@@ -1,7 +1,9 @@
 // tandem writes its state only into a real `.tandem` folder inside the repository: a committed
 // `.tandem` symlink (or a symlinked log inside it) would send the session log and transcript elsewhere.
-import { lstatSync, realpathSync, type Stats } from 'node:fs';
-import { dirname, join, relative, isAbsolute } from 'node:path';
+import { realpathSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { isWithin } from '../platform/path-inside.js';
+import { lstatOrNull } from '../platform/state-files.js';
 
 /** The entries tandem writes under `.tandem/`; each must be absent or a plain file or folder of its kind. */
 const ENTRIES: ReadonlyArray<readonly [name: string, kind: 'file' | 'dir']> = [
@@ -14,14 +16,6 @@ const ENTRIES: ReadonlyArray<readonly [name: string, kind: 'file' | 'dir']> = [
 
 /** tandem reads its transcript, history and cache whole: a planted file larger than this is refused. */
 const MAX_STATE_FILE_BYTES = 256 * 1024 * 1024;
-
-function lstatOrNull(path: string): Stats | null {
-  try {
-    return lstatSync(path);
-  } catch {
-    return null;
-  }
-}
 
 /** null when tandem may write under `<root>/.tandem`; else the one-line reason it writes nothing there. */
 export function stateDirProblem(root: string): string | null {
@@ -53,8 +47,7 @@ export function writesInside(root: string, path: string): boolean {
   for (;;) {
     try {
       const real = realpathSync(folder);
-      const rel = relative(realRoot, real);
-      if (rel.startsWith('..') || isAbsolute(rel)) return false;
+      if (!isWithin(realRoot, real)) return false;
       break;
     } catch {
       const parent = dirname(folder);

@@ -33,7 +33,8 @@ export interface StateReaderOptions {
   readonly warn?: (message: string) => void;
 }
 
-function lstatOrNull(file: string): Stats | null {
+/** The file's own lstat (a link is not followed), or null when there is nothing there. */
+export function lstatOrNull(file: string): Stats | null {
   try {
     return lstatSync(file);
   } catch {
