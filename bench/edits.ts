@@ -1,6 +1,6 @@
 // Edit throughput: parse + plan of large generated replies over a large file, per edit format, in
 // MB of reply per second and blocks per second. Pure string work, so it runs in this process.
-import { parseReply } from '../src/edits/parse.js';
+import { parseReply } from '../src/coders/registry.js';
 import { planEdits } from '../src/edits/plan.js';
 import type { EditFormat, FileSnapshot } from '../src/edits/types.js';
 import { matchScalingRows } from './match-scaling.js';

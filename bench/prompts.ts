@@ -3,11 +3,13 @@
 import path from 'node:path';
 import { platform } from 'node:os';
 import { buildMessages, countParts } from '../src/coders/messages.js';
-import { loadPromptSet } from '../src/coders/prompt-set.js';
+import { createPromptLoader } from '../src/coders/prompt-set.js';
+import { CODERS } from '../src/coders/registry.js';
+import { createPromptReader } from '../src/platform/prompt-files.js';
 import { createTokenizerPool, type TokenCounter } from '../src/model/tokens.js';
 import type { BenchRow, SectionContext, SectionResult } from './measure.js';
 
-export const PROMPT_FORMATS = ['diff', 'diff-fenced', 'whole', 'udiff', 'ask'] as const;
+export const PROMPT_FORMATS = CODERS.editFormatChoices;
 export const DIFF_LIMIT_TOKENS = 850;
 /** Aider's published fixed overhead of its SEARCH/REPLACE ("diff") format, for comparison. */
 export const AIDER_DIFF_TOKENS = { low: 1400, high: 1570 };
@@ -22,7 +24,7 @@ export interface FormatOverhead {
 
 /** Builds a request with no files, map or history, so only the fixed parts carry text. */
 export async function measureFormat(promptsDir: string, format: string, tokens: TokenCounter): Promise<FormatOverhead> {
-  const prompts = await loadPromptSet(promptsDir, format, { fence: '```', platform: platform() });
+  const prompts = await createPromptLoader(createPromptReader(promptsDir), { fence: '```', platform: platform() }).forCoder(CODERS.get(format));
   const built = buildMessages({
     format: prompts.format,
     context: prompts.context,

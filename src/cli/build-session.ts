@@ -1,9 +1,10 @@
 // The composition root's assembly: real model client, git, checks, repo map and asker, wired into a Session.
 import { existsSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
-import type { CoderFormat } from '../coders/base-coder.js';
+import type { CoderFormat } from '../coders/coder.js';
+import { createCoderLoader } from '../coders/coder-loader.js';
+import { CODERS } from '../coders/registry.js';
 import type { ShellPort, TokenCounter } from '../coders/ports.js';
-import { readPrompt } from '../coders/prompt-files.js';
 import type { SettingKey, Settings } from '../config/schema.js';
 import { ensureExcluded } from '../git/exclude.js';
 import type { ModelSettings } from '../model/model-settings.js';
@@ -28,7 +29,6 @@ import type { GuardState } from '../git/repo.js';
 import type { EmitEvent } from '../session/events.js';
 import { ModelProfiles } from '../session/model-profiles.js';
 import { Session, type ChatMode, type SessionOptions, type SessionTexts } from '../session/session.js';
-import { createCoderLoader } from './coder-loader.js';
 import { readInstructions } from './instructions.js';
 import { LazySessionLog, recordingEmit, resumeSession, sessionMetaOf, type ResumedSession } from './session-files.js';
 import { stateDirProblem, writesInside } from './state-dir.js';
@@ -50,6 +50,7 @@ import { createKeepAlive } from './keepalive-adapter.js';
 import { withModelDefaults, withModelNames } from './model-setup.js';
 import { commandContextOf } from './command-context.js';
 import type { BuildInput, BuiltSession } from './session-build.js';
+import type { PromptLoader } from '../coders/prompt-set.js';
 import { createRequestPorts, subtreeOf } from './request-ports.js';
 
 /** Which models, formats and mode the settings ask for, with the model's data filled in. */
@@ -62,6 +63,11 @@ interface ModelChoice {
   readonly mode: ChatMode;
 }
 
+/** `--edit-format ask`: a format that makes no edits picks the chat mode; the edit format stays the model's. */
+function talksOnly(format: CoderFormat): boolean {
+  return !CODERS.get(format).makesEdits;
+}
+
 function chooseModels(settings: Settings, profileOf: ProfileBuilder): ModelChoice {
   const main = profileOf(settings.model);
   const editorModel = settings['editor-model'] ?? main.settings.editorModel ?? settings.model;
@@ -69,10 +75,10 @@ function chooseModels(settings: Settings, profileOf: ProfileBuilder): ModelChoic
   return {
     settings: main.settings,
     editorModel,
-    editFormat: requested && requested !== 'ask' ? requested : main.editFormat,
+    editFormat: requested !== null && !talksOnly(requested) ? requested : main.editFormat,
     editorFormat: settings['editor-edit-format'] ?? main.settings.editorEditFormat ?? profileOf(editorModel).editFormat,
     contextWindow: main.contextWindow,
-    mode: settings['chat-mode'] ?? (settings.architect ? 'architect' : requested === 'ask' ? 'ask' : 'code'),
+    mode: settings['chat-mode'] ?? (settings.architect ? 'architect' : requested !== null && talksOnly(requested) ? requested : 'code'),
   };
 }
 
@@ -133,15 +139,14 @@ function sessionOptions(settings: Settings, choice: ModelChoice, root: string): 
     maxHistoryTokens: settings['max-chat-history-tokens'],
     contextWindow: choice.contextWindow,
     reminderPlacement: choice.settings.reminder,
-    editFormatChosen: settings['edit-format'] !== null && settings['edit-format'] !== 'ask',
+    editFormatChosen: settings['edit-format'] !== null && !talksOnly(settings['edit-format']),
     editorFormatChosen: settings['editor-edit-format'] !== null,
     sandbox: sandboxNote(settings),
   };
 }
 
-async function loadSessionTexts(packageRoot: string): Promise<SessionTexts> {
-  const read = (id: string): Promise<string> => readPrompt(join(packageRoot, 'prompts'), id);
-  const [summarize, summaryTemplate, editorRequest] = await Promise.all([read('summarize.md'), read('context/summary.md'), read('architect/editor-request.md')]);
+async function loadSessionTexts(prompts: PromptLoader): Promise<SessionTexts> {
+  const { summarize, summaryTemplate, editorRequest } = await prompts.shared();
   return { summarize, summaryTemplate, editorRequest };
 }
 
@@ -220,9 +225,9 @@ export async function buildSession(rawInput: BuildInput): Promise<BuiltSession> 
   const session = new Session({ ...sessionOptions(settings, choice, root), hooksDir, gitIncludes, commandsRun }, {
     ports,
     emit: log.emit,
-    loadCoder: createCoderLoader(environment.packageRoot),
+    loadCoder: createCoderLoader(CODERS, input.prompts),
     recorder: log.recorder,
-    texts: await loadSessionTexts(environment.packageRoot),
+    texts: await loadSessionTexts(input.prompts),
     profiles,
   });
   sessionRef = session;

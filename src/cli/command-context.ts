@@ -1,7 +1,6 @@
 // The slash commands' view of a session: what each command may touch, built from the session's parts.
 import { join } from 'node:path';
 import type { RequestPorts, ShellPort, TokenCounter } from '../coders/ports.js';
-import { readPrompt } from '../coders/prompt-files.js';
 import { writeCommitMessage } from '../coders/commit-message.js';
 import { readFile } from 'node:fs/promises';
 import { renderSettingsReport } from '../config/settings-report.js';
@@ -67,7 +66,7 @@ export function commandContextOf(input: BuildInput, parts: ContextParts, childEn
     tokens,
     canAsk: input.interactive,
     syntaxCheck: (path) => syntaxCheckOf(root, path, ports),
-    commitMessage: (diff) => userCommitMessage(diff, { client, model: session.models.weak, fallbackModel: session.models.main, packageRoot: environment.packageRoot }),
+    commitMessage: async (diff) => userCommitMessage(diff, { client, model: session.models.weak, fallbackModel: session.models.main, systemPrompt: (await input.prompts.shared()).commitMessage }),
     confirm: (question, kind, subject) => ports.asker.confirm(question, kind, subject),
     listFiles: async () => (ports.files ? ports.files.list() : []),
     settingsReport: () => {
@@ -80,7 +79,7 @@ export function commandContextOf(input: BuildInput, parts: ContextParts, childEn
       return result.ok ? { ok: true, text: result.text } : { ok: false, message: result.error.message };
     },
     tandemDocs: () => readFile(join(environment.packageRoot, 'README.md'), 'utf8').catch(() => '(the README is missing from this installation)'),
-    promptsDir: join(environment.packageRoot, 'prompts'),
+    helpPrompt: async () => (await input.prompts.shared()).help,
     audit: ports.audit,
     fetchPage: (url, fetchSignal) => fetcher.fetch(url, fetchSignal),
     clipboard,
@@ -100,8 +99,7 @@ export async function syntaxCheckOf(root: string, path: string, ports: RequestPo
 }
 
 /** /commit's message for the user's own changes, by the weak model with tandem's commit prompt. */
-export async function userCommitMessage(diff: string, options: { client: ModelClient; model: string; fallbackModel: string; packageRoot: string }): Promise<string> {
-  const systemPrompt = await readPrompt(join(options.packageRoot, 'prompts'), 'commit-message.md');
+export async function userCommitMessage(diff: string, options: { client: ModelClient; model: string; fallbackModel: string; systemPrompt: string }): Promise<string> {
   const paths = [...diff.matchAll(/^diff --git a\/(\S+)/gm)].map((m) => m[1] ?? '');
-  return writeCommitMessage({ client: options.client, model: options.model, fallbackModel: options.fallbackModel, systemPrompt, diff, paths });
+  return writeCommitMessage({ ...options, diff, paths });
 }

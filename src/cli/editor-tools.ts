@@ -14,7 +14,8 @@ import { createEditorOpener } from './editor-opener.js';
 import { CliError } from './exit-codes.js';
 import type { LineReader } from './line-reader.js';
 import { Notifier } from './notifier.js';
-import { createWatchMode, loadWatchTemplates, type WatchMode } from './watch-mode.js';
+import { createWatchMode, type WatchMode } from './watch-mode.js';
+import type { PromptLoader } from '../coders/prompt-set.js';
 
 export interface EditorTools {
   readonly chatInput: ChatInputTools;
@@ -35,6 +36,8 @@ export interface EditorToolsInput {
   readonly warn: (message: string) => void;
   /** The watcher implementation (tests pass a fake). */
   readonly watchFiles?: WatchFiles;
+  /** The run's one prompt loader (watch mode's request templates). */
+  readonly prompts: PromptLoader;
 }
 
 export async function createEditorTools(input: EditorToolsInput): Promise<EditorTools> {
@@ -49,7 +52,7 @@ export async function createEditorTools(input: EditorToolsInput): Promise<Editor
           root: repoRoot,
           env: { ...environment.env },
           watchFiles: input.watchFiles ?? createChokidarWatcher(),
-          templates: await loadWatchTemplates(environment.packageRoot),
+          templates: (await input.prompts.shared()).watch,
           warn: input.warn,
         })
       : null;

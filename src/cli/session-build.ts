@@ -10,6 +10,7 @@ import type { ReasoningControls } from '../session/reasoning-controls.js';
 import type { KeepAlivePort } from './keepalive-adapter.js';
 import type { ModelSetup } from './model-setup.js';
 import type { GuardState } from '../git/repo.js';
+import type { PromptLoader } from '../coders/prompt-set.js';
 
 export interface BuildInput {
   readonly environment: CliEnvironment;
@@ -29,6 +30,8 @@ export interface BuildInput {
   readonly chatInput?: ChatInputTools | null;
   /** The git config listings start-up already made (see git/repo.ts), so the session lists no config twice. */
   readonly gitGuards?: Map<string, GuardState>;
+  /** The run's one prompt loader (cli/prompt-loader.ts). */
+  readonly prompts: PromptLoader;
 }
 
 export interface BuiltSession {

@@ -31,6 +31,7 @@ import { loadCommands } from './commands/save-load.js';
 import { startTracingIfAsked } from './tracing-setup.js';
 import { askServerAtStart, loadModelLayers, modelListText, NO_SERVER_ANSWER, parseAliases, type ModelSetup } from './model-setup.js';
 import { createEditorTools } from './editor-tools.js';
+import { createPrompts } from './prompt-loader.js';
 import { runWatchHeadless } from './watch-mode.js';
 import { trackedUnder } from '../git/ls-files.js';
 import { createStateReader } from '../platform/state-files.js';
@@ -62,8 +63,9 @@ export async function startTandem(environment: CliEnvironment, parsed: ParsedArg
   const tracing = await startTracingIfAsked(environment, settings);
   const render = tracing ? tracing.wrap(renderer.emit) : renderer.emit;
   lines.configure({ settle });
+  const prompts = createPrompts(environment.packageRoot);
   const tools = await createEditorTools({
-    environment, settings, repoRoot, interactive, lines, oneShot: message !== null || reply !== null || settings['show-repo-map'] || checkActionOf(settings) !== null,
+    environment, settings, repoRoot, interactive, lines, prompts, oneShot: message !== null || reply !== null || settings['show-repo-map'] || checkActionOf(settings) !== null,
     warn: (text) => render({ type: 'warning', message: text }),
   });
   const emit: EmitEvent = (event) => {
@@ -91,7 +93,7 @@ export async function startTandem(environment: CliEnvironment, parsed: ParsedArg
     if (server.model !== null) settings = { ...settings, model: server.model };
     if (server.note !== null) emit({ type: 'info', message: server.note });
     const models: ModelSetup = { ...loaded.models, serverWindows: server.windows };
-    built = await buildSession({ environment, settings, repoRoot, files: parsed.files, emit, interactive, lines, sources, mapProgress, models, chatInput: tools.chatInput, gitGuards });
+    built = await buildSession({ environment, settings, repoRoot, files: parsed.files, emit, interactive, lines, sources, mapProgress, models, chatInput: tools.chatInput, gitGuards, prompts });
     if (interactive) configurePrompt(lines, built, environment, repoRoot);
     if (settings['show-repo-map']) {
       environment.stdout.write(`${await built.showRepoMap()}\n`);

@@ -5,7 +5,6 @@
 // run exits with the most severe outcome of its requests (0 when none ran or all completed); a signal
 // while a request runs interrupts it, and the run exits 130.
 import { join } from 'node:path';
-import { readPrompt } from '../coders/prompt-files.js';
 import { escapeControlChars } from '../platform/control-chars.js';
 import type { WatchFiles } from '../platform/file-watcher.js';
 import type { ResultStatus } from '../session/events.js';
@@ -41,12 +40,6 @@ export const realTimer: BurstTimer = {
     return () => clearTimeout(timer);
   },
 };
-
-export async function loadWatchTemplates(packageRoot: string): Promise<WatchRequestTemplates> {
-  const dir = join(packageRoot, 'prompts');
-  const [code, ask] = await Promise.all([readPrompt(dir, 'watch/code.md'), readPrompt(dir, 'watch/ask.md')]);
-  return { code, ask };
-}
 
 export interface WatchModeOptions {
   readonly root: string;

@@ -1,29 +1,11 @@
-// A coder is one edit format as data: its name and prompts. What a reply means follows from the
-// format alone (its parser in edits/, or no edits at all for `ask`), so no format needs its own class.
-import { parseReply } from '../edits/parse.js';
-import type { ParseContext, ParseResult } from '../edits/types.js';
-import type { CoderFormat } from '../model/edit-formats.js';
-import type { FormatPrompts } from './prompt-files.js';
+// The coder types under their first home, and the old way to get a built-in coder by name.
+// The interface lives in coder.ts, the coders in formats/, their list in registry.ts.
+import type { Coder, CoderFormat } from './coder.js';
+import { CODERS } from './registry.js';
 
-export type { CoderFormat } from '../model/edit-formats.js';
+export type { ChatMode, Coder, CoderFormat } from './coder.js';
 
-export class Coder {
-  constructor(
-    readonly format: CoderFormat,
-    readonly prompts: FormatPrompts,
-  ) {}
-
-  /** Whether replies in this format carry edits at all. */
-  get makesEdits(): boolean {
-    return this.format !== 'ask';
-  }
-
-  parse(reply: string, context: ParseContext): ParseResult {
-    if (this.format === 'ask') return { edits: [], shellCommands: [], problems: [] };
-    return parseReply(this.format, reply, context);
-  }
-}
-
-export function createCoder(format: CoderFormat, prompts: FormatPrompts): Coder {
-  return new Coder(format, prompts);
+/** The built-in coder of `format`. Its prompts now come with it from the loader (coder-loader.ts), so `_prompts` is unused. */
+export function createCoder(format: CoderFormat, _prompts?: unknown): Coder {
+  return CODERS.get(format);
 }

@@ -1,24 +1,20 @@
-// Loads each coder's prompts once per process and hands out the coder for a format (or the architect).
-import { platform } from 'node:os';
-import { join } from 'node:path';
-import { createCoder, type CoderFormat } from '../coders/base-coder.js';
-import { loadPromptSet } from '../coders/prompt-set.js';
-import type { CoderLoader, LoadedCoder } from '../session/session.js';
+// Hands out a coder with its prompt set: the registry says which coder a name is, the one prompt
+// loader reads its prompts (once per coder).
+import type { Coder, CoderFormat } from './coder.js';
+import type { PromptLoader, PromptSet } from './prompt-set.js';
+import type { CoderRegistry } from './registry.js';
 
-export function createCoderLoader(packageRoot: string): CoderLoader {
-  const promptsDir = join(packageRoot, 'prompts');
-  const loaded = new Map<string, Promise<LoadedCoder>>();
-  return (kind) => {
-    let entry = loaded.get(kind);
-    if (!entry) {
-      // prompts/context/ holds the context parts every request shares; context mode's own are in context-mode/
-      const folder = kind === 'context' ? 'context-mode' : kind;
-      entry = loadPromptSet(promptsDir, folder, { fence: '```', platform: platform() }).then((prompts) => ({
-        coder: createCoder(kind === 'architect' || kind === 'context' ? 'ask' : (kind as CoderFormat), prompts.format),
-        prompts,
-      }));
-      loaded.set(kind, entry);
-    }
-    return entry;
+export interface LoadedCoder {
+  readonly coder: Coder;
+  readonly prompts: PromptSet;
+}
+
+/** Loads the coder of a name: an edit format, or a coder that is a chat mode of its own (architect, context). */
+export type CoderLoader = (name: CoderFormat) => Promise<LoadedCoder>;
+
+export function createCoderLoader(registry: CoderRegistry, prompts: PromptLoader): CoderLoader {
+  return async (name) => {
+    const coder = registry.get(name);
+    return { coder, prompts: await prompts.forCoder(coder) };
   };
 }

@@ -1,7 +1,9 @@
-// Loads prompt text from the prompts/ folder by id. Prompts are data: no prompt text lives in code.
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+// Prompt text as data: reading one format's files, filling placeholders, splitting examples into turns.
+// Files come through a reader (platform/prompt-files.ts in the CLI, an overlay in tests): no I/O here.
 import type { ChatMessage } from '../model/types.js';
+import type { PromptReader } from '../platform/prompt-files.js';
+
+export type { PromptReader } from '../platform/prompt-files.js';
 
 export interface FormatPrompts {
   readonly system: string;
@@ -14,14 +16,12 @@ export interface PromptValues {
   readonly platform: string;
 }
 
-/** Reads `prompts/<id>` (e.g. `reflection/failed-edits.md`), or '' when absent and `optional`. */
-export async function readPrompt(promptsDir: string, id: string, optional = false): Promise<string> {
-  try {
-    return await readFile(join(promptsDir, id), 'utf8');
-  } catch (error) {
-    if (optional && (error as NodeJS.ErrnoException).code === 'ENOENT') return '';
-    throw error;
-  }
+/** Reads `prompts/<id>` (e.g. `reflection/lint.md`), or '' when absent and `optional`. */
+export async function readPrompt(read: PromptReader, id: string, optional = false): Promise<string> {
+  const text = await read(id);
+  if (text !== null) return text;
+  if (optional) return '';
+  throw new Error(`tandem's prompt file prompts/${id} is missing: reinstall tandem`);
 }
 
 export function fillPlaceholders(text: string, values: Record<string, string>): string {
@@ -53,12 +53,13 @@ export function parseExamples(text: string): ChatMessage[] {
   return turns;
 }
 
-export async function loadFormatPrompts(promptsDir: string, format: string, values: PromptValues): Promise<FormatPrompts> {
+/** A format's own files in `prompts/<folder>/`: system.md, and examples.md and reminder.md when it has them. */
+export async function loadFormatPrompts(read: PromptReader, folder: string, values: PromptValues): Promise<FormatPrompts> {
   const fill = (text: string): string => fillPlaceholders(text, { ...values }).trim();
   const [system, examples, reminder] = await Promise.all([
-    readPrompt(promptsDir, `${format}/system.md`),
-    readPrompt(promptsDir, `${format}/examples.md`, true),
-    readPrompt(promptsDir, `${format}/reminder.md`, true),
+    readPrompt(read, `${folder}/system.md`),
+    readPrompt(read, `${folder}/examples.md`, true),
+    readPrompt(read, `${folder}/reminder.md`, true),
   ]);
   return {
     system: fill(system),

@@ -1,11 +1,14 @@
 // The one table of every tandem setting. Flags, config-file keys, environment variables, defaults
 // and --help are all derived from it, so they cannot drift apart.
-import { CODER_FORMATS, EDIT_FORMATS } from '../model/edit-formats.js';
+import { CODE_MODE, CODERS } from '../coders/registry.js';
 import type { OptionGroup, OptionSpec } from './option-spec.js';
 
 // The table's row types and the value checks live beside it; everything is imported from here.
 export type { OptionGroup, OptionSpec } from './option-spec.js';
 export { checkConfigValue, checkTextValue, closestName, expectedOf, type CheckedValue } from './option-values.js';
+
+/** `--chat-mode`'s choices: `code`, the default, first; then the coders that are a mode of their own. */
+const CHAT_MODE_CHOICES: readonly string[] = [CODE_MODE.name, ...CODERS.chatModes.map((mode) => mode.name).filter((name) => name !== CODE_MODE.name)];
 
 /** `--resume` with no ID means the most recent session. */
 export const RESUME_LATEST = 'latest';
@@ -34,11 +37,11 @@ export const OPTIONS = {
     help: 'sent as bearer token',
   },
   'edit-format': {
-    type: 'enum', values: CODER_FORMATS, default: null, group: 'model', metavar: 'F', defaultLabel: 'per model', eval: true,
+    type: 'enum', values: CODERS.editFormatChoices, default: null, group: 'model', metavar: 'F', defaultLabel: 'per model', eval: true,
     help: 'how the model writes edits (ask: no edits)',
   },
   'editor-edit-format': {
-    type: 'enum', values: EDIT_FORMATS, default: null, group: 'model', metavar: 'F',
+    type: 'enum', values: CODERS.editFormats, default: null, group: 'model', metavar: 'F',
     defaultLabel: 'per editor model', help: 'edit format of the editor model in architect mode',
   },
   architect: {
@@ -243,7 +246,7 @@ export const OPTIONS = {
 
   // issue 25: the commands and options an Aider user reaches for
   'chat-mode': {
-    type: 'enum', values: ['code', 'ask', 'architect', 'context'], default: null, group: 'model', metavar: 'MODE',
+    type: 'enum', values: CHAT_MODE_CHOICES, default: null, group: 'model', metavar: 'MODE',
     defaultLabel: 'code', help: 'code, ask, architect, or context (the model names the files a request needs)',
   },
   load: {

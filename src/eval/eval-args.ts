@@ -3,7 +3,7 @@
 // tandem's own; the rows below are the options only the eval has. A pure function: argv in, typed
 // options or one error line out.
 import { OPTIONS, checkTextValue, expectedOf, type OptionSpec } from '../config/schema.js';
-import type { CoderFormat } from '../model/edit-formats.js';
+import type { CoderFormat } from '../coders/coder.js';
 
 export type EvalMode = 'run' | 'resume' | 'compare' | 'replay' | 'list' | 'help';
 

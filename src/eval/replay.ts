@@ -1,9 +1,9 @@
 // --replay: feeds a run's stored replies through today's parsers and matchers, without a model, and
 // reports every reply that would now apply differently than it did when it was recorded.
-import { parseReply } from '../edits/parse.js';
+import type { Coder } from '../coders/coder.js';
+import { CODERS } from '../coders/registry.js';
 import { planEdits } from '../edits/plan.js';
-import type { EditFormat, FileSnapshot } from '../edits/types.js';
-import { isEditFormat } from '../model/edit-formats.js';
+import type { FileSnapshot } from '../edits/types.js';
 import { unifiedDiff } from '../edits/unified-diff.js';
 import type { EditRecord } from './event-stream.js';
 import type { ExerciseResult, TryResult } from './run-exercise.js';
@@ -36,14 +36,14 @@ export function replayResults(results: readonly ExerciseResult[], fallbackFormat
   let skipped = 0;
   for (const result of results) {
     result.tries.forEach((attempt, i) => {
-      const format = attempt.editFormat ?? fallbackFormat ?? 'diff';
-      if (!isEditFormat(format)) {
+      const coder = CODERS.find(attempt.editFormat ?? fallbackFormat ?? 'diff');
+      if (!coder?.makesEdits) {
         skipped++;
         return;
       }
       // Each try starts from the files the previous one really left, so one change does not cascade.
       const start = i === 0 ? result.startingFiles : (result.tries[i - 1]?.files ?? result.startingFiles);
-      const outcome = replayTry(result, attempt, start, format);
+      const outcome = replayTry(result, attempt, start, coder);
       replies += attempt.replies.length;
       same += outcome.same;
       differences.push(...outcome.differences);
@@ -52,12 +52,12 @@ export function replayResults(results: readonly ExerciseResult[], fallbackFormat
   return { exercises: results.length, replies, same, differences, skipped };
 }
 
-function replayTry(result: ExerciseResult, attempt: TryResult, start: Record<string, string>, format: EditFormat) {
+function replayTry(result: ExerciseResult, attempt: TryResult, start: Record<string, string>, coder: Coder) {
   const files = new Map<string, FileSnapshot>(Object.entries(start).map(([path, text]) => [path, snapshotOf(path, text)]));
   const differences: ReplayDifference[] = [];
   let same = 0;
   attempt.replies.forEach((reply, i) => {
-    const now = replayReply(reply.text, format, result.chatFiles, files);
+    const now = replayReply(reply.text, coder, result.chatFiles, files);
     const recorded = describe(reply.edits, reply.wellFormed);
     const current = describe(now.edits, now.wellFormed);
     if (recorded === current) same++;
@@ -71,8 +71,8 @@ function replayTry(result: ExerciseResult, attempt: TryResult, start: Record<str
 }
 
 /** Parses and plans one reply against `files`, then moves `files` on to the planned state. */
-function replayReply(text: string, format: EditFormat, chatFiles: readonly string[], files: Map<string, FileSnapshot>) {
-  const parsed = parseReply(format, text, { chatFiles });
+function replayReply(text: string, coder: Coder, chatFiles: readonly string[], files: Map<string, FileSnapshot>) {
+  const parsed = coder.parse(text, { chatFiles });
   const plan = planEdits(parsed.edits, files, { chatFiles, root: REPLAY_ROOT });
   const edits: EditRecord[] = plan.failures.map((f) => ({ path: f.edit.path, status: f.reason === 'denied' ? 'denied' : 'failed' }));
   for (const file of plan.files) {

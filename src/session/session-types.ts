@@ -1,14 +1,15 @@
 // The shapes a session is built from and answers with, apart from the Session class that uses them.
-import type { Coder, CoderFormat } from '../coders/base-coder.js';
+import type { ChatMode, CoderFormat } from '../coders/coder.js';
+import type { CoderLoader } from '../coders/coder-loader.js';
 import type { RequestPorts } from '../coders/ports.js';
-import type { PromptSet } from '../coders/prompt-set.js';
 import type { FileSystem } from '../platform/file-system.js';
 import type { EmitEvent, ResultStatus } from './events.js';
 import type { ModelProfiles, ModelRole } from './model-profiles.js';
 import type { SessionRecorder } from './session-log.js';
 
-/** `context`: the model names the files a request needs, and tandem offers to add them; no edits. */
-export type ChatMode = 'code' | 'ask' | 'architect' | 'context';
+/** `code` or a coder that is a chat mode of its own (`ask`, `architect`, `context`): coders/registry.ts lists them. */
+export type { ChatMode } from '../coders/coder.js';
+export type { CoderLoader, LoadedCoder } from '../coders/coder-loader.js';
 
 export interface SessionOptions {
   readonly root: string;
@@ -42,14 +43,6 @@ export interface SessionOptions {
   /** The lint and test commands as configured: new files that change what they load need a person. */
   readonly commandsRun?: readonly string[];
 }
-
-export interface LoadedCoder {
-  readonly coder: Coder;
-  readonly prompts: PromptSet;
-}
-
-/** Loads (and caches) the coder of an edit format, or the architect's planner. */
-export type CoderLoader = (kind: CoderFormat | 'architect' | 'context') => Promise<LoadedCoder>;
 
 export interface SessionTexts {
   readonly summarize: string;

@@ -15,7 +15,7 @@ import { formatTable, writeReport } from '../../bench/report.js';
 import { BenchUsageError, SECTIONS, parseBenchArgs, runBench } from '../../bench/run.js';
 import { runStartupBench } from '../../bench/startup.js';
 import { runMapSection } from '../../bench/map-section.js';
-import { parseReply } from '../../src/edits/parse.js';
+import { parseReply } from '../../src/coders/registry.js';
 import { tempDir } from '../support/temp-repo.js';
 
 const PACKAGE_ROOT = fileURLToPath(new URL('../..', import.meta.url));

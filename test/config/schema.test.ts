@@ -10,7 +10,7 @@ import {
   specOf,
   type Settings,
 } from '../../src/config/schema.js';
-import type { CoderFormat } from '../../src/model/edit-formats.js';
+import type { CoderFormat } from '../../src/coders/coder.js';
 
 describe('the option table', () => {
   it('types each setting from its spec', () => {

@@ -8,7 +8,7 @@ import { createCoder } from '../../src/coders/base-coder.js';
 import { runEditRound } from '../../src/coders/edit-round.js';
 import type { FormatPrompts } from '../../src/coders/prompt-files.js';
 import { missingSnapshot } from '../../src/edits/file-text.js';
-import { parseReply } from '../../src/edits/parse.js';
+import { parseReply } from '../../src/coders/registry.js';
 import { planEdits } from '../../src/edits/plan.js';
 import type { FileSnapshot } from '../../src/edits/types.js';
 import { searchReplace } from '../support/replies.js';

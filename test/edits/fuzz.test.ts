@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseReply } from '../../src/edits/parse.js';
+import { parseReply } from '../../src/coders/registry.js';
 import { normalizeRepoPath } from '../../src/edits/paths.js';
 import { planEdits } from '../../src/edits/plan.js';
 import type { EditFormat, FileSnapshot } from '../../src/edits/types.js';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseReply } from '../../src/edits/parse.js';
+import { parseReply } from '../../src/coders/registry.js';
 import type { EditFormat, ParseResult } from '../../src/edits/types.js';
 
 const formats: EditFormat[] = ['diff', 'diff-fenced', 'whole', 'udiff'];

@@ -5,7 +5,7 @@ import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { parseReply } from '../../src/edits/parse.js';
+import { parseReply } from '../../src/coders/registry.js';
 import type { EditFormat } from '../../src/edits/types.js';
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), 'golden', 'parse');

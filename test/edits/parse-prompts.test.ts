@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { get_encoding } from 'tiktoken';
 import { afterAll, describe, expect, it } from 'vitest';
-import { parseReply } from '../../src/edits/parse.js';
+import { parseReply } from '../../src/coders/registry.js';
 import type { EditFormat } from '../../src/edits/types.js';
 
 const promptsRoot = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'prompts');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseReply } from '../../src/edits/parse.js';
+import { parseReply } from '../../src/coders/registry.js';
 import type { ReplaceEdit } from '../../src/edits/types.js';
 
 const block = (name: string, search: string, replace: string): string =>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseReply } from '../../src/edits/parse.js';
+import { parseReply } from '../../src/coders/registry.js';
 
 const parse = (reply: string, chatFiles = ['src/a.py']) => parseReply('udiff', reply, { chatFiles });
 

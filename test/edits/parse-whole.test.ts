@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseReply } from '../../src/edits/parse.js';
+import { parseReply } from '../../src/coders/registry.js';
 
 describe('parseWhole', () => {
   it('reads each named fence as a complete file', () => {

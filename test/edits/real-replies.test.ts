@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { applyPlanWithUndo, loadSnapshots } from '../../src/edits/apply.js';
-import { parseReply } from '../../src/edits/parse.js';
+import { parseReply } from '../../src/coders/registry.js';
 import { planEdits } from '../../src/edits/plan.js';
 import { listTree, readReplyCase, replyCaseNames, type ReplyCase } from '../support/reply-cases.js';
 

@@ -2,7 +2,7 @@
 // each rule must NOT fire, so a lenient reading never lands an edit in the wrong place.
 import { describe, expect, it } from 'vitest';
 import { matchBlock } from '../../src/edits/match.js';
-import { parseReply } from '../../src/edits/parse.js';
+import { parseReply } from '../../src/coders/registry.js';
 import { planEdits } from '../../src/edits/plan.js';
 import { redirectPath } from '../../src/edits/redirect.js';
 import type { Edit, FileSnapshot } from '../../src/edits/types.js';

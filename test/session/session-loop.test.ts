@@ -6,14 +6,15 @@ import { readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { createCoder } from '../../src/coders/base-coder.js';
+import { createCoderLoader } from '../../src/coders/coder-loader.js';
 import type { Answer, ApprovalKind, RepoFilesPort } from '../../src/coders/ports.js';
-import { loadPromptSet } from '../../src/coders/prompt-set.js';
-import type { CoderFormat } from '../../src/model/edit-formats.js';
+import { createPromptLoader } from '../../src/coders/prompt-set.js';
+import { CODERS } from '../../src/coders/registry.js';
+import { createPromptReader } from '../../src/platform/prompt-files.js';
 import type { FileSystem } from '../../src/platform/file-system.js';
 import type { SessionEvent } from '../../src/session/events.js';
 import { exitCodeFor } from '../../src/session/exit-codes.js';
-import { Session, type LoadedCoder, type SessionOptions } from '../../src/session/session.js';
+import { Session, type SessionOptions } from '../../src/session/session.js';
 import { FakeChecks, FakeGit, ScriptedAsker, approxTokens } from '../support/fake-ports.js';
 import { ScriptedModel, fixedReplyModel, type ScriptedTurn } from '../support/scripted-model.js';
 import { tempDir, writeFiles } from '../support/temp-repo.js';
@@ -43,14 +44,7 @@ function start(setup: Setup) {
   const asker = new ScriptedAsker(setup.answers);
   const events: SessionEvent[] = [];
   const listeners: Array<(event: SessionEvent) => void> = [];
-  const coders = new Map<string, Promise<LoadedCoder>>();
-  const loadCoder = (kind: CoderFormat | 'architect' | 'context'): Promise<LoadedCoder> => {
-    const format = kind === 'architect' || kind === 'context' ? 'ask' : kind;
-    if (!coders.has(kind)) {
-      coders.set(kind, loadPromptSet(PROMPTS, kind === 'context' ? 'context-mode' : kind, { fence: '```', platform: 'linux' }).then((prompts) => ({ coder: createCoder(format, prompts.format), prompts })));
-    }
-    return coders.get(kind)!;
-  };
+  const loadCoder = createCoderLoader(CODERS, createPromptLoader(createPromptReader(PROMPTS), { fence: '```', platform: 'linux' }));
   const session = new Session(
     {
       root,

@@ -1,6 +1,5 @@
 // /help [CMD]: every command with one line, or one command in full. /help QUESTION asks the model,
 // with tandem's own documentation (shipped in the package) as its only context.
-import { readPrompt } from '../../coders/prompt-files.js';
 import type { CommandContext, CommandResult, SlashCommand } from './types.js';
 
 export const helpCommand: SlashCommand = {
@@ -29,13 +28,13 @@ export const helpCommand: SlashCommand = {
 
 /** Several words are a question: the main model answers it from the docs, outside the chat's history. */
 async function answerQuestion(question: string, ctx: CommandContext): Promise<CommandResult> {
-  if (!ctx.askOnce || !ctx.tandemDocs || !ctx.promptsDir) {
+  if (!ctx.askOnce || !ctx.tandemDocs || !ctx.helpPrompt) {
     ctx.print('Cannot answer questions here: no model is set up.\n');
     return { status: 'error' };
   }
   const commands = ctx.commands.map((c) => `/${c.name}: ${c.summary} (usage: ${c.usage ?? `/${c.name}`})`).join('\n');
   const docs = `${await ctx.tandemDocs()}\n\n## Slash commands\n\n${commands}`;
-  const template = await readPrompt(ctx.promptsDir, 'help/system.md');
+  const template = await ctx.helpPrompt();
   const answer = await ctx.askOnce(template.replace('{docs}', () => docs), question);
   if (!answer.ok) {
     ctx.print(`Could not answer: ${answer.message}\n`);

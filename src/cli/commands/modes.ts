@@ -1,55 +1,48 @@
-// /ask, /code and /architect: with text, one request in that mode; without, switch the chat's mode.
-import type { ChatMode } from '../../session/session.js';
+// /ask, /code, /architect, /context and /chat-mode: with text, one request in that mode; without, switch
+// the chat's mode. The modes and what each does come from the coder registry (coders/registry.ts).
+import { CODERS, type ChatModeInfo } from '../../coders/registry.js';
 import type { SlashCommand } from './types.js';
 
-const DESCRIPTIONS: Readonly<Record<ChatMode, string>> = {
-  ask: 'discuss the code; the model makes no edits',
-  code: 'ask for changes; the model edits the files (the default)',
-  architect: 'the main model plans, the editor model turns the plan into edits',
-  context: 'the model names the files a request needs and tandem offers to add them; no edits',
-};
+const MODES: readonly ChatModeInfo[] = CODERS.chatModes;
+const NAMES = MODES.map((m) => m.name);
 
-const MODES = Object.keys(DESCRIPTIONS) as ChatMode[];
-
-function modeCommand(mode: ChatMode): SlashCommand {
+function modeCommand({ name, description }: ChatModeInfo): SlashCommand {
   return {
-    name: mode,
-    summary: `${DESCRIPTIONS[mode]}; with text, one request in this mode`,
-    usage: `/${mode} [TEXT]  (without TEXT: switch to ${mode} mode for the following requests)`,
+    name,
+    summary: `${description}; with text, one request in this mode`,
+    usage: `/${name} [TEXT]  (without TEXT: switch to ${name} mode for the following requests)`,
     async run(args, ctx) {
       const text = args.trim();
-      if (text !== '') return { request: text, mode };
-      ctx.session.setMode(mode);
-      ctx.print(`Switched to ${mode} mode: ${DESCRIPTIONS[mode]}.\n`);
+      if (text !== '') return { request: text, mode: name };
+      ctx.session.setMode(name);
+      ctx.print(`Switched to ${name} mode: ${description}.\n`);
       return {};
     },
   };
 }
 
-export const askCommand = modeCommand('ask');
-export const codeCommand = modeCommand('code');
-export const architectCommand = modeCommand('architect');
-export const contextCommand = modeCommand('context');
+/** /ask, /code, /architect, /context: one command per chat mode. */
+export const modeCommands: readonly SlashCommand[] = MODES.map(modeCommand);
 
 /** /chat-mode [MODE]: the one place every mode is named; the per-mode commands are its shortcuts. */
 export const chatModeCommand: SlashCommand = {
   name: 'chat-mode',
-  summary: `show or switch the chat mode (${MODES.join(', ')})`,
-  usage: `/chat-mode [${MODES.join('|')}]`,
+  summary: `show or switch the chat mode (${NAMES.join(', ')})`,
+  usage: `/chat-mode [${NAMES.join('|')}]`,
   async run(args, ctx) {
     const wanted = args.trim();
     if (wanted === '') {
-      const lines = MODES.map((m) => `  ${m === ctx.session.mode ? '*' : ' '} ${m.padEnd(10)}${DESCRIPTIONS[m]}\n`);
+      const lines = MODES.map((m) => `  ${m.name === ctx.session.mode ? '*' : ' '} ${m.name.padEnd(10)}${m.description}\n`);
       ctx.print(`Chat mode: ${ctx.session.mode}\n${lines.join('')}`);
       return {};
     }
-    const mode = MODES.find((m) => m === wanted);
+    const mode = MODES.find((m) => m.name === wanted);
     if (!mode) {
-      ctx.print(`No chat mode ${JSON.stringify(wanted)}: choose one of ${MODES.join(', ')}.\n`);
+      ctx.print(`No chat mode ${JSON.stringify(wanted)}: choose one of ${NAMES.join(', ')}.\n`);
       return { status: 'error' };
     }
-    ctx.session.setMode(mode);
-    ctx.print(`Switched to ${mode} mode: ${DESCRIPTIONS[mode]}.\n`);
+    ctx.session.setMode(mode.name);
+    ctx.print(`Switched to ${mode.name} mode: ${mode.description}.\n`);
     return {};
   },
 };

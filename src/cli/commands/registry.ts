@@ -11,7 +11,7 @@ import { helpCommand } from './help.js';
 import { lintCommand } from './lint.js';
 import { lsCommand } from './ls.js';
 import { mapCommand, mapRefreshCommand } from './map.js';
-import { architectCommand, askCommand, chatModeCommand, codeCommand, contextCommand } from './modes.js';
+import { chatModeCommand, modeCommands } from './modes.js';
 import { editorModelCommand, mainModelCommand, weakModelCommand } from './models.js';
 import { readOnlyCommand } from './read-only.js';
 import { modelsCommand, reasoningEffortCommand, thinkTokensCommand } from './reasoning.js';
@@ -41,10 +41,7 @@ export function allCommands(): SlashCommand[] {
     copyCommand,
     copyContextCommand,
     voiceCommand,
-    askCommand,
-    codeCommand,
-    architectCommand,
-    contextCommand,
+    ...modeCommands,
     chatModeCommand,
     mainModelCommand,
     weakModelCommand,

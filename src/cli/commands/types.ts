@@ -67,8 +67,8 @@ export interface CommandContext {
   readonly askOnce?: (system: string, question: string) => Promise<{ readonly ok: true; readonly text: string } | { readonly ok: false; readonly message: string }>;
   /** tandem's own documentation (its README, shipped in the package), for /help QUESTION. */
   readonly tandemDocs?: () => Promise<string>;
-  /** Where the tandem's prompts live (prompts/ in the package). */
-  readonly promptsDir?: string;
+  /** The system prompt of /help QUESTION (prompts/help/system.md, with `{docs}`). */
+  readonly helpPrompt?: () => Promise<string>;
   /** Decisions about what leaves the machine (a typed /web URL) go on record here. */
   readonly audit?: AuditLog;
   /** Fetches a web page (http and https only, capped, the user's proxy); failures are one line. */
