@@ -1,6 +1,6 @@
 // The one prompt loader: every text tandem sends (format rules, context wrappers, reflections, commit
 // messages, summaries, the architect's hand-over, watch mode, /help), read from prompts/ once per coder.
-import type { Coder } from './base-coder.js';
+import type { Coder } from './coder.js';
 import type { ContextPrompts } from './messages.js';
 import type { FormatPrompts, PromptReader, PromptValues } from './prompt-files.js';
 import { loadFormatPrompts, readPrompt } from './prompt-files.js';
