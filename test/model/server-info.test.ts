@@ -42,7 +42,9 @@ describe('askServer', () => {
     });
     const info = await askServer({ baseURL: url, apiKey: null, http: fetchHttp, model: 'm', timeoutMs: 200 });
     expect(info).toEqual({ models: null, contextWindow: null, truncated: false });
-    expect(connections).toBe(1);
+    // On a loaded machine the 200 ms may pass before the request reaches the handler: at most the one
+    // question was asked, never the two after it.
+    expect(connections).toBeLessThanOrEqual(1);
   });
 
   it('refuses an answer larger than the cap instead of reading it all', async () => {
