@@ -2,7 +2,7 @@
 import { join } from 'node:path';
 import type { RequestPorts, ShellPort, TokenCounter } from '../coders/ports.js';
 import { readPrompt } from '../coders/prompt-files.js';
-import { writeCommitMessage } from '../coders/commit-message.js';
+import { writeCommitMessage } from '../round/commit-message.js';
 import { readFile } from 'node:fs/promises';
 import { renderSettingsReport } from '../config/settings-report.js';
 import { withChatChanges } from './commands/settings.js';

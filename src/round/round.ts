@@ -1,49 +1,110 @@
-// One round of a reply that makes edits: apply them (and commit), offer what they need, run the checks,
-// and gather what failed for the model. The round either ends the request or hands back its failures.
-import type { CheckRoundResult } from '../coders/check-round.js';
-import { runCheckRound } from '../coders/check-round.js';
-import type { CommitWritten, EditRoundResult } from '../coders/edit-round.js';
-import { describeEditProblems, runEditRound } from '../coders/edit-round.js';
+// One round of a reply, in one place: the coder parses it once; a reply without edits that names files it
+// needs gets them offered; otherwise its edits are planned, approved, written and committed, the files
+// they failed on and the commands it suggests are offered, the checks run, and what failed becomes the
+// next message for the model. The session calls the round and gets back how the step ends.
+import type { Coder } from '../coders/base-coder.js';
 import type { RequestPorts } from '../coders/ports.js';
-import type { FailureKind, RoundFailures } from '../coders/reflection.js';
-import { offerShellCommands } from '../coders/shell-offer.js';
-import type { EmitEvent } from './events.js';
-import { offerUnseenFiles, type FileOfferDeps } from './file-offers.js';
-import type { LoadedCoder, RequestOutcome, SessionOptions } from './session-types.js';
-import type { SessionTotals } from './totals.js';
+import type { PromptSet } from '../coders/prompt-set.js';
+import type { ParseResult } from '../edits/types.js';
+import { runCheckRound, type CheckRoundResult } from './check-round.js';
+import { commitChange } from './commit-change.js';
+import { describeEditProblems, runEditRound, type EditRoundResult } from './edit-round.js';
+import { offerFilesTheReplyNeeds, offerUnseenFiles, type FileOfferDeps } from './file-offers.js';
+import type { UncommittedLedger } from './ledger.js';
+import type { RequestOutcome, StepResult } from './outcome.js';
+import { decideReflection, type FailureKind, type RoundFailures } from './reflection.js';
+import { askAgainWithFiles, decideNextRound, type ReflectionBudget, type ReflectionDeps } from './reflection-step.js';
+import type { EmitRoundEvent } from './round-events.js';
+import { offerShellCommands } from './shell-offer.js';
+import type { CommitWritten } from './write-change.js';
+
+/** A coder with its prompts, as the session loaded it. */
+export interface RoundCoder {
+  readonly coder: Coder;
+  readonly prompts: PromptSet;
+}
+
+/** The settings a round reads (the session's options hold them). */
+export interface RoundOptions {
+  readonly root: string;
+  readonly dryRun: boolean;
+  readonly autoCommits: boolean;
+  readonly dirtyCommits: boolean;
+  readonly autoLint: boolean;
+  readonly autoTest: boolean;
+  readonly testCommand: string;
+  /** git's hooks folder relative to the root (core.hooksPath), whose files only a person may edit. */
+  readonly hooksDir?: string | null;
+  /** Files the repository's git config includes (repository-relative), whose edits need a person. */
+  readonly gitIncludes?: readonly string[];
+  /** The lint and test commands as configured: new files that change what they load need a person. */
+  readonly commandsRun?: readonly string[];
+}
+
+/** The session's running counts a round adds to. */
+export interface RoundTally {
+  editsApplied: number;
+  editsFailed: number;
+  commits: number;
+  reflections: number;
+}
 
 export interface RoundDeps {
-  readonly options: SessionOptions;
+  readonly options: RoundOptions;
   readonly ports: RequestPorts;
-  readonly emit: EmitEvent;
-  readonly totals: SessionTotals;
-  /** Text tandem wrote but could not commit, by path. */
-  readonly uncommittedByTandem: Map<string, string>;
+  readonly emit: EmitRoundEvent;
+  readonly totals: RoundTally;
+  /** What tandem wrote and has not committed in this chat. */
+  readonly ledger: UncommittedLedger;
   /** The chat's files, read-only files and declined files; files the round adds join the chat through it. */
-  readonly offers: FileOfferDeps;
-  readonly commit: CommitWritten | null;
-  /** A suggested shell command nobody could approve (headless). */
-  readonly onUnansweredCommand?: () => void;
-  /** A typed failure while applying: ends the request (see error-ending.ts). */
+  readonly chat: FileOfferDeps;
+  /** The models that write the commit message, and the user's request it sums up. */
+  readonly commitMessage: { readonly models: { readonly weak: string; readonly main: string }; readonly request: string | undefined };
+  /** A typed failure while applying ends the request; the session notes on the last reply that nothing landed. */
   readonly endWithError: (error: unknown, modelNote: string) => RequestOutcome;
 }
 
-/** The request is over (approval needed, interrupted, declined, an error), or these failures go back. */
-export type RoundResult = { readonly end: RequestOutcome } | { readonly failures: RoundFailures };
+/** The model's reply to a request: its round, then the next message for the model or the end of the request. */
+export async function runReplyRound(reply: string, loaded: RoundCoder, budget: ReflectionBudget, deps: RoundDeps, signal?: AbortSignal): Promise<StepResult> {
+  const parsed = loaded.coder.parse(reply, { chatFiles: deps.chat.chatFiles });
+  const added = await offerFilesTheReplyNeeds(reply, parsed, deps.chat);
+  if (added.length > 0) return askAgainWithFiles(added, loaded.prompts, budget, reflectionDeps(deps));
+  const round = await runRound(parsed, loaded, deps, signal);
+  if ('end' in round) return round;
+  // Checks and fixes went on; the request then ends approval_required rather than completed (exit 4).
+  if (round.commandUnanswered) budget.commandUnanswered = true;
+  return decideNextRound(round.failures, budget, reflectionDeps(deps));
+}
 
-export async function runRound(reply: string, loaded: LoadedCoder, deps: RoundDeps, signal?: AbortSignal): Promise<RoundResult> {
-  const applied = await applyEdits(reply, loaded, deps, signal);
+/**
+ * A reply written elsewhere (`--apply FILE`, the clipboard): one round, exactly like a model's reply's.
+ * Nobody can be asked to fix what fails, so failures end the request with status reflection_limit.
+ */
+export async function applyReplyOnce(reply: string, loaded: RoundCoder, deps: RoundDeps, signal?: AbortSignal): Promise<RequestOutcome> {
+  const round = await runRound(loaded.coder.parse(reply, { chatFiles: deps.chat.chatFiles }), loaded, deps, signal);
+  if ('end' in round) return round.end;
+  const decision = decideReflection(round.failures, 0, 0);
+  if (decision.action !== 'limit') return { status: 'completed' };
+  const note = `The reply's edits did not all land (${decision.reason}); nothing was sent to a model:\n${round.failures.sections.join('\n\n')}`;
+  deps.emit({ type: 'error', message: note });
+  return { status: 'reflection_limit', message: note };
+}
+
+/** The request is over (approval needed, interrupted, declined, an error), or these failures go back. */
+type RoundResult = { readonly end: RequestOutcome } | { readonly failures: RoundFailures; readonly commandUnanswered: boolean };
+
+async function runRound(parsed: ParseResult, loaded: RoundCoder, deps: RoundDeps, signal?: AbortSignal): Promise<RoundResult> {
+  const applied = await applyEdits(parsed, loaded, deps, signal);
   if ('end' in applied) return applied;
   const { edits, added, declined } = applied;
   const editFailures = describeEditFailures(edits, added, loaded);
   if (edits.approvalRequired) return { end: { status: 'approval_required', message: 'An edit needed approval that nobody could give.' } };
-  // Checks and fixes go on; the request then ends approval_required rather than completed (exit 4).
-  if (applied.shellUnanswerable) deps.onUnansweredCommand?.();
   const checks = await runChecks(edits, loaded, deps, signal);
   if (signal?.aborted) return { end: { status: 'interrupted', message: 'Interrupted while checking the change.' } };
   // No means no: a declined edit or file is not a failure to retry; the request ends here.
   if (declined) return { end: { status: 'completed' } };
-  return { failures: { sections: [...editFailures.sections, ...checks.failures], kinds: [...editFailures.kinds, ...checks.kinds] } };
+  const failures = { sections: [...editFailures.sections, ...checks.failures], kinds: [...editFailures.kinds, ...checks.kinds] };
+  return { failures, commandUnanswered: applied.shellUnanswerable };
 }
 
 interface AppliedEdits {
@@ -56,28 +117,27 @@ interface AppliedEdits {
   readonly shellUnanswerable: boolean;
 }
 
-async function applyEdits(reply: string, loaded: LoadedCoder, deps: RoundDeps, signal?: AbortSignal): Promise<AppliedEdits | { end: RequestOutcome }> {
-  const { options, ports, offers } = deps;
-  const declinedBefore = offers.declined.size;
-  const seen = [...offers.chatFiles];
+async function applyEdits(parsed: ParseResult, loaded: RoundCoder, deps: RoundDeps, signal?: AbortSignal): Promise<AppliedEdits | { end: RequestOutcome }> {
+  const { options, ports, chat } = deps;
+  const declinedBefore = chat.declined.size;
+  const seen = [...chat.chatFiles];
   let edits: EditRoundResult;
   try {
     edits = await runEditRound(
-      reply,
+      parsed,
       {
         root: options.root,
-        chatFiles: offers.chatFiles,
+        chatFiles: chat.chatFiles,
         dryRun: options.dryRun,
         dirtyCommits: options.dirtyCommits,
-        readOnly: offers.readOnly,
+        readOnly: chat.readOnly,
         hooksDir: options.hooksDir,
         gitIncludes: options.gitIncludes,
         commands: options.commandsRun,
-        uncommittedByTandem: deps.uncommittedByTandem,
-        declined: offers.declined,
+        declined: chat.declined,
         signal,
       },
-      { coder: loaded.coder, asker: ports.asker, git: ports.git, emit: deps.emit, lock: ports.lock ?? null, commit: deps.commit, journal: ports.applyJournal ?? null, audit: ports.audit },
+      { asker: ports.asker, git: ports.git, emit: deps.emit, lock: ports.lock ?? null, commit: commitOf(loaded, deps), journal: ports.applyJournal ?? null, audit: ports.audit, ledger: deps.ledger },
     );
   } catch (error) {
     if (signal?.aborted && (error as { kind?: unknown }).kind === 'interrupted') {
@@ -87,19 +147,26 @@ async function applyEdits(reply: string, loaded: LoadedCoder, deps: RoundDeps, s
     }
     return { end: deps.endWithError(error, 'None of the edits in your last reply were applied') };
   }
-  trackUncommitted(edits.written, edits.uncommitted, deps);
-  for (const path of edits.addedToChat) offers.add(path);
+  for (const path of edits.addedToChat) chat.add(path);
   // Edits that did not apply to a file the model has not seen: offer it, and ask for those edits again.
   const unseen = edits.failures.filter((f) => f.reason !== 'denied' && !seen.includes(f.edit.path)).map((f) => f.edit.path);
-  const added = await offerUnseenFiles(unseen, offers);
-  const declined = offers.declined.size > declinedBefore || edits.failures.some((f) => f.reason === 'denied');
+  const added = await offerUnseenFiles(unseen, chat);
+  const declined = chat.declined.size > declinedBefore || edits.failures.some((f) => f.reason === 'denied');
   deps.totals.editsApplied += edits.appliedCount;
   deps.totals.editsFailed += edits.failures.length;
   const shell = await offerShellCommands(edits.shellCommands, { shell: ports.shell, asker: ports.asker, emit: deps.emit });
   return { edits, added, declined, shellUnanswerable: shell.unanswerable };
 }
 
-function describeEditFailures(edits: EditRoundResult, added: readonly string[], loaded: LoadedCoder): RoundFailures {
+/** tandem's commit of the round's writes, or null when nothing is committed (no git, --no-auto-commits). */
+function commitOf(loaded: RoundCoder, deps: RoundDeps): CommitWritten | null {
+  const git = deps.ports.git;
+  if (!git || !deps.options.autoCommits) return null;
+  const { models, request } = deps.commitMessage;
+  return commitChange({ git, client: deps.ports.weakModel, models, systemPrompt: loaded.prompts.commitMessage, request, emit: deps.emit, totals: deps.totals, clock: deps.ports.clock });
+}
+
+function describeEditFailures(edits: EditRoundResult, added: readonly string[], loaded: RoundCoder): RoundFailures {
   const sections: string[] = [];
   const kinds: FailureKind[] = [];
   if (added.length > 0) sections.push(loaded.prompts.reflection.addedFilesRedo.replace('{files}', () => added.join(', ')));
@@ -109,7 +176,7 @@ function describeEditFailures(edits: EditRoundResult, added: readonly string[], 
   return { sections, kinds };
 }
 
-function runChecks(edits: EditRoundResult, loaded: LoadedCoder, deps: RoundDeps, signal?: AbortSignal): Promise<CheckRoundResult> {
+function runChecks(edits: EditRoundResult, loaded: RoundCoder, deps: RoundDeps, signal?: AbortSignal): Promise<CheckRoundResult> {
   const { options } = deps;
   return runCheckRound(
     edits.written,
@@ -118,13 +185,6 @@ function runChecks(edits: EditRoundResult, loaded: LoadedCoder, deps: RoundDeps,
   );
 }
 
-/** Remembers what tandem wrote but could not commit, so it is never committed later as the user's work. */
-function trackUncommitted(written: ReadonlyArray<{ path: string; after: string }>, reason: string | undefined, deps: RoundDeps): void {
-  for (const file of written) {
-    if (reason) deps.uncommittedByTandem.set(file.path, file.after);
-    else deps.uncommittedByTandem.delete(file.path);
-  }
-  if (reason && written.length > 0) {
-    deps.emit({ type: 'warning', message: `Left the edits to ${written.map((f) => f.path).join(', ')} uncommitted: ${reason}.` });
-  }
+function reflectionDeps(deps: RoundDeps): ReflectionDeps {
+  return { asker: deps.ports.asker, emit: deps.emit, totals: deps.totals };
 }
