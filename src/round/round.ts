@@ -41,6 +41,9 @@ export interface RoundOptions {
   readonly commandsRun?: readonly string[];
 }
 
+/** The ports a round uses (the session's request ports hold them). */
+export type RoundPorts = Pick<RequestPorts, 'weakModel' | 'git' | 'checks' | 'asker' | 'shell' | 'lock' | 'applyJournal' | 'audit' | 'clock'>;
+
 /** The session's running counts a round adds to. */
 export interface RoundTally {
   editsApplied: number;
@@ -51,7 +54,7 @@ export interface RoundTally {
 
 export interface RoundDeps {
   readonly options: RoundOptions;
-  readonly ports: RequestPorts;
+  readonly ports: RoundPorts;
   readonly emit: EmitRoundEvent;
   readonly totals: RoundTally;
   /** What tandem wrote and has not committed in this chat. */

@@ -40,17 +40,7 @@ function roundDeps(root: string, chatFiles: string[], git: GitPort, options: { r
   const asker = new ScriptedAsker({ 'add-file': 'yes' });
   const deps: RoundDeps = {
     options: { root, dryRun: false, autoCommits: true, dirtyCommits: true, autoLint: false, autoTest: false, testCommand: '' },
-    ports: {
-      model: fixedReplyModel('unused'),
-      weakModel: fixedReplyModel('feat: scripted change'),
-      tokens: { count: (text) => text.length },
-      git,
-      checks: new FakeChecks(),
-      asker,
-      repoMap: null,
-      shell: null,
-      files: options.repoFiles ? { list: async () => options.repoFiles ?? [] } : null,
-    },
+    ports: { weakModel: fixedReplyModel('feat: scripted change'), git, checks: new FakeChecks(), asker, shell: null },
     emit: (event) => void events.push(event),
     totals,
     ledger: options.ledger ?? new UncommittedLedger(),
