@@ -63,17 +63,21 @@ export interface RoundDeps {
   readonly chat: FileOfferDeps;
   /** The models that write the commit message, and the user's request it sums up. */
   readonly commitMessage: { readonly models: { readonly weak: string; readonly main: string }; readonly request: string | undefined };
-  /** A typed failure while applying ends the request; the session notes on the last reply that nothing landed. */
-  readonly endWithError: (error: unknown, modelNote: string) => RequestOutcome;
+}
+
+/** A failure while applying (git, disk, lock): the session ends the request with it, noting `modelNote` on the last reply. */
+export interface RoundError {
+  readonly error: unknown;
+  readonly modelNote: string;
 }
 
 /** The model's reply to a request: its round, then the next message for the model or the end of the request. */
-export async function runReplyRound(reply: string, loaded: RoundCoder, budget: ReflectionBudget, deps: RoundDeps, signal?: AbortSignal): Promise<StepResult> {
+export async function runReplyRound(reply: string, loaded: RoundCoder, budget: ReflectionBudget, deps: RoundDeps, signal?: AbortSignal): Promise<StepResult | RoundError> {
   const parsed = loaded.coder.parse(reply, { chatFiles: deps.chat.chatFiles });
   const added = await offerFilesTheReplyNeeds(reply, parsed, deps.chat);
   if (added.length > 0) return askAgainWithFiles(added, loaded.prompts, budget, reflectionDeps(deps));
   const round = await runRound(parsed, loaded, deps, signal);
-  if ('end' in round) return round;
+  if ('end' in round || 'error' in round) return round;
   // Checks and fixes went on; the request then ends approval_required rather than completed (exit 4).
   if (round.commandUnanswered) budget.commandUnanswered = true;
   return decideNextRound(round.failures, budget, reflectionDeps(deps));
@@ -83,8 +87,9 @@ export async function runReplyRound(reply: string, loaded: RoundCoder, budget: R
  * A reply written elsewhere (`--apply FILE`, the clipboard): one round, exactly like a model's reply's.
  * Nobody can be asked to fix what fails, so failures end the request with status reflection_limit.
  */
-export async function applyReplyOnce(reply: string, loaded: RoundCoder, deps: RoundDeps, signal?: AbortSignal): Promise<RequestOutcome> {
+export async function applyReplyOnce(reply: string, loaded: RoundCoder, deps: RoundDeps, signal?: AbortSignal): Promise<RequestOutcome | RoundError> {
   const round = await runRound(loaded.coder.parse(reply, { chatFiles: deps.chat.chatFiles }), loaded, deps, signal);
+  if ('error' in round) return round;
   if ('end' in round) return round.end;
   const decision = decideReflection(round.failures, 0, 0);
   if (decision.action !== 'limit') return { status: 'completed' };
@@ -93,12 +98,12 @@ export async function applyReplyOnce(reply: string, loaded: RoundCoder, deps: Ro
   return { status: 'reflection_limit', message: note };
 }
 
-/** The request is over (approval needed, interrupted, declined, an error), or these failures go back. */
-type RoundResult = { readonly end: RequestOutcome } | { readonly failures: RoundFailures; readonly commandUnanswered: boolean };
+/** The request is over (approval needed, interrupted, declined), a failure ends it, or these failures go back. */
+type RoundResult = { readonly end: RequestOutcome } | RoundError | { readonly failures: RoundFailures; readonly commandUnanswered: boolean };
 
 async function runRound(parsed: ParseResult, loaded: RoundCoder, deps: RoundDeps, signal?: AbortSignal): Promise<RoundResult> {
   const applied = await applyEdits(parsed, loaded, deps, signal);
-  if ('end' in applied) return applied;
+  if ('end' in applied || 'error' in applied) return applied;
   const { edits, added, declined } = applied;
   const editFailures = describeEditFailures(edits, added, loaded);
   if (edits.approvalRequired) return { end: { status: 'approval_required', message: 'An edit needed approval that nobody could give.' } };
@@ -120,7 +125,7 @@ interface AppliedEdits {
   readonly shellUnanswerable: boolean;
 }
 
-async function applyEdits(parsed: ParseResult, loaded: RoundCoder, deps: RoundDeps, signal?: AbortSignal): Promise<AppliedEdits | { end: RequestOutcome }> {
+async function applyEdits(parsed: ParseResult, loaded: RoundCoder, deps: RoundDeps, signal?: AbortSignal): Promise<AppliedEdits | { end: RequestOutcome } | RoundError> {
   const { options, ports, chat } = deps;
   const declinedBefore = chat.declined.size;
   const seen = [...chat.chatFiles];
@@ -148,7 +153,7 @@ async function applyEdits(parsed: ParseResult, loaded: RoundCoder, deps: RoundDe
       deps.emit({ type: 'info', message });
       return { end: { status: 'interrupted', message } };
     }
-    return { end: deps.endWithError(error, 'None of the edits in your last reply were applied') };
+    return { error, modelNote: 'None of the edits in your last reply were applied' };
   }
   for (const path of edits.addedToChat) chat.add(path);
   // Edits that did not apply to a file the model has not seen: offer it, and ask for those edits again.

@@ -187,7 +187,8 @@ export class Session {
     try {
       const loaded = await this.deps.loadCoder(this.editFormat);
       this.emit({ type: 'assistant', text, interrupted: false });
-      return await applyReplyOnce(text, loaded, this.roundDeps(), signal);
+      const outcome = await applyReplyOnce(text, loaded, this.roundDeps(), signal);
+      return 'error' in outcome ? this.endWithError(outcome.error, outcome.modelNote) : outcome;
     } catch (error) {
       return this.endWithError(error, null);
     }
@@ -266,7 +267,8 @@ export class Session {
     const reply = await requestWithinWindow(built, message, this.profiles.get(role), conversation, this.requestDeps, signal);
     if (!reply.ok) return { end: reply.outcome };
     if (!loaded.coder.makesEdits) return { end: { status: 'completed' } };
-    return runReplyRound(reply.text, loaded, budget, this.roundDeps(), signal);
+    const step = await runReplyRound(reply.text, loaded, budget, this.roundDeps(), signal);
+    return 'error' in step ? { end: this.endWithError(step.error, step.modelNote) } : step;
   }
 
   /** The chat's own conversation, which the session log records. */
@@ -288,7 +290,6 @@ export class Session {
       ledger: this.ledger,
       chat: this.fileOffers,
       commitMessage: { models: this.models, request },
-      endWithError: (error, note) => this.endWithError(error, note),
     };
   }
 

@@ -46,9 +46,6 @@ function roundDeps(root: string, chatFiles: string[], git: GitPort, options: { r
     ledger: options.ledger ?? new UncommittedLedger(),
     chat: { files: options.repoFiles ? { list: async () => options.repoFiles ?? [] } : null, asker, chatFiles, add: (path) => !chatFiles.includes(path) && chatFiles.push(path) > 0, declined: new Set() },
     commitMessage: { models: { weak: 'weak', main: 'main' }, request: 'change x' },
-    endWithError: (error) => {
-      throw error;
-    },
   };
   return { deps, events, totals, asker };
 }
