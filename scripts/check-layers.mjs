@@ -5,7 +5,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 // Highest first: a folder may import the folders after it. Nothing imports cli/; only cli/ imports eval/.
-const LAYERS = ['cli', 'eval', 'telemetry', 'config', 'session', 'coders', 'edits', 'model', 'repomap', 'git', 'checks', 'watch', 'context', 'platform'];
+const LAYERS = ['cli', 'eval', 'telemetry', 'config', 'session', 'round', 'coders', 'edits', 'model', 'repomap', 'git', 'checks', 'watch', 'context', 'platform'];
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const src = join(root, 'src');
 

@@ -1,7 +1,7 @@
 // The slash commands' view of a session: what each command may touch, built from the session's parts.
 import { join } from 'node:path';
 import type { RequestPorts, ShellPort, TokenCounter } from '../coders/ports.js';
-import { writeCommitMessage } from '../coders/commit-message.js';
+import { writeCommitMessage } from '../round/commit-message.js';
 import { readFile } from 'node:fs/promises';
 import { renderSettingsReport } from '../config/settings-report.js';
 import { withChatChanges } from './commands/settings.js';

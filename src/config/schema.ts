@@ -204,7 +204,7 @@ export const OPTIONS = {
   },
   'max-reflections': {
     type: 'int', min: 0, max: 100, default: 3, group: 'checks', repo: 'raises-cost', metavar: 'N',
-    // The re-asks' own bound is MAX_FILES_ADDED_REASKS (session/reflection-step.ts).
+    // The re-asks' own bound is MAX_FILES_ADDED_REASKS (round/reflection-step.ts).
     help: 'failure round-trips per request (re-asks after added files: 3 more, apart)',
   },
   // Commands get no secret-looking variables; the user may keep some by name.

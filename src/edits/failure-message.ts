@@ -1,7 +1,7 @@
 // Text written for the model when edits fail: the failed block, the closest real lines, candidate
 // line numbers, and what already applied. The similarity search here only informs; it never applies.
 import { LineView, foldLine, toLines } from './match-lines.js';
-import type { Edit, EditFailure } from './types.js';
+import type { BlockFailure, Edit } from './types.js';
 
 const MAX_SHOWN_LINES = 40;
 const NON_ASCII = /[^\x00-\x7F]/;
@@ -172,7 +172,7 @@ export function refusedMessage(edit: Edit, reason: string): string {
 }
 
 /** The failed blocks, each with what went wrong. */
-function failureSection(failures: readonly EditFailure[]): string {
+function failureSection(failures: readonly BlockFailure[]): string {
   const n = failures.length;
   const head = `${n} edit block${n === 1 ? '' : 's'} failed to apply:`;
   return `${head}\n\n${failures.map((f) => f.message.trim()).join('\n\n')}`;
@@ -196,7 +196,7 @@ export interface RoundProblems {
   readonly parseProblems: readonly string[];
   /** Every block of the reply had SEARCH equal to REPLACE: how many, so the model learns nothing changed. */
   readonly unchangedOnly?: number;
-  readonly failures: readonly EditFailure[];
+  readonly failures: readonly BlockFailure[];
   readonly appliedCount: number;
 }
 

@@ -73,12 +73,20 @@ export type EditFailureReason =
   /** The file cannot be written where the reply put it (a path through a file, a name too long, git would ignore it). */
   | 'unwritable';
 
-/** An edit that could not be planned, with text written for the model. */
-export interface EditFailure {
-  readonly edit: Edit;
+/**
+ * A block of the reply that was not written, as a round reports and counts it: which file and block,
+ * why, and the text for the model. A whole file refused (unwritable, declined) fails each of its blocks.
+ */
+export interface BlockFailure {
+  readonly edit: Pick<Edit, 'path' | 'index'>;
   readonly reason: EditFailureReason;
   /** Explains to the model exactly what to fix: the block, the closest lines, candidate line numbers. */
   readonly message: string;
+}
+
+/** An edit that could not be planned, with text written for the model. */
+export interface EditFailure extends BlockFailure {
+  readonly edit: Edit;
 }
 
 /** The planned new state of one file. */

@@ -1,5 +1,5 @@
 // The user's own uncommitted work on files tandem is about to edit: which files hold it. The edit
-// round commits it on its own (coders/edit-round.ts), so tandem's commit holds only tandem's change.
+// round commits it on its own (round/write-change.ts), so tandem's commit holds only tandem's change.
 import { createGit, toRepoPaths, type GitOptions } from './repo.js';
 import { isUnmerged } from './state.js';
 import { isUntracked, statusOf } from './status.js';

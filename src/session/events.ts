@@ -1,9 +1,10 @@
 // The typed events a session emits. Renderers (terminal, JSON lines) subscribe; core code never prints.
-import type { RoundEvent } from '../coders/round-events.js';
-import type { ShellEvent } from '../coders/shell-offer.js';
+import type { RoundEvent } from '../round/round-events.js';
+import type { ShellEvent } from '../round/shell-offer.js';
 import type { Usage } from '../model/types.js';
+import type { ResultStatus } from '../round/outcome.js';
 
-export type ResultStatus = 'completed' | 'reflection_limit' | 'approval_required' | 'error' | 'interrupted';
+export type { ResultStatus } from '../round/outcome.js';
 
 export interface Totals {
   readonly requests: number;

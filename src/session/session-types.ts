@@ -3,7 +3,7 @@ import type { ChatMode, CoderFormat } from '../coders/coder.js';
 import type { CoderLoader } from '../coders/coder-loader.js';
 import type { RequestPorts } from '../coders/ports.js';
 import type { FileSystem } from '../platform/file-system.js';
-import type { EmitEvent, ResultStatus } from './events.js';
+import type { EmitEvent } from './events.js';
 import type { ModelProfiles, ModelRole } from './model-profiles.js';
 import type { SessionRecorder } from './session-log.js';
 
@@ -62,10 +62,7 @@ export interface SessionDeps {
   readonly fileSystem?: FileSystem;
 }
 
-export interface RequestOutcome {
-  readonly status: ResultStatus;
-  readonly message?: string;
-}
+export type { RequestOutcome, StepResult } from '../round/outcome.js';
 
 export interface ReadOnlyFile {
   /** Shown to the model under this name (repo-relative when inside the repository). */
@@ -79,5 +76,3 @@ export interface Instruction {
   readonly text: string;
 }
 
-/** How one step of a request ends: the request is over, or the next message goes to the model. */
-export type StepResult = { readonly end: RequestOutcome } | { readonly next: string };

@@ -1,12 +1,13 @@
 // The chat: files, history and modes, and one user request carried through its rounds of reflection.
 // It emits events and records the log; it never prints. Model failures arrive as values.
 import type { CoderFormat } from '../coders/base-coder.js';
-import { stepTimer } from '../coders/check-round.js';
-import { writeCommitMessage } from '../coders/commit-message.js';
-import { decideReflection } from '../coders/reflection.js';
 import type { BuiltMessages } from '../coders/messages.js';
 import { buildMessages } from '../coders/messages.js';
 import type { RequestPorts } from '../coders/ports.js';
+import { offerMentionedFiles, type FileOfferDeps } from '../round/file-offers.js';
+import { UncommittedLedger } from '../round/ledger.js';
+import { ReflectionBudget } from '../round/reflection-step.js';
+import { applyReplyOnce, runReplyRound, type RoundDeps } from '../round/round.js';
 import { buildModelProfile, type ModelProfile } from '../model/model-profile.js';
 import { withoutReasoning } from '../model/think-tags.js';
 import type { ChatMessage } from '../model/types.js';
@@ -15,12 +16,9 @@ import { Conversation } from './conversation.js';
 import { endWithError } from './error-ending.js';
 import type { EmitEvent, Totals } from './events.js';
 import { readChatFileTexts, readReadOnlyTexts, RefusalWarnings } from './file-texts.js';
-import { offerFilesTheReplyNeeds, offerMentionedFiles, type FileOfferDeps } from './file-offers.js';
 import { ModelProfiles, type ModelRole } from './model-profiles.js';
 import { PromptLayout } from './prompt-layout.js';
-import { askAgainWithFiles, decideNextRound, ReflectionBudget, type ReflectionDeps } from './reflection-step.js';
 import { requestReply, requestWithinWindow, type RequestStepDeps } from './request-step.js';
-import { runRound, type RoundDeps } from './round-step.js';
 import type { ChatMode, Instruction, LoadedCoder, ReadOnlyFile, RequestOutcome, SessionDeps, SessionOptions, StepResult } from './session-types.js';
 import { summarizeHistory } from './summarize.js';
 import { SessionTotals } from './totals.js';
@@ -43,8 +41,8 @@ export class Session {
   editorFormat: CoderFormat;
   /** HEAD when the last request started, for /diff (null: no commit yet; undefined: no request yet). */
   lastRequestStartHash: string | null | undefined = undefined;
-  /** Text tandem wrote but could not commit, by path (see EditRoundOptions.uncommittedByTandem). */
-  private readonly uncommittedByTandem = new Map<string, string>();
+  /** What tandem wrote and has not committed (git mid-merge): never committed later as the user's work. */
+  private readonly ledger = new UncommittedLedger();
   /** Files the user said no to (adding, editing) in this chat: not offered again. */
   private readonly declinedFiles = new Set<string>();
   /** Chat files whose text was refused (too big, special, outside) and already warned about. */
@@ -189,13 +187,8 @@ export class Session {
     try {
       const loaded = await this.deps.loadCoder(this.editFormat);
       this.emit({ type: 'assistant', text, interrupted: false });
-      const round = await runRound(text, loaded, this.roundDeps(loaded), signal);
-      if ('end' in round) return round.end;
-      const decision = decideReflection(round.failures, 0, 0);
-      if (decision.action !== 'limit') return { status: 'completed' };
-      const note = `The reply's edits did not all land (${decision.reason}); nothing was sent to a model:\n${round.failures.sections.join('\n\n')}`;
-      this.emit({ type: 'error', message: note });
-      return { status: 'reflection_limit', message: note };
+      const outcome = await applyReplyOnce(text, loaded, this.roundDeps(), signal);
+      return 'error' in outcome ? this.endWithError(outcome.error, outcome.modelNote) : outcome;
     } catch (error) {
       return this.endWithError(error, null);
     }
@@ -268,17 +261,14 @@ export class Session {
     }
   }
 
-  /** One request, the round its reply makes, and the reflection decision: the next message, or the end. */
+  /** One request and the round its reply makes (in round/): the next message, or the end. */
   private async runTurn(message: string, loaded: LoadedCoder, role: ModelRole, conversation: Conversation, budget: ReflectionBudget, signal?: AbortSignal): Promise<StepResult> {
     const built = await this.buildRequest(message, loaded, conversation.history, true);
     const reply = await requestWithinWindow(built, message, this.profiles.get(role), conversation, this.requestDeps, signal);
     if (!reply.ok) return { end: reply.outcome };
     if (!loaded.coder.makesEdits) return { end: { status: 'completed' } };
-    const added = await offerFilesTheReplyNeeds(reply.text, loaded.coder, this.fileOffers);
-    if (added.length > 0) return askAgainWithFiles(added, loaded.prompts, budget, this.reflectionDeps);
-    const round = await runRound(reply.text, loaded, { ...this.roundDeps(loaded), onUnansweredCommand: () => (budget.commandUnanswered = true) }, signal);
-    if ('end' in round) return round;
-    return decideNextRound(round.failures, budget, this.reflectionDeps);
+    const step = await runReplyRound(reply.text, loaded, budget, this.roundDeps(), signal);
+    return 'error' in step ? { end: this.endWithError(step.error, step.modelNote) } : step;
   }
 
   /** The chat's own conversation, which the session log records. */
@@ -290,21 +280,16 @@ export class Session {
     return { client: this.ports.model, asker: this.ports.asker, emit: this.emit, totals: this.totals, stream: this.options.stream, clock: this.ports.clock };
   }
 
-  private get reflectionDeps(): ReflectionDeps {
-    return { asker: this.ports.asker, emit: this.emit, totals: this.totals };
-  }
-
-  private roundDeps(loaded: LoadedCoder): RoundDeps {
-    const commit = this.ports.git && this.options.autoCommits ? (paths: string[], diff: string) => this.commitChange(paths, diff, loaded.prompts.commitMessage) : null;
+  private roundDeps(): RoundDeps {
+    const request = [...this.history].reverse().find((m) => m.role === 'user')?.content;
     return {
       options: this.options,
       ports: this.ports,
       emit: this.emit,
       totals: this.totals,
-      uncommittedByTandem: this.uncommittedByTandem,
-      offers: this.fileOffers,
-      commit,
-      endWithError: (error, note) => this.endWithError(error, note),
+      ledger: this.ledger,
+      chat: this.fileOffers,
+      commitMessage: { models: this.models, request },
     };
   }
 
@@ -341,17 +326,6 @@ export class Session {
   logDetail(message: string, detail: unknown): void {
     if (typeof detail !== 'string' || detail === '') return;
     this.deps.recorder?.record({ type: 'event', event: { type: 'error_detail', message, detail } });
-  }
-
-  private async commitChange(paths: string[], diff: string, systemPrompt: string): Promise<void> {
-    if (!this.ports.git) return;
-    const timer = stepTimer(this.ports.clock);
-    const request = [...this.history].reverse().find((m) => m.role === 'user')?.content;
-    const message = await writeCommitMessage({ client: this.ports.weakModel, model: this.models.weak, fallbackModel: this.models.main, systemPrompt, diff, paths, context: request });
-    const hash = await this.ports.git.commitTandemChange(paths, message);
-    if (!hash) return;
-    this.totals.commits++;
-    this.emit({ type: 'commit', hash, message, files: paths, user: false, ...timer() });
   }
 
   private removeAt<T>(list: T[], index: number): boolean {

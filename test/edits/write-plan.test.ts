@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createCoder } from '../../src/coders/base-coder.js';
-import { describeEditProblems, runEditRound } from '../../src/coders/edit-round.js';
+import { describeEditProblems, runEditRound } from '../../src/round/edit-round.js';
 import type { FormatPrompts } from '../../src/coders/prompt-files.js';
 import { checkWrites } from '../../src/edits/write-plan.js';
 import type { PlannedFile } from '../../src/edits/types.js';
@@ -37,9 +37,9 @@ describe('an edit round with writes the model got wrong', () => {
     ].join('\n');
     const events: Array<{ type: string; status?: string; path?: string }> = [];
     const result = await runEditRound(
-      reply,
+      createCoder('diff', {} as FormatPrompts).parse(reply, { chatFiles: ['app.py'] }),
       { root, chatFiles: ['app.py'], dryRun: false, dirtyCommits: false },
-      { coder: createCoder('diff', {} as FormatPrompts), asker: { confirm: async () => 'yes' }, git: null, emit: (e) => events.push(e) },
+      { asker: { confirm: async () => 'yes' }, git: null, emit: (e) => events.push(e) },
     );
     expect(read(root, 'app.py')).toBe('x = 2\n');
     expect(read(root, 'Makefile')).toBe('all:\n');

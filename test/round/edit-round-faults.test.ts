@@ -4,7 +4,7 @@ import { cpSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createCoder } from '../../src/coders/base-coder.js';
-import { runEditRound, type CommitWritten } from '../../src/coders/edit-round.js';
+import { runEditRound, type CommitWritten } from '../../src/round/edit-round.js';
 import type { GitPort } from '../../src/coders/ports.js';
 import type { FormatPrompts } from '../../src/coders/prompt-files.js';
 import { nodeWriteFs, type WriteFs } from '../../src/edits/write-fs.js';
@@ -102,7 +102,7 @@ async function run(root: string, fs: WriteFs, port: GitPort): Promise<{ ok: bool
     await port.commitTandemChange(paths, 'tandem: change');
   };
   try {
-    await runEditRound(REPLY, { root, chatFiles: CHAT, dryRun: false, dirtyCommits: true }, { coder, asker: { confirm: async () => 'yes' }, git: port, emit: () => {}, commit, fs });
+    await runEditRound(coder.parse(REPLY, { chatFiles: CHAT }), { root, chatFiles: CHAT, dryRun: false, dirtyCommits: true }, { asker: { confirm: async () => 'yes' }, git: port, emit: () => {}, commit, fs });
     return { ok: true };
   } catch (error) {
     return { ok: false, error: (error as Error).message };
@@ -182,7 +182,7 @@ describe('a file that changes between planning and writing', () => {
         return 'yes' as const;
       },
     };
-    const error = await runEditRound(reply, { root, chatFiles: ['app.py'], dryRun: false, dirtyCommits: false }, { coder, asker, git: null, emit: () => {} }).catch((e: unknown) => e);
+    const error = await runEditRound(coder.parse(reply, { chatFiles: ['app.py'] }), { root, chatFiles: ['app.py'], dryRun: false, dirtyCommits: false }, { asker, git: null, emit: () => {} }).catch((e: unknown) => e);
     expect((error as { kind?: string }).kind).toBe('changed_on_disk');
     expect((error as Error).message).toBe('app.py changed on disk after the edits were planned.');
     expect(readFileSync(join(root, 'app.py'), 'utf8')).toBe('x = 1\n# typed meanwhile\n');
@@ -204,7 +204,7 @@ describe('a tandem killed while applying', () => {
           if (++calls === n + 1) await new Promise<void>(() => {});
         },
       };
-      void runEditRound(REPLY, { root, chatFiles: CHAT, dryRun: false, dirtyCommits: false }, { coder, asker: { confirm: async () => 'yes' }, git: null, emit: () => {}, fs: killed, journal });
+      void runEditRound(coder.parse(REPLY, { chatFiles: CHAT }), { root, chatFiles: CHAT, dryRun: false, dirtyCommits: false }, { asker: { confirm: async () => 'yes' }, git: null, emit: () => {}, fs: killed, journal });
       await new Promise<void>((resolve) => {
         const poll = (): void => (calls > n ? resolve() : void setImmediate(poll));
         poll();
@@ -225,7 +225,7 @@ describe('a tandem killed while applying', () => {
     const journal = { file: join(root, '.tandem', 'apply-journal.json'), pid: 1, trustDir: join(root, '..', 'home-journals') };
     let calls = 0;
     const killed: WriteFs = { ...nodeWriteFs, writeNew: (p, d) => (++calls === 4 ? new Promise<void>(() => {}) : nodeWriteFs.writeNew(p, d)) };
-    void runEditRound(REPLY, { root, chatFiles: CHAT, dryRun: false, dirtyCommits: false }, { coder, asker: { confirm: async () => 'yes' }, git: null, emit: () => {}, fs: killed, journal });
+    void runEditRound(coder.parse(REPLY, { chatFiles: CHAT }), { root, chatFiles: CHAT, dryRun: false, dirtyCommits: false }, { asker: { confirm: async () => 'yes' }, git: null, emit: () => {}, fs: killed, journal });
     await new Promise<void>((resolve) => {
       const poll = (): void => (calls >= 4 ? resolve() : void setImmediate(poll));
       poll();
@@ -235,7 +235,7 @@ describe('a tandem killed while applying', () => {
     const events: Array<{ type: string; message?: string }> = [];
     const lock = createRepoLock(root, { timeoutMs: 1000, pid: process.pid });
 
-    await runEditRound(searchReplace('app.py', 'x = 1\n', 'x = 3\n'), { root, chatFiles: CHAT, dryRun: false, dirtyCommits: false }, { coder, asker: { confirm: async () => 'yes' }, git: null, emit: (e) => events.push(e), lock, journal });
+    await runEditRound(coder.parse(searchReplace('app.py', 'x = 1\n', 'x = 3\n'), { chatFiles: CHAT }), { root, chatFiles: CHAT, dryRun: false, dirtyCommits: false }, { asker: { confirm: async () => 'yes' }, git: null, emit: (e) => events.push(e), lock, journal });
 
     expect(events[0]).toEqual({ type: 'info', message: 'Put back 1 file(s) that a stopped tandem had left half-applied: app.py.' });
     expect(readFileSync(join(root, 'app.py'), 'utf8')).toBe('x = 3\n');
@@ -259,9 +259,9 @@ describe('SIGTERM or Ctrl-C while a reply is being written', () => {
         },
       };
       const error = await runEditRound(
-        REPLY,
+        coder.parse(REPLY, { chatFiles: CHAT }),
         { root, chatFiles: CHAT, dryRun: false, dirtyCommits: false, signal: controller.signal },
-        { coder, asker: { confirm: async () => 'yes' }, git: null, emit: () => {}, fs, journal },
+        { asker: { confirm: async () => 'yes' }, git: null, emit: () => {}, fs, journal },
       ).catch((e: unknown) => e);
       expect((error as { kind?: string }).kind, `signal at write ${n}`).toBe('interrupted');
       expect((error as Error).message).toMatch(/every file written was put back|nothing was changed/);

@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createGitPort } from '../../src/cli/git-adapter.js';
 import { createCoder } from '../../src/coders/base-coder.js';
-import { runEditRound } from '../../src/coders/edit-round.js';
+import { runEditRound } from '../../src/round/edit-round.js';
 import type { Asker } from '../../src/coders/ports.js';
-import type { RoundEvent } from '../../src/coders/round-events.js';
+import type { RoundEvent } from '../../src/round/round-events.js';
 import { isTandemCommit } from '../../src/git/commit.js';
 import { makeFixture, userCommit, type Fixture } from '../git/git-fixture.js';
 
@@ -28,9 +28,9 @@ describe('committing the user work before an edit', () => {
     const tandemHashes: Array<string | null> = [];
     const commit = async (paths: string[]) => void tandemHashes.push(await git.commitTandemChange(paths, 'feat: add g'));
     const result = await runEditRound(
-      reply,
+      createCoder('diff', prompts).parse(reply, { chatFiles }),
       { root: fx.root, chatFiles, dryRun: false, dirtyCommits },
-      { coder: createCoder('diff', prompts), asker: noQuestions, git, emit: (event) => void events.push(event), commit },
+      { asker: noQuestions, git, emit: (event) => void events.push(event), commit },
     );
     return { result, events, git, tandemHashes };
   }

@@ -1,5 +1,6 @@
-// The events one round of a request produces (edits, commits, checks); the session's event union
-// includes them, so renderers see one stream.
+// The events one round of a request produces (edits, commits, checks, suggested commands, reflections);
+// the session's event union includes them, so renderers see one stream.
+import type { ShellEvent } from './shell-offer.js';
 
 export type RoundEvent =
   | {
@@ -19,7 +20,11 @@ export type RoundEvent =
   /** `check: 'syntax'` marks the built-in syntax check, reported as a failed lint. */
   | ({ readonly type: 'lint'; readonly ok: boolean; readonly output: string; readonly check?: 'syntax' } & CheckFacts)
   | ({ readonly type: 'test'; readonly ok: boolean; readonly output: string } & CheckFacts)
-  | { readonly type: 'info'; readonly message: string };
+  | { readonly type: 'info'; readonly message: string }
+  | { readonly type: 'warning'; readonly message: string }
+  | { readonly type: 'error'; readonly message: string }
+  | { readonly type: 'reflection'; readonly n: number; readonly reason: string }
+  | ShellEvent;
 
 /** How long a step took, when the session has a clock (traces and `tandem trace` use it). */
 export interface StepTiming {

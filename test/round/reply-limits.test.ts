@@ -4,7 +4,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createCoder } from '../../src/coders/base-coder.js';
-import { describeEditProblems, runEditRound } from '../../src/coders/edit-round.js';
+import { describeEditProblems, runEditRound } from '../../src/round/edit-round.js';
 import type { Answer } from '../../src/coders/ports.js';
 import type { FormatPrompts } from '../../src/coders/prompt-files.js';
 import { MAX_CREATED_FILES, MAX_WRITTEN_BYTES } from '../../src/edits/reply-limits.js';
@@ -21,7 +21,7 @@ function manyFiles(n: number): string {
 async function round(reply: string, answer: Answer) {
   const root = gitRepo({ 'app.py': 'x = 1\n' });
   const asker = new ScriptedAsker({ 'large-reply': answer, 'create-file': 'yes', 'sensitive-file': 'unanswerable' });
-  const result = await runEditRound(reply, { root, chatFiles: ['app.py'], dryRun: false, dirtyCommits: false }, { coder, asker, git: null, emit: () => {} });
+  const result = await runEditRound(coder.parse(reply, { chatFiles: ['app.py'] }), { root, chatFiles: ['app.py'], dryRun: false, dirtyCommits: false }, { asker, git: null, emit: () => {} });
   return { root, asker, result };
 }
 

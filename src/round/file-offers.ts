@@ -1,6 +1,5 @@
 // Offers to add repository files a request or a reply names, so the model sees what it talks about.
 // No means no: a file the user declined is not offered again in this chat.
-import type { Coder } from '../coders/base-coder.js';
 import type { Asker, RepoFilesPort } from '../coders/ports.js';
 import { mentionedFiles } from './mentions.js';
 
@@ -28,9 +27,9 @@ export async function offerMentionedFiles(text: string, deps: FileOfferDeps): Pr
  * outside the chat are approved one by one), and only the edits that did not apply to a file the
  * model has not seen lead to an offer (offerUnseenFiles).
  */
-export async function offerFilesTheReplyNeeds(reply: string, coder: Coder, deps: FileOfferDeps): Promise<string[]> {
+export async function offerFilesTheReplyNeeds(reply: string, parsed: { readonly edits: readonly unknown[] }, deps: FileOfferDeps): Promise<string[]> {
   if (!deps.files) return [];
-  if (coder.parse(reply, { chatFiles: deps.chatFiles }).edits.length > 0) return [];
+  if (parsed.edits.length > 0) return [];
   return offer(mentionedFiles(reply, await deps.files.list(), deps.chatFiles), deps);
 }
 

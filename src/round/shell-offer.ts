@@ -1,5 +1,5 @@
 // Shell commands a reply suggests run only when a person says yes, one by one.
-import type { Asker, ShellPort } from './ports.js';
+import type { Asker, ShellPort } from '../coders/ports.js';
 
 export type ShellEvent = { readonly type: 'shell'; readonly command: string; readonly ran: boolean; readonly output?: string };
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mentionedFiles } from '../../src/session/mentions.js';
+import { mentionedFiles } from '../../src/round/mentions.js';
 
 const repo = ['src/utils.py', 'src/app.py', 'tests/app.py', 'README.md', 'Makefile'];
 

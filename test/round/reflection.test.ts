@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { cleanCommitMessage, fallbackCommitMessage } from '../../src/coders/commit-message.js';
-import { decideReflection, needsFixApproval } from '../../src/coders/reflection.js';
+import { cleanCommitMessage, fallbackCommitMessage } from '../../src/round/commit-message.js';
+import { decideReflection, needsFixApproval } from '../../src/round/reflection.js';
 
 describe('reflection policy', () => {
   it('is done when nothing failed', () => {

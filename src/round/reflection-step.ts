@@ -2,11 +2,10 @@
 // fixes), or the request is done or over its limit. Also the re-ask after the reply's files were added.
 import type { PromptSet } from '../coders/prompt-set.js';
 import type { Asker } from '../coders/ports.js';
-import type { RoundFailures } from '../coders/reflection.js';
-import { decideReflection, needsFixApproval } from '../coders/reflection.js';
-import type { EmitEvent } from './events.js';
-import type { StepResult } from './session-types.js';
-import type { SessionTotals } from './totals.js';
+import type { RoundFailures } from './reflection.js';
+import { decideReflection, needsFixApproval } from './reflection.js';
+import type { RequestOutcome, StepResult } from './outcome.js';
+import type { EmitRoundEvent } from './round-events.js';
 
 /**
  * Re-asks per request after the files a reply needed were added. Each one needs files newly added (a
@@ -33,8 +32,9 @@ export class ReflectionBudget {
 
 export interface ReflectionDeps {
   readonly asker: Asker;
-  readonly emit: EmitEvent;
-  readonly totals: SessionTotals;
+  readonly emit: EmitRoundEvent;
+  /** The session's count of messages sent back to the model. */
+  readonly totals: { reflections: number };
 }
 
 /** The reply needed files the user just added: the same request again, now that the model sees them. */
@@ -71,7 +71,7 @@ export async function decideNextRound(failures: RoundFailures, budget: Reflectio
 }
 
 /** Completed, unless a suggested command went unanswered: then the run must say a person was needed (exit 4). */
-export function completedUnless(budget: ReflectionBudget): { status: 'completed' | 'approval_required'; message?: string } {
+export function completedUnless(budget: ReflectionBudget): RequestOutcome {
   if (!budget.commandUnanswered) return { status: 'completed' };
   return { status: 'approval_required', message: 'A suggested shell command needed a person to approve it, and nobody could; it did not run.' };
 }

@@ -1,6 +1,6 @@
 // After a change is written: syntax check each file, lint, test. Failures become text for the model.
 import type { Clock } from '../platform/clock.js';
-import type { CheckOutcome, ChecksPort } from './ports.js';
+import type { CheckOutcome, ChecksPort } from '../coders/ports.js';
 import type { CheckFacts, EmitRoundEvent } from './round-events.js';
 
 export interface CheckRoundOptions {
