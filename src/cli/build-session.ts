@@ -4,7 +4,7 @@ import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { CoderFormat } from '../coders/base-coder.js';
 import type { ShellPort, TokenCounter } from '../coders/ports.js';
 import { readPrompt } from '../coders/prompt-files.js';
-import type { SettingKey, Settings } from '../config/schema.js';
+import type { Settings } from '../config/schema.js';
 import { ensureExcluded } from '../git/exclude.js';
 import type { ModelSettings } from '../model/model-settings.js';
 import { withLlmLog } from '../model/logging-client.js';
@@ -18,7 +18,6 @@ import { systemClock, type Clock } from '../platform/clock.js';
 import { openAudit } from './audit.js';
 import { createCommandRunner, sandboxFor, sandboxNote } from './command-runner.js';
 import { scrubEnvironment } from '../platform/scrub-env.js';
-import { readConfinedText } from '../platform/text-files.js';
 import { createClipboard } from '../platform/clipboard.js';
 import { createClipboardClient } from '../model/clipboard-client.js';
 import { restoreContext } from './restore-context.js';
@@ -32,7 +31,7 @@ import { createCoderLoader } from './coder-loader.js';
 import { readInstructions } from './instructions.js';
 import { LazySessionLog, recordingEmit, resumeSession, sessionMetaOf, type ResumedSession } from './session-files.js';
 import { stateDirProblem, writesInside } from './state-dir.js';
-import { pathSettingProblem, type PathSettingContext } from './path-settings.js';
+import { allowedReadFiles, llmLogProblem, type PathTrustInput } from '../config/repo-policy.js';
 import { configFilesInRepository, repositoryConfigFiles } from '../git/config-files.js';
 import type { CliEnvironment } from './cli-environment.js';
 import type { CommandContext, ShellRunOptions } from './commands/types.js';
@@ -188,12 +187,12 @@ export async function buildSession(rawInput: BuildInput): Promise<BuiltSession> 
   const tokens: TokenCounter = { count: (text) => profiles.get('main').tokens.count(text) };
   const hooksDir = input.repoRoot ? await configuredHooksDir(input.repoRoot, gitOptions) : null;
   const gitConfigFiles = input.repoRoot ? await repositoryConfigFiles(input.repoRoot, gitOptions) : [];
-  const pathContext: PathSettingContext = { root, hooksDir, gitConfigFiles };
+  const pathTrust: PathTrustInput = { settings, sources: input.sources, cwd: environment.cwd, paths: { root, hooksDir, gitConfigFiles }, writesInside: (file) => writesInside(root, file) };
   let sessionRef: Session | null = null;
   const keepAlive = createKeepAlive(input, () => sessionRef?.totals ?? new SessionTotals());
   const rawClient = settings['copy-paste']
     ? copyPasteClient(environment, emit)
-    : createModelClient(settings, environment.cwd, profileOf, llmLogAllowed(input, pathContext, emit), environment.clock ?? systemClock, reasoning, emit);
+    : createModelClient(settings, environment.cwd, profileOf, logAllowedBy(pathTrust, emit), environment.clock ?? systemClock, reasoning, emit);
   const client = keepAlive ? keepAlive.wrap(rawClient) : rawClient;
   const notice = reasoning.noticeFor(profiles.get('main'));
   if (notice !== null) emit({ type: 'warning', message: notice });
@@ -259,7 +258,9 @@ export async function buildSession(rawInput: BuildInput): Promise<BuiltSession> 
       repoMap ? repoMap.get({ chatFiles: session.chatFiles, readOnlyFiles: [], requestText: '', budget: settings['map-tokens'] }) : '',
   };
   // Files named on the command line go through the same checks as /add (globs, folders, binary, size).
-  await addStartFiles(built.commandContext((text) => emit({ type: 'info', message: text.trimEnd() })), input.files, readFilesAllowed(input, pathContext, emit));
+  const { files: readFiles, warnings: readWarnings } = allowedReadFiles(pathTrust);
+  for (const message of readWarnings) emit({ type: 'warning', message });
+  await addStartFiles(built.commandContext((text) => emit({ type: 'info', message: text.trimEnd() })), input.files, readFiles);
   return built;
 }
 
@@ -336,43 +337,8 @@ function copyPasteClient(environment: CliEnvironment, emit: EmitEvent): ModelCli
   });
 }
 
-/**
- * The llm-log is never written into `.git/`, `.tandem/`, a config file or a hook, whoever named it; one a
- * repository named must also be written inside the repository.
- */
-function llmLogAllowed(input: BuildInput, context: PathSettingContext, emit: EmitEvent): boolean {
-  const file = input.settings['llm-log'];
-  if (!file) return true;
-  const repo = fromRepository(input, 'llm-log');
-  const absolute = resolve(input.environment.cwd, file);
-  // A name inside the repository (whoever gave it) may run through a folder the repository linked elsewhere.
-  const namesInside = repo || repoRelative(context.root, input.environment.cwd, absolute) !== null;
-  const problem = pathSettingProblem('llm-log', absolute, repo, context, file) ?? (namesInside && !writesInside(context.root, absolute) ? `llm-log ${file} ${repo ? "from the repository's config leads outside the repository" : 'leads outside the repository through a link'}; ignored` : null);
-  if (problem === null) return true;
-  emit({ type: 'warning', message: problem });
-  return false;
-}
-
-/** Read-only files a repository named must really lie inside it (after symlinks), outside state and config; the user's own may lie anywhere. */
-function readFilesAllowed(input: BuildInput, context: PathSettingContext, emit: EmitEvent): string[] {
-  const files = input.settings.read;
-  if (!fromRepository(input, 'read')) return [...files];
-  return files.filter((file) => {
-    const absolute = resolve(input.environment.cwd, file);
-    // Outside the repository is the confined read's to say (below); here: state, git's config, hooks.
-    const problem = pathSettingProblem('read', absolute, false, context, file);
-    if (problem) {
-      emit({ type: 'warning', message: `${problem} (named by the repository's config)` });
-      return false;
-    }
-    const read = readConfinedText(absolute, { root: context.root, shown: file });
-    if (read.ok || read.kind === 'missing') return true;
-    emit({ type: 'warning', message: `read: ${read.message} (named by the repository's config)` });
-    return false;
-  });
-}
-
-function fromRepository(input: BuildInput, key: SettingKey): boolean {
-  const source = input.sources?.get(key);
-  return source === 'repo' || source === 'dotenv';
+function logAllowedBy(trust: PathTrustInput, emit: EmitEvent): boolean {
+  const problem = llmLogProblem(trust);
+  if (problem !== null) emit({ type: 'warning', message: problem });
+  return problem === null;
 }
