@@ -1,12 +1,10 @@
 // The composition root's assembly: real model client, git, checks, repo map and asker, wired into a Session.
 import { existsSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
-import type { CoderFormat } from '../coders/base-coder.js';
 import type { ShellPort, TokenCounter } from '../coders/ports.js';
 import { readPrompt } from '../coders/prompt-files.js';
 import type { Settings } from '../config/schema.js';
 import { ensureExcluded } from '../git/exclude.js';
-import type { ModelSettings } from '../model/model-settings.js';
 import { withLlmLog } from '../model/logging-client.js';
 import { createProfileBuilder, type ProfileBuilder } from '../model/model-profile.js';
 import { createOpenAIClient, DEFAULT_BASE_URL } from '../model/openai-client.js';
@@ -26,11 +24,12 @@ import { trackedUnder } from '../git/ls-files.js';
 import type { GuardState } from '../git/repo.js';
 import type { EmitEvent } from '../session/events.js';
 import { ModelProfiles } from '../session/model-profiles.js';
-import { Session, type ChatMode, type SessionOptions, type SessionTexts } from '../session/session.js';
+import { Session, type SessionTexts } from '../session/session.js';
 import { createCoderLoader } from './coder-loader.js';
 import { readInstructions } from './instructions.js';
 import { LazySessionLog, recordingEmit, resumeSession, sessionMetaOf, type ResumedSession } from './session-files.js';
 import { stateDirProblem, writesInside } from './state-dir.js';
+import { chooseModels, sessionOptionsFrom, type ModelChoice } from '../config/session-options.js';
 import { allowedReadFiles, llmLogProblem, type PathTrustInput } from '../config/repo-policy.js';
 import { configFilesInRepository, repositoryConfigFiles } from '../git/config-files.js';
 import type { CliEnvironment } from './cli-environment.js';
@@ -50,30 +49,6 @@ import { withModelDefaults, withModelNames } from './model-setup.js';
 import { commandContextOf } from './command-context.js';
 import type { BuildInput, BuiltSession } from './session-build.js';
 import { createRequestPorts, subtreeOf } from './request-ports.js';
-
-/** Which models, formats and mode the settings ask for, with the model's data filled in. */
-interface ModelChoice {
-  readonly settings: ModelSettings;
-  readonly editorModel: string;
-  readonly editFormat: CoderFormat;
-  readonly editorFormat: CoderFormat;
-  readonly contextWindow: number;
-  readonly mode: ChatMode;
-}
-
-function chooseModels(settings: Settings, profileOf: ProfileBuilder): ModelChoice {
-  const main = profileOf(settings.model);
-  const editorModel = settings['editor-model'] ?? main.settings.editorModel ?? settings.model;
-  const requested = settings['edit-format'];
-  return {
-    settings: main.settings,
-    editorModel,
-    editFormat: requested && requested !== 'ask' ? requested : main.editFormat,
-    editorFormat: settings['editor-edit-format'] ?? main.settings.editorEditFormat ?? profileOf(editorModel).editFormat,
-    contextWindow: main.contextWindow,
-    mode: settings['chat-mode'] ?? (settings.architect ? 'architect' : requested === 'ask' ? 'ask' : 'code'),
-  };
-}
 
 function createModelClient(settings: Settings, cwd: string, profileOf: ProfileBuilder, logAllowed: boolean, clock: Clock, reasoning: ReasoningControls, emit: EmitEvent): ModelClient {
   const baseURL = settings['base-url'] ?? DEFAULT_BASE_URL;
@@ -111,31 +86,6 @@ function createMap(input: BuildInput, root: string, tokens: TokenCounter, tokeni
     progress: showProgress ? (input.mapProgress ?? createProgressBar({ write: (t) => void environment.stderr.write(t), columns: environment.columns })) : undefined,
     subtree: subtreeOf(input),
   });
-}
-
-function sessionOptions(settings: Settings, choice: ModelChoice, root: string): SessionOptions {
-  return {
-    root,
-    models: { main: settings.model, weak: settings['weak-model'] ?? choice.settings.weakModel ?? settings.model, editor: choice.editorModel },
-    editFormat: choice.editFormat,
-    editorFormat: choice.editorFormat,
-    mode: choice.mode,
-    stream: settings.stream,
-    dryRun: settings['dry-run'],
-    autoCommits: settings['auto-commits'],
-    dirtyCommits: settings['dirty-commits'],
-    autoLint: settings['auto-lint'],
-    autoTest: settings['auto-test'] && settings['test-cmd'] !== null,
-    testCommand: settings['test-cmd'] ?? '',
-    maxReflections: settings['max-reflections'],
-    mapTokens: settings['map-tokens'],
-    maxHistoryTokens: settings['max-chat-history-tokens'],
-    contextWindow: choice.contextWindow,
-    reminderPlacement: choice.settings.reminder,
-    editFormatChosen: settings['edit-format'] !== null && settings['edit-format'] !== 'ask',
-    editorFormatChosen: settings['editor-edit-format'] !== null,
-    sandbox: sandboxNote(settings),
-  };
 }
 
 async function loadSessionTexts(packageRoot: string): Promise<SessionTexts> {
@@ -213,10 +163,9 @@ export async function buildSession(rawInput: BuildInput): Promise<BuiltSession> 
   const log = stateProblem ? { recorder: null, emit } : openSessionLog(input, root, choice, resumed);
   if (log.recorder) sessionId = () => log.recorder.id;
   const stateUsable = input.repoRoot !== null && stateProblem === null;
-  const ports = createRequestPorts(input, { root, gitOptions, client, tokens, repoMap, runner, runShell, commandTimeoutMs, emit: log.emit, audit, mainModel: () => profiles.get('main').name, stateUsable, trackedState });
+  const ports = createRequestPorts(input, { root, gitOptions, client, repoMap, runner, runShell, commandTimeoutMs, emit: log.emit, audit, mainModel: () => profiles.get('main').name, stateUsable, trackedState });
   const gitIncludes = input.repoRoot ? configFilesInRepository(input.repoRoot, gitConfigFiles) : [];
-  const commandsRun = [...settings['lint-cmd'], ...(settings['test-cmd'] ? [settings['test-cmd']] : [])];
-  const session = new Session({ ...sessionOptions(settings, choice, root), hooksDir, gitIncludes, commandsRun }, {
+  const session = new Session({ ...sessionOptionsFrom(settings, choice, root), hooksDir, gitIncludes, sandbox: sandboxNote(settings) }, {
     ports,
     emit: log.emit,
     loadCoder: createCoderLoader(environment.packageRoot),

@@ -7,7 +7,6 @@ import { decideReflection } from '../coders/reflection.js';
 import type { BuiltMessages } from '../coders/messages.js';
 import { buildMessages } from '../coders/messages.js';
 import type { RequestPorts } from '../coders/ports.js';
-import { buildModelProfile, type ModelProfile } from '../model/model-profile.js';
 import { withoutReasoning } from '../model/think-tags.js';
 import type { ChatMessage } from '../model/types.js';
 import { ChatContext } from './chat-context.js';
@@ -16,7 +15,7 @@ import { endWithError } from './error-ending.js';
 import type { EmitEvent, Totals } from './events.js';
 import { readChatFileTexts, readReadOnlyTexts, RefusalWarnings } from './file-texts.js';
 import { offerFilesTheReplyNeeds, offerMentionedFiles, type FileOfferDeps } from './file-offers.js';
-import { ModelProfiles, type ModelRole } from './model-profiles.js';
+import type { ModelProfiles, ModelRole } from './model-profiles.js';
 import { PromptLayout } from './prompt-layout.js';
 import { askAgainWithFiles, decideNextRound, ReflectionBudget, type ReflectionDeps } from './reflection-step.js';
 import { requestReply, requestWithinWindow, type RequestStepDeps } from './request-step.js';
@@ -59,7 +58,7 @@ export class Session {
     this.mode = options.mode;
     this.editFormat = options.editFormat;
     this.editorFormat = options.editorFormat;
-    this.profiles = deps.profiles ?? fixedProfiles(options, deps.ports);
+    this.profiles = deps.profiles;
   }
 
   get chatFiles(): readonly string[] {
@@ -388,14 +387,4 @@ export class Session {
     const mentioned = (await this.ports.repoMap.mentionedDefinitions?.({ chatFiles: this.chatFiles, requestText: request })) ?? '';
     return { map, mentioned };
   }
-}
-
-/** Profiles for a session built without any: every model gets the options' window and placement. */
-function fixedProfiles(options: SessionOptions, ports: RequestPorts): ModelProfiles {
-  const tokenizers = { counterFor: () => ports.tokens };
-  const build = (name: string): ModelProfile => ({
-    ...buildModelProfile(name, { baseURL: '', tokenizers, contextWindow: options.contextWindow, startModel: name }),
-    reminder: options.reminderPlacement,
-  });
-  return new ModelProfiles(build, options.models);
 }
