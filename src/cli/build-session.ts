@@ -1,13 +1,11 @@
 // The composition root's assembly: real model client, git, checks, repo map and asker, wired into a Session.
 import { existsSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
-import type { CoderFormat } from '../coders/coder.js';
 import { createCoderLoader } from '../coders/coder-loader.js';
 import { CODERS } from '../coders/registry.js';
 import type { ShellPort, TokenCounter } from '../coders/ports.js';
-import type { SettingKey, Settings } from '../config/schema.js';
+import type { Settings } from '../config/schema.js';
 import { ensureExcluded } from '../git/exclude.js';
-import type { ModelSettings } from '../model/model-settings.js';
 import { withLlmLog } from '../model/logging-client.js';
 import { createProfileBuilder, type ProfileBuilder } from '../model/model-profile.js';
 import { createOpenAIClient, DEFAULT_BASE_URL } from '../model/openai-client.js';
@@ -19,7 +17,6 @@ import { systemClock, type Clock } from '../platform/clock.js';
 import { openAudit } from './audit.js';
 import { createCommandRunner, sandboxFor, sandboxNote } from './command-runner.js';
 import { scrubEnvironment } from '../platform/scrub-env.js';
-import { readConfinedText } from '../platform/text-files.js';
 import { createClipboard } from '../platform/clipboard.js';
 import { createClipboardClient } from '../model/clipboard-client.js';
 import { restoreContext } from './restore-context.js';
@@ -28,11 +25,12 @@ import { trackedUnder } from '../git/ls-files.js';
 import type { GuardState } from '../git/repo.js';
 import type { EmitEvent } from '../session/events.js';
 import { ModelProfiles } from '../session/model-profiles.js';
-import { Session, type ChatMode, type SessionOptions, type SessionTexts } from '../session/session.js';
+import { Session, type SessionTexts } from '../session/session.js';
 import { readInstructions } from './instructions.js';
 import { LazySessionLog, recordingEmit, resumeSession, sessionMetaOf, type ResumedSession } from './session-files.js';
 import { stateDirProblem, writesInside } from './state-dir.js';
-import { pathSettingProblem, type PathSettingContext } from './path-settings.js';
+import { chooseModels, sessionOptionsFrom, type ModelChoice } from '../config/session-options.js';
+import { allowedReadFiles, llmLogProblem, type PathTrustInput } from '../config/repo-policy.js';
 import { configFilesInRepository, repositoryConfigFiles } from '../git/config-files.js';
 import type { CliEnvironment } from './cli-environment.js';
 import type { CommandContext, ShellRunOptions } from './commands/types.js';
@@ -52,35 +50,6 @@ import { commandContextOf } from './command-context.js';
 import type { BuildInput, BuiltSession } from './session-build.js';
 import type { PromptLoader } from '../coders/prompt-set.js';
 import { createRequestPorts, subtreeOf } from './request-ports.js';
-
-/** Which models, formats and mode the settings ask for, with the model's data filled in. */
-interface ModelChoice {
-  readonly settings: ModelSettings;
-  readonly editorModel: string;
-  readonly editFormat: CoderFormat;
-  readonly editorFormat: CoderFormat;
-  readonly contextWindow: number;
-  readonly mode: ChatMode;
-}
-
-/** `--edit-format ask`: a format that makes no edits picks the chat mode; the edit format stays the model's. */
-function talksOnly(format: CoderFormat): boolean {
-  return !CODERS.get(format).makesEdits;
-}
-
-function chooseModels(settings: Settings, profileOf: ProfileBuilder): ModelChoice {
-  const main = profileOf(settings.model);
-  const editorModel = settings['editor-model'] ?? main.settings.editorModel ?? settings.model;
-  const requested = settings['edit-format'];
-  return {
-    settings: main.settings,
-    editorModel,
-    editFormat: requested !== null && !talksOnly(requested) ? requested : main.editFormat,
-    editorFormat: settings['editor-edit-format'] ?? main.settings.editorEditFormat ?? profileOf(editorModel).editFormat,
-    contextWindow: main.contextWindow,
-    mode: settings['chat-mode'] ?? (settings.architect ? 'architect' : requested !== null && talksOnly(requested) ? requested : 'code'),
-  };
-}
 
 function createModelClient(settings: Settings, cwd: string, profileOf: ProfileBuilder, logAllowed: boolean, clock: Clock, reasoning: ReasoningControls, emit: EmitEvent): ModelClient {
   const baseURL = settings['base-url'] ?? DEFAULT_BASE_URL;
@@ -118,31 +87,6 @@ function createMap(input: BuildInput, root: string, tokens: TokenCounter, tokeni
     progress: showProgress ? (input.mapProgress ?? createProgressBar({ write: (t) => void environment.stderr.write(t), columns: environment.columns })) : undefined,
     subtree: subtreeOf(input),
   });
-}
-
-function sessionOptions(settings: Settings, choice: ModelChoice, root: string): SessionOptions {
-  return {
-    root,
-    models: { main: settings.model, weak: settings['weak-model'] ?? choice.settings.weakModel ?? settings.model, editor: choice.editorModel },
-    editFormat: choice.editFormat,
-    editorFormat: choice.editorFormat,
-    mode: choice.mode,
-    stream: settings.stream,
-    dryRun: settings['dry-run'],
-    autoCommits: settings['auto-commits'],
-    dirtyCommits: settings['dirty-commits'],
-    autoLint: settings['auto-lint'],
-    autoTest: settings['auto-test'] && settings['test-cmd'] !== null,
-    testCommand: settings['test-cmd'] ?? '',
-    maxReflections: settings['max-reflections'],
-    mapTokens: settings['map-tokens'],
-    maxHistoryTokens: settings['max-chat-history-tokens'],
-    contextWindow: choice.contextWindow,
-    reminderPlacement: choice.settings.reminder,
-    editFormatChosen: settings['edit-format'] !== null && !talksOnly(settings['edit-format']),
-    editorFormatChosen: settings['editor-edit-format'] !== null,
-    sandbox: sandboxNote(settings),
-  };
 }
 
 async function loadSessionTexts(prompts: PromptLoader): Promise<SessionTexts> {
@@ -193,12 +137,12 @@ export async function buildSession(rawInput: BuildInput): Promise<BuiltSession> 
   const tokens: TokenCounter = { count: (text) => profiles.get('main').tokens.count(text) };
   const hooksDir = input.repoRoot ? await configuredHooksDir(input.repoRoot, gitOptions) : null;
   const gitConfigFiles = input.repoRoot ? await repositoryConfigFiles(input.repoRoot, gitOptions) : [];
-  const pathContext: PathSettingContext = { root, hooksDir, gitConfigFiles };
+  const pathTrust: PathTrustInput = { settings, sources: input.sources, cwd: environment.cwd, paths: { root, hooksDir, gitConfigFiles }, writesInside: (file) => writesInside(root, file) };
   let sessionRef: Session | null = null;
   const keepAlive = createKeepAlive(input, () => sessionRef?.totals ?? new SessionTotals());
   const rawClient = settings['copy-paste']
     ? copyPasteClient(environment, emit)
-    : createModelClient(settings, environment.cwd, profileOf, llmLogAllowed(input, pathContext, emit), environment.clock ?? systemClock, reasoning, emit);
+    : createModelClient(settings, environment.cwd, profileOf, logAllowedBy(pathTrust, emit), environment.clock ?? systemClock, reasoning, emit);
   const client = keepAlive ? keepAlive.wrap(rawClient) : rawClient;
   const notice = reasoning.noticeFor(profiles.get('main'));
   if (notice !== null) emit({ type: 'warning', message: notice });
@@ -219,10 +163,9 @@ export async function buildSession(rawInput: BuildInput): Promise<BuiltSession> 
   const log = stateProblem ? { recorder: null, emit } : openSessionLog(input, root, choice, resumed);
   if (log.recorder) sessionId = () => log.recorder.id;
   const stateUsable = input.repoRoot !== null && stateProblem === null;
-  const ports = createRequestPorts(input, { root, gitOptions, client, tokens, repoMap, runner, runShell, commandTimeoutMs, emit: log.emit, audit, mainModel: () => profiles.get('main').name, stateUsable, trackedState });
+  const ports = createRequestPorts(input, { root, gitOptions, client, repoMap, runner, runShell, commandTimeoutMs, emit: log.emit, audit, mainModel: () => profiles.get('main').name, stateUsable, trackedState });
   const gitIncludes = input.repoRoot ? configFilesInRepository(input.repoRoot, gitConfigFiles) : [];
-  const commandsRun = [...settings['lint-cmd'], ...(settings['test-cmd'] ? [settings['test-cmd']] : [])];
-  const session = new Session({ ...sessionOptions(settings, choice, root), hooksDir, gitIncludes, commandsRun }, {
+  const session = new Session({ ...sessionOptionsFrom(settings, choice, root), hooksDir, gitIncludes, sandbox: sandboxNote(settings) }, {
     ports,
     emit: log.emit,
     loadCoder: createCoderLoader(CODERS, input.prompts),
@@ -264,7 +207,9 @@ export async function buildSession(rawInput: BuildInput): Promise<BuiltSession> 
       repoMap ? repoMap.get({ chatFiles: session.chatFiles, readOnlyFiles: [], requestText: '', budget: settings['map-tokens'] }) : '',
   };
   // Files named on the command line go through the same checks as /add (globs, folders, binary, size).
-  await addStartFiles(built.commandContext((text) => emit({ type: 'info', message: text.trimEnd() })), input.files, readFilesAllowed(input, pathContext, emit));
+  const { files: readFiles, warnings: readWarnings } = allowedReadFiles(pathTrust);
+  for (const message of readWarnings) emit({ type: 'warning', message });
+  await addStartFiles(built.commandContext((text) => emit({ type: 'info', message: text.trimEnd() })), input.files, readFiles);
   return built;
 }
 
@@ -341,43 +286,8 @@ function copyPasteClient(environment: CliEnvironment, emit: EmitEvent): ModelCli
   });
 }
 
-/**
- * The llm-log is never written into `.git/`, `.tandem/`, a config file or a hook, whoever named it; one a
- * repository named must also be written inside the repository.
- */
-function llmLogAllowed(input: BuildInput, context: PathSettingContext, emit: EmitEvent): boolean {
-  const file = input.settings['llm-log'];
-  if (!file) return true;
-  const repo = fromRepository(input, 'llm-log');
-  const absolute = resolve(input.environment.cwd, file);
-  // A name inside the repository (whoever gave it) may run through a folder the repository linked elsewhere.
-  const namesInside = repo || repoRelative(context.root, input.environment.cwd, absolute) !== null;
-  const problem = pathSettingProblem('llm-log', absolute, repo, context, file) ?? (namesInside && !writesInside(context.root, absolute) ? `llm-log ${file} ${repo ? "from the repository's config leads outside the repository" : 'leads outside the repository through a link'}; ignored` : null);
-  if (problem === null) return true;
-  emit({ type: 'warning', message: problem });
-  return false;
-}
-
-/** Read-only files a repository named must really lie inside it (after symlinks), outside state and config; the user's own may lie anywhere. */
-function readFilesAllowed(input: BuildInput, context: PathSettingContext, emit: EmitEvent): string[] {
-  const files = input.settings.read;
-  if (!fromRepository(input, 'read')) return [...files];
-  return files.filter((file) => {
-    const absolute = resolve(input.environment.cwd, file);
-    // Outside the repository is the confined read's to say (below); here: state, git's config, hooks.
-    const problem = pathSettingProblem('read', absolute, false, context, file);
-    if (problem) {
-      emit({ type: 'warning', message: `${problem} (named by the repository's config)` });
-      return false;
-    }
-    const read = readConfinedText(absolute, { root: context.root, shown: file });
-    if (read.ok || read.kind === 'missing') return true;
-    emit({ type: 'warning', message: `read: ${read.message} (named by the repository's config)` });
-    return false;
-  });
-}
-
-function fromRepository(input: BuildInput, key: SettingKey): boolean {
-  const source = input.sources?.get(key);
-  return source === 'repo' || source === 'dotenv';
+function logAllowedBy(trust: PathTrustInput, emit: EmitEvent): boolean {
+  const problem = llmLogProblem(trust);
+  if (problem !== null) emit({ type: 'warning', message: problem });
+  return problem === null;
 }

@@ -4,11 +4,9 @@ import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import type { RepoMapPort, TokenCounter } from '../coders/ports.js';
-import { DEFAULT_NO_CHAT_MULTIPLIER } from '../repomap/budget.js';
-import { createMapSource, type MapSource } from '../repomap/map-source.js';
-import { loadMapStore, MAP_STORE_VERSION, type MapStore } from '../repomap/map-store.js';
-import { createRepoMap, findMentions, type MapRefreshMode, type RepoMapStats, type StoredMaps } from '../repomap/repo-map.js';
-import { TAG_CACHE_VERSION } from '../repomap/tag-cache.js';
+import { createMapSource } from '../repomap/map-source.js';
+import { budgetGrowthOf, storedMaps, type StoredMapShape } from '../repomap/map-policy.js';
+import { createRepoMap, findMentions, type MapRefreshMode, type RepoMapStats } from '../repomap/repo-map.js';
 import { createTagsPool, defaultTagThreads, type ProgressCallback } from '../repomap/tags-pool.js';
 import { definitionKinds, type PackedTags } from '../repomap/packed-tags.js';
 import { mentionedDefinitions } from '../repomap/mentioned.js';
@@ -62,18 +60,6 @@ export function inSubtree(subtree: string | null | undefined, path: string): boo
 /** Fewer files than this parse in a second or two: no bar. */
 export const PROGRESS_MIN_FILES = 300;
 
-/**
- * With no files in the chat the map is all the model sees of the code, so its budget grows to
- * --map-multiplier-no-files x --map-tokens (default DEFAULT_NO_CHAT_MULTIPLIER), hard-capped at an
- * eighth of the context window, and at NO_CHAT_MAX_TOKENS when the window is unknown.
- */
-export const NO_CHAT_MAX_TOKENS = 8192;
-const NO_CHAT_WINDOW_SHARE = 1 / 8;
-
-export function noChatMaxBudget(contextWindow: number | undefined): number {
-  return contextWindow !== undefined && contextWindow > 0 ? Math.floor(contextWindow * NO_CHAT_WINDOW_SHARE) : NO_CHAT_MAX_TOKENS;
-}
-
 export function createRepoMapPort(options: RepoMapAdapterOptions): RepoMapHandle {
   const { root } = options;
   const readFile = (path: string): string | undefined => {
@@ -98,7 +84,9 @@ export function createRepoMapPort(options: RepoMapAdapterOptions): RepoMapHandle
   const tagsNow = async (): Promise<ReadonlyMap<string, PackedTags>> => lastTags ?? collect(await listed());
   let collecting: Promise<void> | undefined;
   const version = options.tokenizer ? packageVersion(options.packageRoot) : '';
-  const stored = options.tokenizer ? storedMaps(root, source, () => [version, options.tokenizer?.() ?? '', options.noFilesMultiplier, options.contextWindow, options.subtree ?? ''], options.stateReader) : undefined;
+  const { tokenizer } = options;
+  const shape = (): StoredMapShape => ({ version, tokenizer: tokenizer?.() ?? '', noFilesMultiplier: options.noFilesMultiplier, contextWindow: options.contextWindow, subtree: options.subtree });
+  const stored = tokenizer ? storedMaps(root, source, shape, options.stateReader) : undefined;
   const map = createRepoMap({
     listFiles: listed,
     collectTags: collect,
@@ -106,7 +94,7 @@ export function createRepoMapPort(options: RepoMapAdapterOptions): RepoMapHandle
     countTokens: (text) => options.tokens.count(text),
     now: () => performance.now(),
     refreshMode: options.refreshMode,
-    budgetGrowth: { noChatMultiplier: options.noFilesMultiplier ?? DEFAULT_NO_CHAT_MULTIPLIER, maxBudget: noChatMaxBudget(options.contextWindow) },
+    budgetGrowth: budgetGrowthOf(options.noFilesMultiplier, options.contextWindow),
     stored: stored?.maps,
   });
   return {
@@ -149,28 +137,6 @@ export function createRepoMapPort(options: RepoMapAdapterOptions): RepoMapHandle
   };
 }
 
-/**
- * The maps kept in .tandem/maps.cache, keyed by the listing's digest and what else shapes a map:
- * the versions of the tag and map formats and `shape()` (tokenizer, budget settings).
- */
-function storedMaps(root: string, source: MapSource, shape: () => unknown[], reader?: StateReader): { maps: StoredMaps; save: () => Promise<void> } {
-  let store: Promise<MapStore> | undefined;
-  const loaded = (): Promise<MapStore> => (store ??= loadMapStore(root, reader));
-  // Written after each build, one write after another; the map is an optimisation, so a failed
-  // write only costs the next process a build.
-  let saving: Promise<void> = Promise.resolve();
-  const maps: StoredMaps = {
-    fingerprint: async () => JSON.stringify([TAG_CACHE_VERSION, MAP_STORE_VERSION, ...shape(), await source.scan()]),
-    get: async (key) => (await loaded()).get(key),
-    set: (key, map) => {
-      saving = saving.then(loaded).then((s) => {
-        s.set(key, map);
-        return s.save();
-      }).catch(() => {});
-    },
-  };
-  return { maps, save: () => saving };
-}
 /** tandem's version: a new version may rank or render differently, so it keys the stored maps. */
 function packageVersion(packageRoot: string): string {
   try {

@@ -1,6 +1,6 @@
 // The real ports a request runs through (model, git, checks, asker, map, shell, files, lock, journal, audit).
 import { join, relative, sep } from 'node:path';
-import type { RequestPorts, ShellPort, TokenCounter } from '../coders/ports.js';
+import type { RequestPorts, ShellPort } from '../coders/ports.js';
 import type { Settings } from '../config/schema.js';
 import type { CommitCredit } from '../git/commit.js';
 import type { ModelClient } from '../model/types.js';
@@ -22,7 +22,6 @@ export interface PortParts {
   readonly root: string;
   readonly gitOptions: { readonly env: Record<string, string>; readonly guards?: Map<string, GuardState> };
   readonly client: ModelClient;
-  readonly tokens: TokenCounter;
   readonly repoMap: RepoMapHandle | null;
   readonly runner: ProcessRunner;
   readonly runShell: (command: string) => ReturnType<ShellPort['run']>;
@@ -49,13 +48,12 @@ export function creditOf(settings: Settings, model: string): CommitCredit {
 /** The real ports a request runs through: model, git, checks, asker, map, shell, repository files, lock. */
 export function createRequestPorts(input: BuildInput, parts: PortParts): RequestPorts {
   const { environment, settings } = input;
-  const { root, gitOptions, client, tokens, repoMap, runner, runShell, commandTimeoutMs } = parts;
+  const { root, gitOptions, client, repoMap, runner, runShell, commandTimeoutMs } = parts;
   const childEnv = gitOptions.env;
   return {
     model: client,
     // With --copy-paste there is no model for commit messages and summaries: tandem writes its own.
     weakModel: settings['copy-paste'] ? NO_MODEL : client,
-    tokens,
     git: input.repoRoot ? createGitPort(input.repoRoot, gitOptions, settings['git-commit-verify'], () => creditOf(settings, parts.mainModel())) : null,
     checks: createChecksPort({ root, runner, env: childEnv, lintEnv: withSafeImportPaths(childEnv), lintCommands: settings['lint-cmd'], testCommand: settings['test-cmd'], timeoutMs: commandTimeoutMs }),
     asker: createAsker({

@@ -86,7 +86,6 @@ export interface RepoFilesPort {
 export interface RequestPorts {
   readonly model: ModelClient;
   readonly weakModel: ModelClient;
-  readonly tokens: TokenCounter;
   readonly git: GitPort | null;
   readonly checks: ChecksPort;
   readonly asker: Asker;

@@ -1,7 +1,10 @@
 // What a repository's own config or .env may do with a setting: tighten safety, never loosen it, never
 // take the user's place (API key) or point tandem's files outside the repository.
 import path from 'node:path';
-import { specOf, type SettingKey } from './schema.js';
+import { isBelow } from '../platform/path-inside.js';
+import { readConfinedText } from '../platform/text-files.js';
+import { pathSettingProblem, type PathSettingContext } from './path-settings.js';
+import { specOf, type SettingKey, type Settings } from './schema.js';
 
 /** Where a setting's current value came from (load.ts's SettingSource). */
 type Source = 'default' | 'home' | 'repo' | 'config-file' | 'dotenv' | 'env-file' | 'env' | 'flag';
@@ -112,4 +115,63 @@ export function judgeRepoModelEntry<E extends { readonly name: string }>(
     warnings.push(`${where(field)}: ${entry.name}: ${what} ignored; it may raise what each request costs, so only your own model files (or --${FLAG_OF[field]}) can set it`);
   }
   return { entry: kept as E, warnings };
+}
+
+/** What the path settings' trust rules look at: the values, where they came from, and the repository. */
+export interface PathTrustInput {
+  readonly settings: Pick<Settings, 'llm-log' | 'read'>;
+  /** Where each setting came from (load.ts's SettingSource); absent: all the user's own. */
+  readonly sources?: ReadonlyMap<SettingKey, Source>;
+  /** The folder relative names resolve from. */
+  readonly cwd: string;
+  readonly paths: PathSettingContext;
+  /** Whether a write at this absolute path stays inside the repository after links (cli/state-dir.ts). */
+  readonly writesInside: (absolute: string) => boolean;
+}
+
+function fromRepository(input: PathTrustInput, key: SettingKey): boolean {
+  const source = input.sources?.get(key);
+  return source === 'repo' || source === 'dotenv';
+}
+
+/**
+ * Why the llm-log may not be written (a one-line warning), or null when it may: never into `.git/`,
+ * `.tandem/`, a config file or a hook, whoever named it; one a repository named must also be written
+ * inside the repository.
+ */
+export function llmLogProblem(input: PathTrustInput): string | null {
+  const file = input.settings['llm-log'];
+  if (!file) return null;
+  const repo = fromRepository(input, 'llm-log');
+  const absolute = path.resolve(input.cwd, file);
+  // A name inside the repository (whoever gave it) may run through a folder the repository linked elsewhere.
+  const namesInside = repo || isBelow(input.paths.root, absolute);
+  return (
+    pathSettingProblem('llm-log', absolute, repo, input.paths, file) ??
+    (namesInside && !input.writesInside(absolute) ? `llm-log ${file} ${repo ? "from the repository's config leads outside the repository" : 'leads outside the repository through a link'}; ignored` : null)
+  );
+}
+
+/**
+ * The --read files to add, with a warning for each one dropped: those a repository named must really
+ * lie inside it (after symlinks), outside state and config; the user's own may lie anywhere.
+ */
+export function allowedReadFiles(input: PathTrustInput): { readonly files: string[]; readonly warnings: string[] } {
+  const files = input.settings.read;
+  if (!fromRepository(input, 'read')) return { files: [...files], warnings: [] };
+  const warnings: string[] = [];
+  const kept = files.filter((file) => {
+    const absolute = path.resolve(input.cwd, file);
+    // Outside the repository is the confined read's to say (below); here: state, git's config, hooks.
+    const problem = pathSettingProblem('read', absolute, false, input.paths, file);
+    if (problem) {
+      warnings.push(`${problem} (named by the repository's config)`);
+      return false;
+    }
+    const read = readConfinedText(absolute, { root: input.paths.root, shown: file });
+    if (read.ok || read.kind === 'missing') return true;
+    warnings.push(`read: ${read.message} (named by the repository's config)`);
+    return false;
+  });
+  return { files: kept, warnings };
 }

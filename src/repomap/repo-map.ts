@@ -50,8 +50,6 @@ export interface StoredMaps {
 export interface RepoMapRequest {
   readonly chatFiles: readonly string[];
   readonly readOnlyFiles?: readonly string[];
-  readonly mentionedFiles?: readonly string[];
-  readonly mentionedIdents?: readonly string[];
   /** --map-tokens; 0 turns the map off. */
   readonly budget: number;
   /** An explicit refresh (/map-refresh): always rebuilds. */
@@ -99,8 +97,6 @@ function requestKey(request: RepoMapRequest): string {
   return JSON.stringify([
     sorted(request.chatFiles),
     sorted(request.readOnlyFiles),
-    sorted(request.mentionedFiles),
-    sorted(request.mentionedIdents),
     request.budget,
   ]);
 }
@@ -147,8 +143,6 @@ export function createRepoMap(deps: RepoMapDeps): RepoMap {
     const hidden = [...request.chatFiles, ...(request.readOnlyFiles ?? [])];
     const ranked = rankDefinitions(tagsByFile, {
       chatFiles: hidden,
-      mentionedFiles: request.mentionedFiles ?? [],
-      mentionedIdents: request.mentionedIdents ?? [],
       // Each shown definition costs at least a token or shares a line already shown: twice the
       // budget, plus the fitting's look-ahead, is more than any map of that budget can hold.
       limit: budget * 2 + 256,

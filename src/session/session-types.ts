@@ -28,9 +28,6 @@ export interface SessionOptions {
   readonly mapTokens: number;
   /** null: the main model's default budget. */
   readonly maxHistoryTokens: number | null;
-  /** For sessions built without model profiles: the window and placement every model gets. */
-  readonly contextWindow: number;
-  readonly reminderPlacement: 'system' | 'user';
   /** The user picked the formats, so switching models keeps them. */
   readonly editFormatChosen?: boolean;
   readonly editorFormatChosen?: boolean;
@@ -56,8 +53,8 @@ export interface SessionDeps {
   readonly loadCoder: CoderLoader;
   readonly recorder: SessionRecorder | null;
   readonly texts: SessionTexts;
-  /** The models' whole profiles; default: fixed ones made of the options' window and placement. */
-  readonly profiles?: ModelProfiles;
+  /** The models' whole profiles (window, reminder placement, tokenizer, request rules). */
+  readonly profiles: ModelProfiles;
   /** Where the chat's file texts are read; default: node's fs, confined to the repository. */
   readonly fileSystem?: FileSystem;
 }

@@ -16,7 +16,7 @@ import { Conversation } from './conversation.js';
 import { endWithError } from './error-ending.js';
 import type { EmitEvent, Totals } from './events.js';
 import { readChatFileTexts, readReadOnlyTexts, RefusalWarnings } from './file-texts.js';
-import { ModelProfiles, type ModelRole } from './model-profiles.js';
+import type { ModelProfiles, ModelRole } from './model-profiles.js';
 import { PromptLayout } from './prompt-layout.js';
 import { requestReply, requestWithinWindow, type RequestStepDeps } from './request-step.js';
 import type { ChatMode, Instruction, LoadedCoder, ReadOnlyFile, RequestOutcome, SessionDeps, SessionOptions, StepResult } from './session-types.js';
@@ -57,7 +57,7 @@ export class Session {
     this.mode = options.mode;
     this.editFormat = options.editFormat;
     this.editorFormat = options.editorFormat;
-    this.profiles = deps.profiles ?? fixedProfiles(options, deps.ports);
+    this.profiles = deps.profiles;
   }
 
   get chatFiles(): readonly string[] {
@@ -362,14 +362,4 @@ export class Session {
     const mentioned = (await this.ports.repoMap.mentionedDefinitions?.({ chatFiles: this.chatFiles, requestText: request })) ?? '';
     return { map, mentioned };
   }
-}
-
-/** Profiles for a session built without any: every model gets the options' window and placement. */
-function fixedProfiles(options: SessionOptions, ports: RequestPorts): ModelProfiles {
-  const tokenizers = { counterFor: () => ports.tokens };
-  const build = (name: string): ModelProfile => ({
-    ...buildModelProfile(name, { baseURL: '', tokenizers, contextWindow: options.contextWindow, startModel: name }),
-    reminder: options.reminderPlacement,
-  });
-  return new ModelProfiles(build, options.models);
 }

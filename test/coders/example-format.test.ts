@@ -1,21 +1,14 @@
 // "Adding an edit format" (README, development): a toy format defined here, in one object plus its
 // prompts, registered beside the built-in coders, and a reply in it parsed and landed by the session's
 // normal path (loader -> request -> the round's parse, plan, write, commit -> reflection).
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { defineCoder } from '../../src/coders/coder.js';
-import { createCoderLoader } from '../../src/coders/coder-loader.js';
 import { createPromptLoader } from '../../src/coders/prompt-set.js';
 import { BUILT_IN_CODERS, createCoderRegistry } from '../../src/coders/registry.js';
 import type { Edit, ParseContext, ParseProblem, ParseResult } from '../../src/edits/types.js';
 import { createPromptReader } from '../../src/platform/prompt-files.js';
-import type { SessionEvent } from '../../src/session/events.js';
-import { Session } from '../../src/session/session.js';
-import { FakeChecks, FakeGit, ScriptedAsker, approxTokens } from '../support/fake-ports.js';
-import { ScriptedModel, fixedReplyModel } from '../support/scripted-model.js';
-import { tempDir, writeFiles } from '../support/temp-repo.js';
+import { createTestSession } from '../support/test-session.js';
 
 // The format: each changed file in full, between a line `=== PATH` and a line `=== end`.
 function parseToy(reply: string, _context: ParseContext): ParseResult {
@@ -49,44 +42,18 @@ const TOY_PROMPTS: Record<string, string> = {
 const PROMPTS = fileURLToPath(new URL('../../prompts', import.meta.url));
 
 function start(turns: string[]) {
-  const root = tempDir('tandem-toy-');
-  writeFiles(root, { 'app.py': 'def total(xs):\n    return sum(xs)\n' });
   const registry = createCoderRegistry([...BUILT_IN_CODERS, toyCoder]);
   const real = createPromptReader(PROMPTS);
   const prompts = createPromptLoader(async (id) => TOY_PROMPTS[id] ?? real(id), { fence: '```', platform: 'linux' });
-  const model = new ScriptedModel(turns);
-  const git = new FakeGit();
-  const events: SessionEvent[] = [];
-  const session = new Session(
-    {
-      root,
-      models: { main: 'scripted', weak: 'scripted-weak', editor: 'scripted' },
-      editFormat: 'toy',
-      editorFormat: 'toy',
-      mode: 'code',
-      stream: true,
-      dryRun: false,
-      autoCommits: true,
-      dirtyCommits: true,
-      autoLint: true,
-      autoTest: false,
-      testCommand: '',
-      maxReflections: 3,
-      mapTokens: 0,
-      maxHistoryTokens: 100_000,
-      contextWindow: 128_000,
-      reminderPlacement: 'user',
-    },
-    {
-      ports: { model, weakModel: fixedReplyModel('feat: toy change'), tokens: approxTokens, git, checks: new FakeChecks(), asker: new ScriptedAsker(), repoMap: null, shell: null, files: null },
-      emit: (event) => void events.push(event),
-      loadCoder: createCoderLoader(registry, prompts),
-      recorder: null,
-      texts: { summarize: 'Summarize.', summaryTemplate: '{summary}', editorRequest: 'Do this plan:\n{plan}' },
-    },
-  );
-  session.addChatFile('app.py');
-  return { registry, session, model, git, events, read: (path: string) => readFileSync(join(root, path), 'utf8') };
+  const t = createTestSession({
+    files: { 'app.py': 'def total(xs):\n    return sum(xs)\n' },
+    chat: ['app.py'],
+    replies: turns,
+    settings: { 'edit-format': 'toy', 'editor-edit-format': 'toy' },
+    coders: registry,
+    prompts,
+  });
+  return { registry, ...t };
 }
 
 const LISTING = '=== app.py\ndef total(xs):\n    return sum(xs) or 0\n=== end\n';
@@ -105,7 +72,7 @@ describe('an edit format added in one object and its prompts', () => {
     expect((await t.session.runRequest('make total safe')).status).toBe('completed');
     expect(t.model.requests[0]?.messages[0]?.content).toContain('between a line `=== PATH` and a line `=== end`');
     expect(t.read('app.py')).toBe('def total(xs):\n    return sum(xs) or 0\n');
-    expect(t.git.commits).toEqual([expect.objectContaining({ paths: ['app.py'], message: 'feat: toy change', user: false })]);
+    expect(t.git.commits).toEqual([expect.objectContaining({ paths: ['app.py'], message: 'feat: scripted change', user: false })]);
     expect(t.events.filter((e) => e.type === 'edit')).toEqual([expect.objectContaining({ path: 'app.py', status: 'applied' })]);
   });
 

@@ -1,9 +1,9 @@
 // The audit log end to end: one headless --yes-always session whose decisions are each of a kind, with
-// who decided them, written by the built CLI to .tandem/audit.jsonl as JSON lines.
+// who decided them, written to .tandem/audit.jsonl as JSON lines (the CLI in process: no process edge here).
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runCli } from '../support/cli.js';
+import { runCliInProcess as runCli } from '../support/cli-in-process.js';
 import { startFakeOpenAI, textReply, type FakeOpenAIServer } from '../support/fake-openai-server.js';
 import { searchReplace } from '../support/replies.js';
 import { gitRepo, read, tempDir } from '../support/temp-repo.js';

@@ -1,5 +1,5 @@
 // One writer per repository: four tandem processes, each with its own scripted server, edit different
-// lines of one file at the same time, twenty times over. No edit a process reported may be lost.
+// lines of one file at the same time, six times over. No edit a process reported may be lost.
 import { describe, expect, it } from 'vitest';
 import { startFakeOpenAI, textReply, type FakeOpenAIServer } from '../support/fake-openai-server.js';
 import { runCli, type CliRun } from '../support/cli.js';
@@ -7,7 +7,7 @@ import { searchReplace } from '../support/replies.js';
 import { git, gitRepo, read } from '../support/temp-repo.js';
 
 const PROCESSES = 4;
-const REPETITIONS = 20;
+const REPETITIONS = 6;
 const START = Array.from({ length: PROCESSES }, (_, i) => `v${i} = 0\n`).join('');
 
 async function repetition(servers: FakeOpenAIServer[]): Promise<void> {

@@ -4,8 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import {
-  createProgressBar, createRepoMapPort, noChatMaxBudget, NO_CHAT_MAX_TOKENS, PROGRESS_MIN_FILES,
+  createProgressBar, createRepoMapPort, PROGRESS_MIN_FILES,
 } from '../../src/cli/repo-map-adapter.js';
+import { noChatMaxBudget, NO_CHAT_MAX_TOKENS } from '../../src/repomap/map-policy.js';
 import { gitRepo } from '../support/temp-repo.js';
 
 const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');

@@ -117,7 +117,7 @@ describe('createRepoMap', () => {
     const map = createRepoMap(h.deps);
     const first = await map.get(ask);
     h.setFiles(['src/app.ts']);
-    expect(await map.get({ ...ask, mentionedIdents: ['Logger'] })).toBe(first);
+    expect(await map.get({ ...ask, readOnlyFiles: ['src/logging/logger.ts'] })).toBe(first);
     expect(h.collected()).toBe(1);
     expect(await map.get({ ...ask, refresh: true })).toBe('');
     expect(h.collected()).toBe(2);

@@ -2,92 +2,13 @@
 // folder, the real coders and prompts. Every way a request ends (completed, reflection limit,
 // approval required, error, interrupted) is checked here in milliseconds, through the session's
 // public surface only (runRequest and its events), so the loop's inner steps may change freely.
-import { readFileSync, symlinkSync } from 'node:fs';
+import { symlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { createCoderLoader } from '../../src/coders/coder-loader.js';
-import type { Answer, ApprovalKind, RepoFilesPort } from '../../src/coders/ports.js';
-import { createPromptLoader } from '../../src/coders/prompt-set.js';
-import { CODERS } from '../../src/coders/registry.js';
-import { createPromptReader } from '../../src/platform/prompt-files.js';
-import type { FileSystem } from '../../src/platform/file-system.js';
-import type { SessionEvent } from '../../src/session/events.js';
 import { exitCodeFor } from '../../src/session/exit-codes.js';
-import { Session, type SessionOptions } from '../../src/session/session.js';
-import { FakeChecks, FakeGit, ScriptedAsker, approxTokens } from '../support/fake-ports.js';
-import { ScriptedModel, fixedReplyModel, type ScriptedTurn } from '../support/scripted-model.js';
+import { createTestSession as start } from '../support/test-session.js';
 import { tempDir, writeFiles } from '../support/temp-repo.js';
 import { MemoryFileSystem } from '../support/fake-platform.js';
-
-const PROMPTS = fileURLToPath(new URL('../../prompts', import.meta.url));
-
-interface Setup {
-  readonly files?: Record<string, string>;
-  readonly chat?: string[];
-  readonly turns: ScriptedTurn[];
-  readonly answers?: Partial<Record<ApprovalKind, Answer>>;
-  readonly options?: Partial<SessionOptions>;
-  /** The repository's files, as the files port lists them (default: no files port). */
-  readonly repoFiles?: string[];
-  /** Where the session reads its chat files' texts (default: the temp folder on disk). */
-  readonly fileSystem?: (root: string) => FileSystem;
-}
-
-function start(setup: Setup) {
-  const root = tempDir('tandem-session-');
-  writeFiles(root, setup.files ?? {});
-  const model = new ScriptedModel([...setup.turns]);
-  const weakModel = fixedReplyModel('feat: scripted change');
-  const git = new FakeGit();
-  const checks = new FakeChecks();
-  const asker = new ScriptedAsker(setup.answers);
-  const events: SessionEvent[] = [];
-  const listeners: Array<(event: SessionEvent) => void> = [];
-  const loadCoder = createCoderLoader(CODERS, createPromptLoader(createPromptReader(PROMPTS), { fence: '```', platform: 'linux' }));
-  const session = new Session(
-    {
-      root,
-      models: { main: 'scripted', weak: 'scripted-weak', editor: 'scripted' },
-      editFormat: 'diff',
-      editorFormat: 'diff',
-      mode: 'code',
-      stream: true,
-      dryRun: false,
-      autoCommits: true,
-      dirtyCommits: true,
-      autoLint: true,
-      autoTest: false,
-      testCommand: '',
-      maxReflections: 3,
-      mapTokens: 0,
-      maxHistoryTokens: 100_000,
-      contextWindow: 128_000,
-      reminderPlacement: 'user',
-      ...setup.options,
-    },
-    {
-      ports: { model, weakModel, tokens: approxTokens, git, checks, asker, repoMap: null, shell: null, files: repoFilesOf(setup.repoFiles) },
-      emit: (event) => {
-        events.push(event);
-        for (const listener of listeners) listener(event);
-      },
-      loadCoder,
-      recorder: null,
-      texts: { summarize: 'Summarize.', summaryTemplate: '{summary}', editorRequest: 'Do this plan:\n{plan}' },
-      fileSystem: setup.fileSystem?.(root),
-    },
-  );
-  for (const path of setup.chat ?? []) session.addChatFile(path);
-  const read = (path: string): string => readFileSync(join(root, path), 'utf8');
-  const ofType = <T extends SessionEvent['type']>(type: T) => events.filter((e): e is Extract<SessionEvent, { type: T }> => e.type === type);
-  const once = (type: SessionEvent['type']): Promise<void> => new Promise((resolve) => listeners.push((e) => e.type === type && resolve()));
-  return { session, model, weakModel, git, checks, asker, events, read, ofType, once };
-}
-
-function repoFilesOf(paths: readonly string[] | undefined): RepoFilesPort | null {
-  return paths ? { list: async () => [...paths] } : null;
-}
 
 function block(path: string, search: string, replace: string): string {
   return `${path}\n\`\`\`python\n<<<<<<< SEARCH\n${search}=======\n${replace}>>>>>>> REPLACE\n\`\`\`\n`;
@@ -99,12 +20,12 @@ const APP = { 'app.py': 'def total(xs):\n    return sum(xs)\n' };
 const OUTSIDE_CHAT = {
   files: { ...APP, 'config.py': 'DEBUG = False\n' },
   chat: ['app.py'],
-  turns: [`${block('app.py', '    return sum(xs)\n', '    return 0\n')}\n${block('config.py', 'DEBUG = False\n', 'DEBUG = True\n')}`],
+  replies: [`${block('app.py', '    return sum(xs)\n', '    return 0\n')}\n${block('config.py', 'DEBUG = False\n', 'DEBUG = True\n')}`],
 };
 
 describe('a request through the session loop', () => {
   it('completes: the edit lands, is committed with the weak model message, and is linted', async () => {
-    const t = start({ files: APP, chat: ['app.py'], turns: [`Done.\n\n${block('app.py', '    return sum(xs)\n', '    return sum(xs) or 0\n')}`] });
+    const t = start({ files: APP, chat: ['app.py'], replies: [`Done.\n\n${block('app.py', '    return sum(xs)\n', '    return sum(xs) or 0\n')}`] });
     const outcome = await t.session.runRequest('make total safe');
     expect(outcome.status).toBe('completed');
     expect(t.read('app.py')).toBe('def total(xs):\n    return sum(xs) or 0\n');
@@ -118,7 +39,7 @@ describe('a request through the session loop', () => {
   });
 
   it('commits the user work on the file first, apart from tandem commit', async () => {
-    const t = start({ files: APP, chat: ['app.py'], turns: [block('app.py', '    return sum(xs)\n', '    return 0\n')] });
+    const t = start({ files: APP, chat: ['app.py'], replies: [block('app.py', '    return sum(xs)\n', '    return 0\n')] });
     t.git.dirty.add('app.py');
     expect((await t.session.runRequest('zero')).status).toBe('completed');
     expect(t.git.commits.map((c) => [c.user, c.paths])).toEqual([
@@ -131,7 +52,7 @@ describe('a request through the session loop', () => {
     const t = start({
       files: APP,
       chat: ['app.py'],
-      turns: [block('app.py', '    return sum(x)\n', '    return 0\n'), block('app.py', '    return sum(xs)\n', '    return 0\n')],
+      replies: [block('app.py', '    return sum(x)\n', '    return 0\n'), block('app.py', '    return sum(xs)\n', '    return 0\n')],
     });
     const outcome = await t.session.runRequest('return zero');
     expect(outcome.status).toBe('completed');
@@ -147,7 +68,7 @@ describe('a request through the session loop', () => {
 
   it('stops at the reflection limit with the edits still failing', async () => {
     const wrong = block('app.py', '    return nothing\n', '    return 0\n');
-    const t = start({ files: APP, chat: ['app.py'], turns: [wrong, wrong, wrong], options: { maxReflections: 2 } });
+    const t = start({ files: APP, chat: ['app.py'], replies: [wrong, wrong, wrong], settings: { 'max-reflections': 2 } });
     const outcome = await t.session.runRequest('return zero');
     expect(outcome).toMatchObject({ status: 'reflection_limit', message: expect.stringContaining('Stopped after 2 reflections') });
     expect(t.model.requests).toHaveLength(3);
@@ -161,9 +82,9 @@ describe('a request through the session loop', () => {
     const t = start({
       files: APP,
       chat: ['app.py'],
-      turns: [block('app.py', '    return sum(xs)\n', '    return sum(xs)  \n'), block('app.py', '    return sum(xs)  \n', '    return sum(xs) \n')],
+      replies: [block('app.py', '    return sum(xs)\n', '    return sum(xs)  \n'), block('app.py', '    return sum(xs)  \n', '    return sum(xs) \n')],
       answers: { 'fix-failures': 'yes' },
-      options: { maxReflections: 1 },
+      settings: { 'max-reflections': 1 },
     });
     t.checks.lintOutcomes.push({ ok: false, output: 'app.py:2: trailing whitespace' }, { ok: false, output: 'app.py:2: trailing whitespace' });
     const outcome = await t.session.runRequest('tidy');
@@ -199,7 +120,7 @@ describe('a request through the session loop', () => {
   });
 
   it('ends with an error when the model fails, and the chat goes on', async () => {
-    const t = start({ files: APP, chat: ['app.py'], turns: [{ error: 'auth', message: 'The API key was refused.' }, 'Hello again.'] });
+    const t = start({ files: APP, chat: ['app.py'], replies: [{ error: 'auth', message: 'The API key was refused.' }, 'Hello again.'] });
     expect(await t.session.runRequest('hi')).toEqual({ status: 'error', message: 'The API key was refused.' });
     expect(t.ofType('error').map((e) => e.message)).toEqual(['The API key was refused.']);
     expect(await t.session.runRequest('hi again')).toEqual({ status: 'completed' });
@@ -210,7 +131,7 @@ describe('a request through the session loop', () => {
     const t = start({
       files: APP,
       chat: ['app.py'],
-      turns: [block('app.py', '    return sum(xs)\n', '    return 0\n'), block('app.py', '    return sum(xs)\n', '    return 1\n')],
+      replies: [block('app.py', '    return sum(xs)\n', '    return 0\n'), block('app.py', '    return sum(xs)\n', '    return 1\n')],
     });
     t.git.failNextCommit = 'fatal: Unable to create index.lock: File exists.';
     const outcome = await t.session.runRequest('zero');
@@ -224,7 +145,7 @@ describe('a request through the session loop', () => {
   });
 
   it('is interrupted mid-reply: nothing from the partial reply applies, and the history says so', async () => {
-    const t = start({ files: APP, chat: ['app.py'], turns: [{ untilAborted: true, partial: `Sure.\n\n${block('app.py', '    return sum(xs)\n', '    return 0\n')}` }] });
+    const t = start({ files: APP, chat: ['app.py'], replies: [{ untilAborted: true, partial: `Sure.\n\n${block('app.py', '    return sum(xs)\n', '    return 0\n')}` }] });
     const controller = new AbortController();
     void t.once('assistant_delta').then(() => controller.abort());
     const outcome = await t.session.runRequest('zero', controller.signal);
@@ -239,8 +160,8 @@ describe('a request through the session loop', () => {
     const t = start({
       files: APP,
       chat: ['app.py'],
-      turns: ['Plan: make total return 0.', block('app.py', '    return sum(xs)\n', '    return 0\n')],
-      options: { mode: 'architect' },
+      replies: ['Plan: make total return 0.', block('app.py', '    return sum(xs)\n', '    return 0\n')],
+      settings: { 'chat-mode': 'architect' },
     });
     expect((await t.session.runRequest('zero please')).status).toBe('completed');
     expect(t.model.lastUserMessage(1)).toMatch(/Do this plan:\nPlan: make total return 0\./);
@@ -253,7 +174,7 @@ describe('a request through the session loop', () => {
       files: { ...APP, 'util.py': 'ZERO = 0\n' },
       chat: ['app.py'],
       repoFiles: ['app.py', 'util.py'],
-      turns: ['To do this I need to see util.py first.', block('app.py', '    return sum(xs)\n', '    return 0\n')],
+      replies: ['To do this I need to see util.py first.', block('app.py', '    return sum(xs)\n', '    return 0\n')],
       answers: { 'add-file': 'yes' },
     });
     const outcome = await t.session.runRequest('return zero');
@@ -270,7 +191,7 @@ describe('a request through the session loop', () => {
       files: { ...APP, 'util.py': 'ZERO = 0\n' },
       chat: ['app.py'],
       repoFiles: ['app.py', 'util.py'],
-      turns: [
+      replies: [
         'I need util.py.',
         block('app.py', '    return sum(xs)\n', '    return 1\n'),
         block('app.py', '    return 1\n', '    return 2\n'),
@@ -300,10 +221,10 @@ describe('a request through the session loop', () => {
       files: { ...APP, ...Object.fromEntries(wanted.map((f) => [f, 'X = 1\n'])) },
       chat: ['app.py'],
       repoFiles: ['app.py', ...wanted],
-      turns: wanted.map((f) => `Before I can do this I need to see ${f}.`),
+      replies: wanted.map((f) => `Before I can do this I need to see ${f}.`),
       answers: { 'add-file': 'yes' },
       // No fixes allowed at all: the re-asks have their own budget.
-      options: { maxReflections: 0 },
+      settings: { 'max-reflections': 0 },
     });
     const outcome = await t.session.runRequest('return zero');
     expect(outcome).toMatchObject({ status: 'reflection_limit', message: expect.stringContaining('Stopped after asking again 3 times with added files') });
@@ -321,19 +242,19 @@ describe('a request through the session loop', () => {
   });
 
   it('does not send a request too big for the window unless the user says so', async () => {
-    const refused = start({ files: APP, chat: ['app.py'], turns: ['never sent'], options: { contextWindow: 20 } });
+    const refused = start({ files: APP, chat: ['app.py'], replies: ['never sent'], model: { contextWindow: 20 } });
     expect(await refused.session.runRequest('return zero')).toEqual({ status: 'completed', message: 'Request not sent.' });
     expect(refused.asker.asked.map((q) => q.kind)).toEqual(['oversized-request']);
-    const headless = start({ files: APP, chat: ['app.py'], turns: ['never sent'], options: { contextWindow: 20 }, answers: { 'oversized-request': 'unanswerable' } });
+    const headless = start({ files: APP, chat: ['app.py'], replies: ['never sent'], model: { contextWindow: 20 }, answers: { 'oversized-request': 'unanswerable' } });
     expect((await headless.session.runRequest('return zero')).status).toBe('approval_required');
     expect([refused.model.requests.length, headless.model.requests.length]).toEqual([0, 0]);
-    const allowed = start({ files: APP, chat: ['app.py'], turns: ['Nothing to change.'], options: { contextWindow: 20 }, answers: { 'oversized-request': 'yes' } });
+    const allowed = start({ files: APP, chat: ['app.py'], replies: ['Nothing to change.'], model: { contextWindow: 20 }, answers: { 'oversized-request': 'yes' } });
     expect((await allowed.session.runRequest('return zero')).status).toBe('completed');
     expect(allowed.model.requests).toHaveLength(1);
   });
 
   it('with --dry-run plans the edit and writes and commits nothing', async () => {
-    const t = start({ files: APP, chat: ['app.py'], turns: [block('app.py', '    return sum(xs)\n', '    return 0\n')], options: { dryRun: true } });
+    const t = start({ files: APP, chat: ['app.py'], replies: [block('app.py', '    return sum(xs)\n', '    return 0\n')], settings: { 'dry-run': true } });
     expect((await t.session.runRequest('zero')).status).toBe('completed');
     expect(t.ofType('edit')).toEqual([expect.objectContaining({ path: 'app.py', status: 'planned', diff: expect.stringContaining('+    return 0') })]);
     expect(t.read('app.py')).toBe(APP['app.py']);
@@ -345,7 +266,7 @@ describe("the chat files' texts", () => {
   it('come from the file system port: a file it cannot give is left out quietly, one it refuses is warned about', async () => {
     const t = start({
       chat: ['app.py', 'gone.py', 'big.py'],
-      turns: ['Nothing to change.'],
+      replies: ['Nothing to change.'],
       fileSystem: (root) => new MemoryFileSystem({ [join(root, 'app.py')]: 'X = 1  # from the port\n', [join(root, 'big.py')]: 'x'.repeat(1024 * 1024 + 1) }),
     });
     expect((await t.session.runRequest('look')).status).toBe('completed');
@@ -361,7 +282,7 @@ describe("the chat files' texts", () => {
     const t = start({
       files: APP,
       chat: ['app.py', 'big.py'],
-      turns: [block('app.py', '    return nothing\n', '    return 0\n'), block('app.py', '    return sum(xs)\n', '    return 0\n'), 'Nothing.', 'Nothing.', 'Nothing.', 'Nothing.'],
+      replies: [block('app.py', '    return nothing\n', '    return 0\n'), block('app.py', '    return sum(xs)\n', '    return 0\n'), 'Nothing.', 'Nothing.', 'Nothing.', 'Nothing.'],
       fileSystem: (root) => (fs = new MemoryFileSystem({ [join(root, 'app.py')]: APP['app.py'], [join(root, 'big.py')]: big })),
     });
     const bigPath = [...fs!.files.keys()].find((p) => p.endsWith('big.py'))!;
@@ -383,8 +304,8 @@ describe("the chat files' texts", () => {
   it('warn once about a chat file on disk whose real path leaves the repository', async () => {
     const outside = tempDir('tandem-outside-');
     writeFiles(outside, { 'secret.py': 'TOKEN = 1\n' });
-    const t = start({ files: APP, chat: ['app.py'], turns: ['Nothing.', 'Nothing.'] });
-    const root = t.session.options.root;
+    const t = start({ files: APP, chat: ['app.py'], replies: ['Nothing.', 'Nothing.'] });
+    const root = t.root;
     symlinkSync(join(outside, 'secret.py'), join(root, 'link.py'));
     t.session.addChatFile('link.py');
     await t.session.runRequest('look');

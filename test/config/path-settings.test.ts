@@ -1,7 +1,7 @@
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { pathSettingProblem } from '../../src/cli/path-settings.js';
+import { pathSettingProblem } from '../../src/config/path-settings.js';
 import { repositoryConfigFiles } from '../../src/git/config-files.js';
 import { git, gitRepo, tempDir } from '../support/temp-repo.js';
 
