@@ -34,6 +34,7 @@ import { createEditorTools } from './editor-tools.js';
 import { runWatchHeadless } from './watch-mode.js';
 import { trackedUnder } from '../git/ls-files.js';
 import { createStateReader } from '../platform/state-files.js';
+import { TandemError } from '../platform/errors.js';
 
 type ParsedArgs = Extract<ParseArgsResult, { ok: true }>;
 
@@ -214,7 +215,7 @@ function configurePrompt(lines: LineReader, built: BuiltSession, environment: Cl
 /** Config files are no bigger than this; a larger one (or /dev/zero) is refused before it fills memory. */
 const MAX_CONFIG_BYTES = 1024 * 1024;
 
-class ConfigReadError extends Error {
+class ConfigReadError extends TandemError {
   constructor(
     readonly kind: ReadRefusalKind,
     message: string,

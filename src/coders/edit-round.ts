@@ -19,6 +19,7 @@ import type { RepoLock } from '../platform/repo-lock.js';
 import type { EmitRoundEvent } from './round-events.js';
 import type { Coder } from './base-coder.js';
 import type { Asker, GitPort } from './ports.js';
+import { TandemError } from '../platform/errors.js';
 
 export interface EditRoundOptions {
   readonly root: string;
@@ -200,10 +201,10 @@ async function commitOrUndo(applied: AppliedPlan, written: EditRoundResult['writ
 }
 
 /** The commit of a round failed and its writes were rolled back; `kind` is the commit error's. */
-class EditCommitError extends Error {
+class EditCommitError extends TandemError {
   readonly kind: string;
   /** The commit error's long form (git's hints), for the log. */
-  readonly detail: string;
+  override readonly detail: string;
   constructor(message: string, cause: unknown) {
     super(message, { cause });
     this.name = 'EditCommitError';

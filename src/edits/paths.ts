@@ -3,6 +3,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { isBelow } from '../platform/path-inside.js';
+import { TandemError } from '../platform/errors.js';
 
 export type PathRefusalKind =
   | 'empty'
@@ -12,7 +13,7 @@ export type PathRefusalKind =
   | 'git_internal'
   | 'home';
 
-export class PathRefusedError extends Error {
+export class PathRefusedError extends TandemError {
   constructor(
     readonly kind: PathRefusalKind,
     readonly requested: string,
