@@ -38,7 +38,7 @@ import type { CliEnvironment } from './cli-environment.js';
 import type { CommandContext, ShellRunOptions } from './commands/types.js';
 import { addFiles } from './commands/add-files.js';
 import { addImageFile, isImageFile } from './commands/add-image.js';
-import { CliError } from './exit-codes.js';
+import { CliError } from './cli-error.js';
 import { missingApiKeyProblem, withApiKeyCheck } from './api-key-check.js';
 import { EXIT } from '../session/exit-codes.js';
 import { createGitCommands } from './git-adapter.js';

@@ -9,7 +9,7 @@ import { nodeFileSystem, type FileSystem } from '../platform/file-system.js';
 import type { EmitEvent, SessionEvent } from '../session/events.js';
 import { listSessions, newSessionId, readSessionLog, replaySession, SessionLog, sessionsDir, type LogEntry, type ReplayedSession, type SessionRecorder } from '../session/session-log.js';
 import { describeFsError } from '../edits/apply.js';
-import { CliError } from './exit-codes.js';
+import { CliError } from './cli-error.js';
 import { EXIT } from '../session/exit-codes.js';
 
 /** The chat's files as the log's first line describes them. */

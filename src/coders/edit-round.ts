@@ -19,7 +19,8 @@ import type { RepoLock } from '../platform/repo-lock.js';
 import type { EmitRoundEvent } from './round-events.js';
 import type { Coder } from './base-coder.js';
 import type { Asker, GitPort } from './ports.js';
-import { TandemError } from '../platform/errors.js';
+import { isTandemError, TandemError } from '../platform/errors.js';
+import { GitOperationError } from '../git/errors.js';
 
 export interface EditRoundOptions {
   readonly root: string;
@@ -190,9 +191,9 @@ async function commitOrUndo(applied: AppliedPlan, written: EditRoundResult['writ
     await applied.settle();
     return null;
   } catch (error) {
-    if ((error as { kind?: unknown }).kind === 'operation_in_progress') {
+    if (error instanceof GitOperationError && error.kind === 'operation_in_progress') {
       await applied.settle();
-      return (error as Error).message;
+      return error.message;
     }
     const unrestored = await applied.rollback();
     const undone = unrestored.length === 0 ? 'the edits were undone' : `could not restore ${unrestored.join(', ')}`;
@@ -208,10 +209,8 @@ class EditCommitError extends TandemError {
   constructor(message: string, cause: unknown) {
     super(message, { cause });
     this.name = 'EditCommitError';
-    const detail = (cause as { detail?: unknown }).detail;
-    this.detail = typeof detail === 'string' ? detail : '';
-    const kind = (cause as { kind?: unknown }).kind;
-    this.kind = typeof kind === 'string' ? kind : 'commit_failed';
+    this.detail = isTandemError(cause) ? (cause.detail ?? '') : '';
+    this.kind = isTandemError(cause) ? cause.kind : 'commit_failed';
   }
 }
 
@@ -349,7 +348,7 @@ async function commitUserWork(files: readonly PlannedFile[], tandems: ReadonlyMa
     hash = await deps.git.commitUserChanges(dirty, message);
   } catch (error) {
     // Mid-merge git commits nothing partial: the user's changes stay as they are, and so will tandem's.
-    if ((error as { kind?: unknown }).kind === 'operation_in_progress') return;
+    if (error instanceof GitOperationError && error.kind === 'operation_in_progress') return;
     throw error;
   }
   if (hash) deps.emit({ type: 'commit', hash, message, files: dirty, user: true });

@@ -11,6 +11,7 @@ import type { EmitEvent } from './events.js';
 import { offerUnseenFiles, type FileOfferDeps } from './file-offers.js';
 import type { LoadedCoder, RequestOutcome, SessionOptions } from './session-types.js';
 import type { SessionTotals } from './totals.js';
+import { ApplyError } from '../edits/apply.js';
 
 export interface RoundDeps {
   readonly options: SessionOptions;
@@ -80,8 +81,8 @@ async function applyEdits(reply: string, loaded: LoadedCoder, deps: RoundDeps, s
       { coder: loaded.coder, asker: ports.asker, git: ports.git, emit: deps.emit, lock: ports.lock ?? null, commit: deps.commit, journal: ports.applyJournal ?? null, audit: ports.audit },
     );
   } catch (error) {
-    if (signal?.aborted && (error as { kind?: unknown }).kind === 'interrupted') {
-      const message = (error as Error).message;
+    if (signal?.aborted && error instanceof ApplyError && error.kind === 'interrupted') {
+      const message = error.message;
       deps.emit({ type: 'info', message });
       return { end: { status: 'interrupted', message } };
     }
