@@ -2,6 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ChatMessage } from '../model/types.js';
+import { fillPlaceholders } from '../platform/placeholders.js';
 
 export interface FormatPrompts {
   readonly system: string;
@@ -24,9 +25,7 @@ export async function readPrompt(promptsDir: string, id: string, optional = fals
   }
 }
 
-export function fillPlaceholders(text: string, values: Record<string, string>): string {
-  return text.replace(/\{(\w+)\}/g, (whole, key: string) => values[key] ?? whole);
-}
+export { fillPlaceholders } from '../platform/placeholders.js';
 
 /**
  * Splits an examples file into chat turns. Turns start with a heading line `#### user` or

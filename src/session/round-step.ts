@@ -12,6 +12,7 @@ import { offerUnseenFiles, type FileOfferDeps } from './file-offers.js';
 import type { LoadedCoder, RequestOutcome, SessionOptions } from './session-types.js';
 import type { SessionTotals } from './totals.js';
 import { ApplyError } from '../edits/apply.js';
+import { fillPlaceholders } from '../platform/placeholders.js';
 
 export interface RoundDeps {
   readonly options: SessionOptions;
@@ -103,7 +104,7 @@ async function applyEdits(reply: string, loaded: LoadedCoder, deps: RoundDeps, s
 function describeEditFailures(edits: EditRoundResult, added: readonly string[], loaded: LoadedCoder): RoundFailures {
   const sections: string[] = [];
   const kinds: FailureKind[] = [];
-  if (added.length > 0) sections.push(loaded.prompts.reflection.addedFilesRedo.replace('{files}', () => added.join(', ')));
+  if (added.length > 0) sections.push(fillPlaceholders(loaded.prompts.reflection.addedFilesRedo, { files: added.join(', ') }));
   const editText = describeEditProblems(edits, loaded.prompts.reflection, new Set(added));
   if (editText) sections.push(editText);
   if (added.length > 0 || editText) kinds.push('edit');

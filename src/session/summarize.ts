@@ -1,6 +1,7 @@
 // Keeps the history inside its token budget: the oldest turns become one summary written by the weak
 // model; the most recent turns stay verbatim.
 import type { ChatMessage, ModelClient } from '../model/types.js';
+import { fillPlaceholders } from '../platform/placeholders.js';
 
 export interface SummarizeOptions {
   readonly client: ModelClient;
@@ -59,7 +60,7 @@ export async function summarizeHistory(history: readonly ChatMessage[], options:
     ],
   });
   if (!result.ok || result.text.trim() === '') return null;
-  const summary = options.summaryTemplate.replace('{summary}', () => result.text.trim());
+  const summary = fillPlaceholders(options.summaryTemplate, { summary: result.text.trim() });
   return {
     messages: [
       { role: 'user', content: summary },
