@@ -4,7 +4,7 @@ import path from 'node:path';
 import { platform } from 'node:os';
 import { buildMessages, countParts } from '../src/coders/messages.js';
 import { loadPromptSet } from '../src/coders/prompt-set.js';
-import { createTokenizerPool, type TokenCounter } from '../src/model/tokens.js';
+import { createTokenizerPool, type EncodedTokenCounter } from '../src/model/tokens.js';
 import type { BenchRow, SectionContext, SectionResult } from './measure.js';
 
 export const PROMPT_FORMATS = ['diff', 'diff-fenced', 'whole', 'udiff', 'ask'] as const;
@@ -21,7 +21,7 @@ export interface FormatOverhead {
 }
 
 /** Builds a request with no files, map or history, so only the fixed parts carry text. */
-export async function measureFormat(promptsDir: string, format: string, tokens: TokenCounter): Promise<FormatOverhead> {
+export async function measureFormat(promptsDir: string, format: string, tokens: EncodedTokenCounter): Promise<FormatOverhead> {
   const prompts = await loadPromptSet(promptsDir, format, { fence: '```', platform: platform() });
   const built = buildMessages({
     format: prompts.format,

@@ -325,7 +325,7 @@ export class Session {
       systemPrompt: this.deps.texts.summarize,
       summaryTemplate: this.deps.texts.summaryTemplate,
       ack,
-      count: (text) => this.profiles.get('main').tokens.count(text),
+      tokens: { count: (text) => this.profiles.get('main').tokens.count(text) },
       budget: this.options.maxHistoryTokens ?? this.profiles.get('main').historyTokens,
     });
     if (!summary) return;
