@@ -2,7 +2,7 @@
 // No means no: a file the user declined is not offered again in this chat.
 import type { Coder } from '../coders/base-coder.js';
 import type { Asker, RepoFilesPort } from '../coders/ports.js';
-import { mentionedFiles } from './mentions.js';
+import { mentionedFiles } from '../repomap/mentioned-files.js';
 
 export interface FileOfferDeps {
   readonly files: RepoFilesPort | null;
