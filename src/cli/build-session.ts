@@ -1,6 +1,6 @@
 // The composition root's assembly: real model client, git, checks, repo map and asker, wired into a Session.
 import { existsSync } from 'node:fs';
-import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { isAbsolute, join, resolve } from 'node:path';
 import type { CoderFormat } from '../coders/base-coder.js';
 import type { ShellPort, TokenCounter } from '../coders/ports.js';
 import { readPrompt } from '../coders/prompt-files.js';
@@ -51,6 +51,7 @@ import { withModelDefaults, withModelNames } from './model-setup.js';
 import { commandContextOf } from './command-context.js';
 import type { BuildInput, BuiltSession } from './session-build.js';
 import { createRequestPorts, subtreeOf } from './request-ports.js';
+import { repoRelativePath } from '../platform/repo-path.js';
 
 /** Which models, formats and mode the settings ask for, with the model's data filled in. */
 interface ModelChoice {
@@ -302,9 +303,7 @@ async function addStartFiles(context: CommandContext, files: readonly string[], 
 }
 
 function repoRelative(root: string, cwd: string, file: string): string | null {
-  const rel = relative(root, isAbsolute(file) ? file : resolve(cwd, file));
-  if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) return null;
-  return rel.split(sep).join('/');
+  return repoRelativePath(root, file, cwd);
 }
 
 /** --chat-history-file / --input-history-file (the user's own: see the option table), else the file in .tandem/. */

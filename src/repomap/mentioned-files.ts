@@ -1,12 +1,13 @@
 // The one "mentioned files" rule, for the files a request or a reply names ("fix utils.py") and for
 // the repository map: as in Aider, a file is mentioned when its repo-relative path, or its base name
 // when no other candidate file has it, stands as a word of the text. Pure string work.
+import { normalizePath } from '../platform/repo-path.js';
 
 /** Words that look like paths: keep slashes, dots, dashes; strip quotes, backticks and punctuation. */
 function candidateWords(text: string): Set<string> {
   const words = new Set<string>();
   for (const raw of text.split(/[\s,;:()[\]{}<>"'`*]+/)) {
-    const word = raw.replace(/^\.\//, '').replace(/[.!?]+$/, '');
+    const word = normalizePath(raw).replace(/[.!?]+$/, '');
     if (word.length > 0) words.add(word);
   }
   return words;
