@@ -63,7 +63,7 @@ for (const file of files) if (!state.has(file)) visit(file);
 const ERROR_BASE = 'TandemError';
 const errorClasses = new Map();
 for (const file of files) {
-  for (const m of readFileSync(file, 'utf8').matchAll(/^(?:export\s+)?(?:abstract\s+)?class\s+(\w+)\s+extends\s+([\w.]+)/gm)) {
+  for (const m of readFileSync(file, 'utf8').matchAll(/^(?:export\s+)?(?:abstract\s+)?class\s+(\w+)(?:<[^>]*>)?\s+extends\s+([\w.]+)/gm)) {
     if (m[2] === 'Error' || m[2].endsWith('Error')) errorClasses.set(m[1], { base: m[2], file });
   }
 }
