@@ -6,7 +6,7 @@ import { buildMessages, countParts } from '../src/coders/messages.js';
 import { createPromptLoader } from '../src/coders/prompt-set.js';
 import { CODERS } from '../src/coders/registry.js';
 import { createPromptReader } from '../src/platform/prompt-files.js';
-import { createTokenizerPool, type TokenCounter } from '../src/model/tokens.js';
+import { createTokenizerPool, type EncodedTokenCounter } from '../src/model/tokens.js';
 import type { BenchRow, SectionContext, SectionResult } from './measure.js';
 
 export const PROMPT_FORMATS = CODERS.editFormatChoices;
@@ -23,7 +23,7 @@ export interface FormatOverhead {
 }
 
 /** Builds a request with no files, map or history, so only the fixed parts carry text. */
-export async function measureFormat(promptsDir: string, format: string, tokens: TokenCounter): Promise<FormatOverhead> {
+export async function measureFormat(promptsDir: string, format: string, tokens: EncodedTokenCounter): Promise<FormatOverhead> {
   const prompts = await createPromptLoader(createPromptReader(promptsDir), { fence: '```', platform: platform() }).forCoder(CODERS.get(format));
   const built = buildMessages({
     format: prompts.format,

@@ -57,6 +57,27 @@ function visit(file) {
 }
 for (const file of files) if (!state.has(file)) visit(file);
 
+// One error base: every error class (one extending Error or another …Error class) extends TandemError of
+// src/platform/errors.ts, directly or through another error class of src/, so `instanceof TandemError`
+// tells a typed failure from a bug.
+const ERROR_BASE = 'TandemError';
+const errorClasses = new Map();
+for (const file of files) {
+  for (const m of readFileSync(file, 'utf8').matchAll(/^(?:export\s+)?(?:abstract\s+)?class\s+(\w+)(?:<[^>]*>)?\s+extends\s+([\w.]+)/gm)) {
+    if (m[2] === 'Error' || m[2].endsWith('Error')) errorClasses.set(m[1], { base: m[2], file });
+  }
+}
+for (const [name, { base, file }] of errorClasses) {
+  if (name === ERROR_BASE) continue;
+  const seen = new Set([name]);
+  let parent = base;
+  while (parent !== ERROR_BASE && errorClasses.has(parent) && !seen.has(parent)) {
+    seen.add(parent);
+    parent = errorClasses.get(parent).base;
+  }
+  if (parent !== ERROR_BASE) problems.push(`${relative(root, file)}: class ${name} extends ${base}, not ${ERROR_BASE} (src/platform/errors.ts): every error class has the one base`);
+}
+
 if (problems.length > 0) {
   process.stderr.write(`${problems.join('\n')}\n`);
   process.exit(1);

@@ -1,5 +1,6 @@
 // Shows the model the code around the lines a check reported: numbered lines, the reported ones
 // marked with ">", the headers of the enclosing blocks (found by indentation) kept, the rest elided.
+import { normalizePath } from '../platform/repo-path.js';
 
 export interface CodeContextOptions {
   /** Lines shown before and after each reported line (default 2). */
@@ -18,7 +19,7 @@ function escapeRegExp(text: string): string {
  * path possibly written absolute or with a leading "./".
  */
 export function findReportedLines(output: string, path: string): number[] {
-  const file = escapeRegExp(path.replace(/^\.\//, ''));
+  const file = escapeRegExp(normalizePath(path));
   const pattern = new RegExp(`(?:^|[\\s"'(/\\\\])${file}(?::(\\d+)|\\((\\d+),\\d+\\)|", line (\\d+))`, 'gm');
   const lines = new Set<number>();
   for (const match of output.matchAll(pattern)) {

@@ -7,7 +7,7 @@ import { readConfinedText } from '../platform/text-files.js';
 import { EXIT, exitCodeFor } from '../session/exit-codes.js';
 import type { BuiltSession } from './session-build.js';
 import type { CliEnvironment } from './cli-environment.js';
-import { CliError } from './exit-codes.js';
+import { CliError } from './cli-error.js';
 
 /** A saved reply is no bigger than this. */
 const MAX_REPLY_BYTES = 8 * 1024 * 1024;

@@ -12,6 +12,7 @@ import {
   type SettingKey,
   type Settings,
 } from '../config/schema.js';
+import { TandemError } from '../platform/errors.js';
 
 export type ParseArgsResult =
   | { ok: true; flags: Partial<Settings>; files: string[]; explicit: Set<SettingKey> }
@@ -24,7 +25,7 @@ export function looksLikeSessionId(word: string): boolean {
   return SESSION_ID_PATTERN.test(word);
 }
 
-class UsageError extends Error {
+class UsageError extends TandemError {
   readonly kind = 'usage';
 }
 

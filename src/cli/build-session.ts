@@ -1,6 +1,6 @@
 // The composition root's assembly: real model client, git, checks, repo map and asker, wired into a Session.
 import { existsSync } from 'node:fs';
-import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { isAbsolute, join, resolve } from 'node:path';
 import { createCoderLoader } from '../coders/coder-loader.js';
 import { CODERS } from '../coders/registry.js';
 import type { ShellPort, TokenCounter } from '../coders/ports.js';
@@ -36,7 +36,7 @@ import type { CliEnvironment } from './cli-environment.js';
 import type { CommandContext, ShellRunOptions } from './commands/types.js';
 import { addFiles } from './commands/add-files.js';
 import { addImageFile, isImageFile } from './commands/add-image.js';
-import { CliError } from './exit-codes.js';
+import { CliError } from './cli-error.js';
 import { missingApiKeyProblem, withApiKeyCheck } from './api-key-check.js';
 import { EXIT } from '../session/exit-codes.js';
 import { createGitCommands } from './git-adapter.js';
@@ -50,6 +50,7 @@ import { commandContextOf } from './command-context.js';
 import type { BuildInput, BuiltSession } from './session-build.js';
 import type { PromptLoader } from '../coders/prompt-set.js';
 import { createRequestPorts, subtreeOf } from './request-ports.js';
+import { repoRelativePath } from '../platform/repo-path.js';
 
 function createModelClient(settings: Settings, cwd: string, profileOf: ProfileBuilder, logAllowed: boolean, clock: Clock, reasoning: ReasoningControls, emit: EmitEvent): ModelClient {
   const baseURL = settings['base-url'] ?? DEFAULT_BASE_URL;
@@ -252,9 +253,7 @@ async function addStartFiles(context: CommandContext, files: readonly string[], 
 }
 
 function repoRelative(root: string, cwd: string, file: string): string | null {
-  const rel = relative(root, isAbsolute(file) ? file : resolve(cwd, file));
-  if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) return null;
-  return rel.split(sep).join('/');
+  return repoRelativePath(root, file, cwd);
 }
 
 /** --chat-history-file / --input-history-file (the user's own: see the option table), else the file in .tandem/. */

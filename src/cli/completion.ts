@@ -1,7 +1,7 @@
 // Tab completion for the prompt: slash command names, repository paths after the commands that take
 // files, and identifiers from the repository map everywhere else.
-import { relative, sep } from 'node:path';
 import { listRepoFiles } from '../git/ls-files.js';
+import { posixRelative } from '../platform/repo-path.js';
 
 export interface CompletionSources {
   /** Command names without the slash. */
@@ -107,7 +107,7 @@ export function createRepositoryCompleter(options: RepositoryCompleterOptions): 
 
 /** Repository-relative paths as seen from `cwd`; files above it are left out. */
 export function relativeTo(root: string, cwd: string, files: readonly string[]): string[] {
-  const prefix = relative(root, cwd).split(sep).join('/');
+  const prefix = posixRelative(root, cwd);
   if (prefix === '') return [...files];
   if (prefix.startsWith('..')) return [];
   return files.filter((f) => f.startsWith(`${prefix}/`)).map((f) => f.slice(prefix.length + 1));

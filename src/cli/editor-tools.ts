@@ -11,7 +11,7 @@ import { EXIT } from '../session/exit-codes.js';
 import type { CliEnvironment } from './cli-environment.js';
 import type { ChatInputTools } from './commands/types.js';
 import { createEditorOpener } from './editor-opener.js';
-import { CliError } from './exit-codes.js';
+import { CliError } from './cli-error.js';
 import type { LineReader } from './line-reader.js';
 import { Notifier } from './notifier.js';
 import { createWatchMode, type WatchMode } from './watch-mode.js';

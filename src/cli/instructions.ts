@@ -3,6 +3,7 @@
 import { join, relative, sep } from 'node:path';
 import { readConfinedText } from '../platform/text-files.js';
 import type { Instruction } from '../session/session.js';
+import { posixRelative } from '../platform/repo-path.js';
 
 const INSTRUCTION_FILE = 'AGENTS.md';
 /** Each instruction file is cut to this many characters (about 8k tokens). */
@@ -20,7 +21,7 @@ export function readInstructions(root: string, cwd: string, limit = MAX_INSTRUCT
   const notes: string[] = [];
   for (const folder of folderChain(root, cwd)) {
     const file = join(folder, INSTRUCTION_FILE);
-    const name = relative(root, file).split(sep).join('/');
+    const name = posixRelative(root, file);
     // Confined like chat files; at most 4 bytes a character are read, so /dev/zero or a huge file cannot fill memory.
     const read = readConfinedText(file, { root, maxBytes: limit * 4, truncate: true, shown: name });
     if (!read.ok) {

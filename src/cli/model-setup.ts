@@ -11,7 +11,7 @@ import { DEFAULT_BASE_URL } from '../model/openai-client.js';
 import { askServer, isHostedApi, type ServerInfo } from '../model/server-info.js';
 import { escapeControlChars } from '../platform/control-chars.js';
 import { fetchHttp, type HttpPort } from '../platform/http.js';
-import { CliError } from './exit-codes.js';
+import { CliError } from './cli-error.js';
 import { EXIT } from '../session/exit-codes.js';
 
 export interface ModelSetup {

@@ -9,7 +9,7 @@ import { escapeControlChars } from '../platform/control-chars.js';
 import type { EmitEvent } from '../session/events.js';
 import type { CliEnvironment } from './cli-environment.js';
 import { approvalFile, createApprovalStore } from './command-approvals.js';
-import { CliError } from './exit-codes.js';
+import { CliError } from './cli-error.js';
 import { EXIT } from '../session/exit-codes.js';
 import { askLine, type LineReader } from './line-reader.js';
 

@@ -1,5 +1,5 @@
 // The real ports a request runs through (model, git, checks, asker, map, shell, files, lock, journal, audit).
-import { join, relative, sep } from 'node:path';
+import { join } from 'node:path';
 import type { RequestPorts, ShellPort } from '../coders/ports.js';
 import type { Settings } from '../config/schema.js';
 import type { CommitCredit } from '../git/commit.js';
@@ -17,6 +17,7 @@ import { createChecksPort } from './checks-adapter.js';
 import { createGitPort, createRepoFilesPort } from './git-adapter.js';
 import { type RepoMapHandle } from './repo-map-adapter.js';
 import type { BuildInput } from './session-build.js';
+import { repoRelativePath } from '../platform/repo-path.js';
 
 export interface PortParts {
   readonly root: string;
@@ -84,6 +85,5 @@ export function createRequestPorts(input: BuildInput, parts: PortParts): Request
 /** --subtree-only: the folder tandem started in, repository-relative; null for the whole repository. */
 export function subtreeOf(input: Pick<BuildInput, 'settings' | 'repoRoot' | 'environment'>): string | null {
   if (!input.settings['subtree-only'] || input.repoRoot === null) return null;
-  const rel = relative(input.repoRoot, input.environment.cwd).split(sep).join('/');
-  return rel === '' || rel.startsWith('..') ? null : rel;
+  return repoRelativePath(input.repoRoot, input.environment.cwd);
 }

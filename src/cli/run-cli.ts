@@ -4,17 +4,18 @@ import { renderHelp } from './help.js';
 import { parseArgs } from './args.js';
 import type { CliEnvironment } from './cli-environment.js';
 import { escapeControlChars } from '../platform/control-chars.js';
-import { CliError } from './exit-codes.js';
+import { CliError } from './cli-error.js';
 import { EXIT } from '../session/exit-codes.js';
 import { SessionTotals } from '../session/totals.js';
+import { isTandemError } from '../platform/errors.js';
 
 /**
- * Our typed errors (they carry a `kind`: git, disk, process failures) end the run with exit 1 and their
+ * Our typed errors (TandemErrors: git, disk, process failures) end the run with exit 1 and their
  * one-line message; anything else is a bug and is rethrown.
  */
 function asCliError(error: unknown): CliError {
   if (error instanceof CliError) return error;
-  if (error instanceof Error && typeof (error as { kind?: unknown }).kind === 'string') return new CliError(error.message, EXIT.error);
+  if (isTandemError(error)) return new CliError(error.message, EXIT.error);
   throw error;
 }
 

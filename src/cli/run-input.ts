@@ -5,7 +5,7 @@ import type { ChatMode } from '../session/session.js';
 import type { BuiltSession } from './session-build.js';
 import { findCommand } from './commands/registry.js';
 import { offerUrls } from './commands/web.js';
-import { CliError } from './exit-codes.js';
+import { isTandemError } from '../platform/errors.js';
 
 export interface InputOutcome {
   readonly status: ResultStatus;
@@ -17,7 +17,7 @@ export interface InputOutcome {
 }
 
 /**
- * Runs one line. A typed failure (git, disk, lock: an error with a `kind`) ends this request with one
+ * Runs one line. A typed failure (git, disk, lock: a TandemError) ends this request with one
  * line and status `error`, and the chat goes on; only a bug (an untyped exception) ends the run.
  */
 export async function runInput(built: BuiltSession, line: string, signal: AbortSignal, print: (text: string) => void): Promise<InputOutcome> {
@@ -31,8 +31,8 @@ export async function runInput(built: BuiltSession, line: string, signal: AbortS
 export function failedInput(built: BuiltSession, error: unknown): InputOutcome {
   const message = error instanceof Error ? error.message : String(error);
   const line = message.split('\n')[0] ?? message;
-  if (error instanceof CliError || (error instanceof Error && typeof (error as { kind?: unknown }).kind === 'string')) {
-    built.session.logDetail(line, (error as { detail?: unknown }).detail);
+  if (isTandemError(error)) {
+    built.session.logDetail(line, error.detail);
     built.emit({ type: 'error', message: line });
     // /run, /test or !cmd the sandbox could not contain: nothing ran, as if nobody could approve it (exit 4).
     return { status: error instanceof SandboxError ? 'approval_required' : 'error', exit: false };

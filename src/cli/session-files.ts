@@ -1,7 +1,7 @@
 // The files a session leaves in .tandem/: the JSONL log (created on first write, or continued on
 // --resume) and the readable transcript chat.history.md.
 import { existsSync, realpathSync, statSync } from 'node:fs';
-import { isAbsolute, join, relative } from 'node:path';
+import { join } from 'node:path';
 import { normalizeRepoPath } from '../edits/paths.js';
 import type { Clock } from '../platform/clock.js';
 import { createStateReader, readStateText, STATE_CAPS, type StateReader } from '../platform/state-files.js';
@@ -9,8 +9,9 @@ import { nodeFileSystem, type FileSystem } from '../platform/file-system.js';
 import type { EmitEvent, SessionEvent } from '../session/events.js';
 import { listSessions, newSessionId, readSessionLog, replaySession, SessionLog, sessionsDir, type LogEntry, type ReplayedSession, type SessionRecorder } from '../session/session-log.js';
 import { describeFsError } from '../edits/apply.js';
-import { CliError } from './exit-codes.js';
+import { CliError } from './cli-error.js';
 import { EXIT } from '../session/exit-codes.js';
+import { isBelow } from '../platform/path-inside.js';
 
 /** The chat's files as the log's first line describes them. */
 export interface LoggedChat {
@@ -113,8 +114,7 @@ function isPlainRepoFile(root: string, path: string): boolean {
   if (typeof lexical !== 'string') return false;
   try {
     const real = realpathSync(join(root, lexical));
-    const rel = relative(realpathSync(root), real);
-    return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel) && statSync(real).isFile();
+    return isBelow(realpathSync(root), real) && statSync(real).isFile();
   } catch {
     return false;
   }

@@ -6,13 +6,13 @@ import type { SettingKey, Settings } from '../config/schema.js';
 import { loadConfig, type ApprovalNeeded, type SettingSource } from '../config/load.js';
 import { findRepoRoot, initRepo, type GuardState } from '../git/repo.js';
 import { escapeControlChars } from '../platform/control-chars.js';
-import { readConfinedText, type ReadRefusalKind } from '../platform/text-files.js';
+import { readConfinedText, ReadRefusedError } from '../platform/text-files.js';
 import type { EmitEvent } from '../session/events.js';
 import type { ParseArgsResult } from './args.js';
 import type { CliEnvironment } from './cli-environment.js';
 import { approveRepoCommands, trustRepoSettings } from './repo-approvals.js';
 import { openAudit } from './audit.js';
-import { CliError } from './exit-codes.js';
+import { CliError } from './cli-error.js';
 import { EXIT } from '../session/exit-codes.js';
 import { createJsonRenderer } from './render-json.js';
 import type { TerminalRenderer } from './render-terminal.js';
@@ -216,15 +216,6 @@ function configurePrompt(lines: LineReader, built: BuiltSession, environment: Cl
 /** Config files are no bigger than this; a larger one (or /dev/zero) is refused before it fills memory. */
 const MAX_CONFIG_BYTES = 1024 * 1024;
 
-class ConfigReadError extends Error {
-  constructor(
-    readonly kind: ReadRefusalKind,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
 /** Reads a config or .env file; inside the repository it must stay inside after symlinks. */
 function configReader(repoRoot: string | null): (file: string) => string | null {
   return (file) => {
@@ -232,6 +223,6 @@ function configReader(repoRoot: string | null): (file: string) => string | null 
     const read = readConfinedText(file, { root: inRepo ? repoRoot : null, maxBytes: MAX_CONFIG_BYTES });
     if (read.ok) return read.text;
     if (read.kind === 'missing') return null;
-    throw new ConfigReadError(read.kind, read.message);
+    throw new ReadRefusedError(read.kind, read.message);
   };
 }

@@ -8,13 +8,12 @@ import { join } from 'node:path';
 import { escapeControlChars } from '../platform/control-chars.js';
 import type { WatchFiles } from '../platform/file-watcher.js';
 import type { ResultStatus } from '../session/events.js';
-import { EXIT, exitCodeFor } from '../session/exit-codes.js';
+import { EXIT, exitCodeFor, mostSevere } from '../session/exit-codes.js';
 import type { BurstTimer } from '../watch/save-burst.js';
 import type { WatchRequest, WatchRequestTemplates } from '../watch/watch-request.js';
 import type { BuiltSession } from './session-build.js';
 import type { CliEnvironment } from './cli-environment.js';
 import { addFiles } from './commands/add-files.js';
-import { mostSevere } from './exit-codes.js';
 import { failedInput } from './run-input.js';
 import { FileWatch } from './watch-files.js';
 

@@ -4,7 +4,7 @@
 // mentions, and the request. Each request thus starts with the previous one (prompt caches reuse it).
 import type { ChatMessage, ImagePart } from '../model/types.js';
 import type { FormatPrompts } from './prompt-files.js';
-import { fillPlaceholders } from './prompt-files.js';
+import { fillPlaceholders } from '../platform/placeholders.js';
 import type { TokenCounter } from './ports.js';
 
 export interface FileText {
@@ -144,7 +144,7 @@ function addContext(input: MessageInput, messages: ChatMessage[], parts: Message
     // Parts named by URL; the prompt's own words and the acknowledgement count with the first page.
     pages.forEach((page, i) => {
       const text: ChatMessage = { role: 'user', content: renderFiles([page]) };
-      parts.push({ name: page.path, messages: i === 0 ? [text, { role: 'user', content: template.replace('{pages}', '') }, added[1]!] : [text] });
+      parts.push({ name: page.path, messages: i === 0 ? [text, { role: 'user', content: fillPlaceholders(template, { pages: '' }) }, added[1]!] : [text] });
     });
   }
   const images = input.images ?? [];

@@ -3,10 +3,9 @@ import type { ModelClient } from '../model/types.js';
 import type { AuditLog } from '../platform/audit-log.js';
 import type { Clock } from '../platform/clock.js';
 import type { RepoLock } from '../platform/repo-lock.js';
+import type { TokenCounter } from '../platform/token-counter.js';
 
-export interface TokenCounter {
-  count(text: string): number;
-}
+export type { TokenCounter } from '../platform/token-counter.js';
 
 /** Git as one request sees it. Absent (null) when the folder is not a git repository. */
 export interface GitPort {

@@ -4,6 +4,7 @@ import type { ChatMessage } from '../model/types.js';
 import type { PromptReader } from '../platform/prompt-files.js';
 
 export type { PromptReader } from '../platform/prompt-files.js';
+import { fillPlaceholders } from '../platform/placeholders.js';
 
 export interface FormatPrompts {
   readonly system: string;
@@ -24,9 +25,7 @@ export async function readPrompt(read: PromptReader, id: string, optional = fals
   throw new Error(`tandem's prompt file prompts/${id} is missing: reinstall tandem`);
 }
 
-export function fillPlaceholders(text: string, values: Record<string, string>): string {
-  return text.replace(/\{(\w+)\}/g, (whole, key: string) => values[key] ?? whole);
-}
+export { fillPlaceholders } from '../platform/placeholders.js';
 
 /**
  * Splits an examples file into chat turns. Turns start with a heading line `#### user` or

@@ -17,6 +17,7 @@ import {
   type Settings,
 } from './schema.js';
 import { judgeRepoValue } from './repo-policy.js';
+import { ReadRefusedError } from '../platform/text-files.js';
 
 export type SettingSource = 'default' | 'home' | 'repo' | 'config-file' | 'dotenv' | 'env-file' | 'env' | 'flag';
 
@@ -365,10 +366,10 @@ function raisesCost(key: SettingKey, value: unknown): boolean {
   return value !== null && value !== undefined && value !== '';
 }
 
-/** Errors a confined reader throws for files it will not read (see ConfigReadError in cli/start.ts). */
+/** Errors a confined reader throws for files it will not read (see configReader in cli/start.ts). */
 function isRefusedRead(error: unknown): boolean {
-  const kind = (error as { kind?: unknown } | null)?.kind;
-  return kind === 'not_regular' || kind === 'too_large' || kind === 'outside_repo';
+  if (!(error instanceof ReadRefusedError)) return false;
+  return error.kind === 'not_regular' || error.kind === 'too_large' || error.kind === 'outside_repo';
 }
 
 /** An error's first line, for a one-line problem. */

@@ -55,6 +55,7 @@ function keepInsideRepo({ key, value, shown, repoRoot }: RepoValue): RepoVerdict
 
 /** Relative paths without `..` stay inside (they resolve from a folder within the repository). */
 function isInsideRoot(root: string, p: string): boolean {
+  // Not platform/repo-path.ts's normalizePath on purpose: the value is judged exactly as written (no trim).
   const posixPath = p.replace(/\\/g, '/');
   if (posixPath.startsWith('~')) return false;
   if (path.isAbsolute(posixPath)) {

@@ -5,6 +5,7 @@ import { Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
 import TurndownService from 'turndown';
 import { withoutControlChars } from './plain-text.js';
+import type { TokenCounter } from '../platform/token-counter.js';
 
 export { withoutControlChars } from './plain-text.js';
 
@@ -26,7 +27,7 @@ export interface PageInput {
   /** The body was cut at the download cap. */
   readonly truncated: boolean;
   readonly maxBytes: number;
-  readonly count: (text: string) => number;
+  readonly tokens: TokenCounter;
   readonly maxTokens?: number;
 }
 
@@ -42,7 +43,7 @@ export function pageText(input: PageInput): PageText {
   else return { ok: false, message: `${input.url} is ${type}; only HTML, text, Markdown and JSON pages can be added` };
   const clean = withoutControlChars(text).trim();
   if (clean === '') return { ok: false, message: `${input.url} has no text to add` };
-  const cut = cutAtHeading(clean, input.maxTokens ?? MAX_PAGE_TOKENS, input.count);
+  const cut = cutAtHeading(clean, input.maxTokens ?? MAX_PAGE_TOKENS, input.tokens);
   if (cut.cut) notes.push(`${input.url} is about ${cut.tokens} tokens; it was cut at a heading to stay under ${input.maxTokens ?? MAX_PAGE_TOKENS}.`);
   return { ok: true, text: cut.text, notes };
 }
@@ -81,15 +82,15 @@ function escapeHtml(text: string): string {
  * Cuts `text` to at most `maxTokens`, at the last Markdown heading that fits (else the last blank line),
  * with a note saying so.
  */
-export function cutAtHeading(whole: string, maxTokens: number, count: (text: string) => number): { text: string; cut: boolean; tokens: number } {
+export function cutAtHeading(whole: string, maxTokens: number, counter: TokenCounter): { text: string; cut: boolean; tokens: number } {
   // Counting megabytes is slow: a token is hardly ever longer than 16 characters, so no more is counted.
   const text = whole.length > maxTokens * 16 ? whole.slice(0, maxTokens * 16) : whole;
-  const tokens = text === whole ? count(text) : Math.round(whole.length / 4);
+  const tokens = text === whole ? counter.count(text) : Math.round(whole.length / 4);
   if (tokens <= maxTokens) return { text, cut: false, tokens };
   // Characters per token of this text, to find where the cap falls without counting every prefix.
-  const limit = Math.floor((text.length * maxTokens) / Math.max(count(text), maxTokens + 1));
+  const limit = Math.floor((text.length * maxTokens) / Math.max(counter.count(text), maxTokens + 1));
   let prefix = text.slice(0, limit);
-  while (prefix.length > 0 && count(prefix) > maxTokens) prefix = prefix.slice(0, Math.floor(prefix.length * 0.9));
+  while (prefix.length > 0 && counter.count(prefix) > maxTokens) prefix = prefix.slice(0, Math.floor(prefix.length * 0.9));
   const heading = prefix.lastIndexOf('\n#');
   const paragraph = prefix.lastIndexOf('\n\n');
   const space = prefix.lastIndexOf(' ');

@@ -10,10 +10,11 @@ import type { EditPlan, FileSnapshot, PlannedFile } from './types.js';
 import { nodeWriteFs, removeEmptyFolders, type WriteFs } from './write-fs.js';
 import { forgetJournalNonce, recordJournalNonce, removeJournal, sha256, writeJournal } from './apply-journal.js';
 import { hostname } from 'node:os';
+import { TandemError } from '../platform/errors.js';
 
 export type ApplyErrorKind = 'refused_path' | 'changed_on_disk' | 'write_failed' | 'interrupted';
 
-export class ApplyError extends Error {
+export class ApplyError extends TandemError {
   constructor(
     readonly kind: ApplyErrorKind,
     readonly path: string,

@@ -2,6 +2,7 @@
 // line numbers, and what already applied. The similarity search here only informs; it never applies.
 import { LineView, foldLine, toLines } from './match-lines.js';
 import type { BlockFailure, Edit } from './types.js';
+import { fillPlaceholders } from '../platform/placeholders.js';
 
 const MAX_SHOWN_LINES = 40;
 const NON_ASCII = /[^\x00-\x7F]/;
@@ -210,7 +211,7 @@ export function describeRoundProblems(round: RoundProblems, prompts: { parseProb
   const failed = round.failures.filter((f) => f.reason !== 'denied' && !skip.has(f.edit.path));
   const sections: string[] = [];
   if (round.parseProblems.length > 0) {
-    sections.push(prompts.parseProblems.replace('{problems}', () => round.parseProblems.join('\n')).trim());
+    sections.push(fillPlaceholders(prompts.parseProblems, { problems: round.parseProblems.join('\n') }).trim());
   }
   if (failed.length > 0) sections.push(failureSection(failed));
   if (sections.length === 0 && (round.unchangedOnly ?? 0) > 0) return unchangedOnlyNote(round.unchangedOnly ?? 0);

@@ -2,6 +2,7 @@
 // Lenient about decoration (backticks, bold, `#`, `./`, trailing colon), strict about prose.
 
 import { parseFenceOpen } from './fences.js';
+import { normalizePath } from '../platform/repo-path.js';
 
 /** Names without an extension that are still plainly file names. */
 const EXTENSIONLESS = new Set([
@@ -24,12 +25,7 @@ const EXTENSIONLESS = new Set([
 
 const LABEL_RE = /^(?:file ?name|file|path)\s*:\s*/i;
 
-/** Normalises a path as written: `\` to `/`, no leading `./`, no doubled slashes. */
-export function normalizePath(raw: string): string {
-  let p = raw.trim().replace(/\\/g, '/').replace(/\/{2,}/g, '/');
-  while (p.startsWith('./')) p = p.slice(2);
-  return p;
-}
+export { normalizePath } from '../platform/repo-path.js';
 
 /**
  * Maps a written path to a chat file when the intent is unambiguous: an exact match, a bare name

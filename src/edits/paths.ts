@@ -3,6 +3,8 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { isBelow } from '../platform/path-inside.js';
+import { TandemError } from '../platform/errors.js';
+import { normalizePath } from '../platform/repo-path.js';
 
 export type PathRefusalKind =
   | 'empty'
@@ -12,7 +14,7 @@ export type PathRefusalKind =
   | 'git_internal'
   | 'home';
 
-export class PathRefusedError extends Error {
+export class PathRefusedError extends TandemError {
   constructor(
     readonly kind: PathRefusalKind,
     readonly requested: string,
@@ -41,7 +43,7 @@ function refuse(kind: PathRefusalKind, requested: string): PathRefusedError {
  * turn `a/../x` into an escape.
  */
 export function normalizeRepoPath(relOrAbs: string, root?: string): string | PathRefusedError {
-  let p = relOrAbs.trim().replace(/\\/g, '/');
+  let p = normalizePath(relOrAbs);
   if (p === '' || p.includes('\0')) return refuse('empty', relOrAbs);
   if (p.startsWith('/') || /^[a-zA-Z]:\//.test(p)) {
     const rootPosix = root === undefined ? undefined : root.replace(/\\/g, '/').replace(/\/+$/, '');

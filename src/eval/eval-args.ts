@@ -4,6 +4,7 @@
 // options or one error line out.
 import { OPTIONS, checkTextValue, expectedOf, type OptionSpec } from '../config/schema.js';
 import type { CoderFormat } from '../coders/coder.js';
+import { TandemError } from '../platform/errors.js';
 
 export type EvalMode = 'run' | 'resume' | 'compare' | 'replay' | 'list' | 'help';
 
@@ -52,7 +53,7 @@ export interface EvalArgs {
 
 export type ParseEvalArgsResult = { ok: true; args: EvalArgs } | { ok: false; error: string };
 
-class EvalUsageError extends Error {
+class EvalUsageError extends TandemError {
   readonly kind = 'usage';
 }
 

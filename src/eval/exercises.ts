@@ -1,8 +1,9 @@
 // The exercise suite on disk: eval/exercises/<name>/ with instructions.md, exercise.json, the
 // starting files and the hidden tests in .hidden/ (copied in only when testing).
 import { readdir, readFile } from 'node:fs/promises';
-import { join, relative, sep } from 'node:path';
+import { join, sep } from 'node:path';
 import { EvalError } from './errors.js';
+import { posixRelative } from '../platform/repo-path.js';
 
 export interface Exercise {
   readonly name: string;
@@ -79,7 +80,7 @@ async function listFiles(root: string, keepTop: (name: string) => boolean): Prom
   }
   return entries
     .filter((e) => e.isFile())
-    .map((e) => relative(root, join(e.parentPath, e.name)).split(sep).join('/'))
+    .map((e) => posixRelative(root, join(e.parentPath, e.name)))
     .filter((path) => keepTop(path.split('/')[0] ?? path) && !path.split('/').includes('__pycache__'))
     .sort();
 }

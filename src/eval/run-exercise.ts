@@ -2,12 +2,13 @@
 // instructions, the hidden tests; on failure another try that resumes the session with the test output,
 // like a user would.
 import { copyFile, mkdir, mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
-import { dirname, join, relative, sep } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { ProcessRunner } from '../platform/process.js';
 import { listSessions } from '../session/session-log.js';
 import { analyzeEvents, parseEventLines, type ReplyRecord, type StreamStats } from './event-stream.js';
 import { HIDDEN_DIR, hiddenFiles, startingFiles, type Exercise } from './exercises.js';
 import { runTandemOnce, type TandemLaunch, type TandemRequest } from './tandem-process.js';
+import { posixRelative } from '../platform/repo-path.js';
 
 export interface ExerciseRunOptions {
   readonly tries: number;
@@ -195,7 +196,7 @@ async function snapshotFiles(repo: string): Promise<Record<string, string>> {
   const entries = await readdir(repo, { withFileTypes: true, recursive: true });
   for (const entry of entries) {
     if (!entry.isFile()) continue;
-    const path = relative(repo, join(entry.parentPath, entry.name)).split(sep).join('/');
+    const path = posixRelative(repo, join(entry.parentPath, entry.name));
     if (path.split('/').some((part) => SKIPPED_DIRS.has(part))) continue;
     files[path] = await readFile(join(repo, path), 'utf8');
   }

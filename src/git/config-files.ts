@@ -3,8 +3,9 @@
 // itself lists them. A path setting must never point at one of them, and a reply that edits one inside the
 // repository rewrites git's config, so only a person may say yes. Listing config runs nothing it names.
 import { realpathSync } from 'node:fs';
-import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { configListing, createGit, type GitOptions } from './repo.js';
+import { repoRelativePath } from '../platform/repo-path.js';
 
 /** Absolute paths of the repository-scope config files git reads, and of every file they include. */
 export async function repositoryConfigFiles(root: string, options: GitOptions = {}): Promise<string[]> {
@@ -44,7 +45,6 @@ export function configFilesInRepository(root: string, files: readonly string[]):
 }
 
 function addOne(found: Set<string>, root: string, file: string): void {
-  const rel = relative(root, file);
-  if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) return;
-  found.add(rel.split(sep).join('/'));
+  const rel = repoRelativePath(root, file);
+  if (rel !== null) found.add(rel);
 }

@@ -1,10 +1,11 @@
 // The one error type of the git layer: every git failure surfaces as a GitOperationError with a kind.
+import { TandemError } from '../platform/errors.js';
 
 export type GitErrorKind = 'not_a_repo' | 'path_outside_repo' | 'git_failed' | 'git_timeout' | 'operation_in_progress';
 
-export class GitOperationError extends Error {
+export class GitOperationError extends TandemError {
   /** Git's whole stderr (hints included), for the log; the message is one line. */
-  readonly detail: string;
+  override readonly detail: string;
 
   constructor(
     readonly kind: GitErrorKind,

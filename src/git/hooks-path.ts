@@ -1,6 +1,6 @@
 // Where git looks for hooks in a repository (core.hooksPath), so edits there need a person's yes.
-import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { configListing, createGit, type GitOptions } from './repo.js';
+import { repoRelativePath } from '../platform/repo-path.js';
 
 /** core.hooksPath relative to `root` (posix), or null when unset or outside the work tree. */
 export async function configuredHooksDir(root: string, options: GitOptions = {}): Promise<string | null> {
@@ -9,7 +9,5 @@ export async function configuredHooksDir(root: string, options: GitOptions = {})
   const value = entries.filter((entry) => entry.key.toLowerCase() === 'core.hookspath').at(-1)?.value.trim();
   if (!value) return null;
   // git resolves a relative hooksPath against the work tree root
-  const rel = relative(root, isAbsolute(value) ? value : resolve(root, value));
-  if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) return null;
-  return rel.split(sep).join('/');
+  return repoRelativePath(root, value);
 }

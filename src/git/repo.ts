@@ -1,10 +1,11 @@
 // Opening, finding and creating repositories, and the one guarded way every module runs git.
 // Each function takes the directory it works in; nothing here looks at the current process's cwd.
 import { existsSync, realpathSync, statSync } from 'node:fs';
-import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import { FALLBACK_OVERRIDES, overridesEnv, parseConfigList, repositoryCommandOverrides, type ConfigEntry, type ConfigOverride } from './config-guard.js';
 import { GitOperationError } from './errors.js';
 import { gitErrorLine, spawnGit } from './git-process.js';
+import { repoRelativePath } from '../platform/repo-path.js';
 
 export interface GitOptions {
   /**
@@ -203,11 +204,8 @@ export async function initRepo(dir: string, options: GitOptions = {}): Promise<v
  */
 export function toRepoPaths(root: string, paths: readonly string[]): string[] {
   return paths.map((path) => {
-    const absolute = isAbsolute(path) ? path : resolve(root, path);
-    const rel = relative(root, absolute);
-    if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) {
-      throw new GitOperationError('path_outside_repo', `${path} is not a file inside the repository ${root}.`);
-    }
-    return rel.split(sep).join('/');
+    const rel = repoRelativePath(root, path);
+    if (rel === null) throw new GitOperationError('path_outside_repo', `${path} is not a file inside the repository ${root}.`);
+    return rel;
   });
 }

@@ -11,6 +11,7 @@ import {
   type ReminderPlacement,
 } from './model-settings.js';
 import { isLocalServer, isRouter, type ReasoningEffort, type RequestRules } from './request-body.js';
+import type { TokenCounter } from '../platform/token-counter.js';
 
 /** The reasoning the user asked for (flags, then /reasoning-effort and /think-tokens in the chat). */
 export interface ReasoningChoice {
@@ -37,13 +38,13 @@ export interface ModelProfile {
   /** What each request to this model carries besides the messages. */
   readonly request: RequestRules;
   /** Counts tokens with the model's own tokenizer (loaded on first use). */
-  readonly tokens: { count(text: string): number };
+  readonly tokens: TokenCounter;
 }
 
 export interface ProfileOptions {
   readonly baseURL: string;
   /** The process's tokenizer pool (or anything handing out counters). */
-  readonly tokenizers: { counterFor(model: string): { count(text: string): number } };
+  readonly tokenizers: { counterFor(model: string): TokenCounter };
   /** The user's --context-window: it holds for `startModel` and for every model tandem does not know. */
   readonly contextWindow?: number | null;
   readonly startModel?: string;

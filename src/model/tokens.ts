@@ -3,16 +3,17 @@
 import { createRequire } from 'node:module';
 // Types only: erased at build, so importing them never loads tiktoken.
 import type { TiktokenEncoding } from 'tiktoken';
+import type { TokenCounter } from '../platform/token-counter.js';
 
-export interface TokenCounter {
+/** A TokenCounter that also names its tiktoken encoding (for the bench's notes and the tests). */
+export interface EncodedTokenCounter extends TokenCounter {
   /** The tiktoken encoding used: the model's own, or FALLBACK_ENCODING for a name tiktoken does not know. */
   readonly encoding: TiktokenEncoding;
-  count(text: string): number;
 }
 
 /** Owns the encoders; the composition root creates one and hands counters out from it. */
 export interface TokenizerPool {
-  counterFor(model: string): TokenCounter;
+  counterFor(model: string): EncodedTokenCounter;
   /** Releases the encoders' WASM memory; counters created before may not be used afterwards. */
   free(): void;
 }
@@ -48,7 +49,7 @@ export function createTokenizerPool(): TokenizerPool {
   };
 
   return {
-    counterFor(model: string): TokenCounter {
+    counterFor(model: string): EncodedTokenCounter {
       // Resolved on first use: creating a counter must not load tiktoken.
       let encoding: TiktokenEncoding | undefined;
       const resolve = (): TiktokenEncoding => (encoding ??= encodingForModel(load(), model));

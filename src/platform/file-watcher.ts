@@ -1,8 +1,8 @@
 // The file watcher port and its real implementation on chokidar (inotify on Linux through fs.watch:
 // event-driven, no polling). It watches only what `include` admits under the root, and of git's own
 // folder only the files that move when HEAD or the index does.
-import { relative, sep } from 'node:path';
 import type { Stats } from 'node:fs';
+import { posixRelative } from './repo-path.js';
 
 export type WatchEvent =
   /** A file under the root was added, changed or removed (repository-relative, forward slashes). */
@@ -42,7 +42,7 @@ export function createChokidarWatcher(): WatchFiles {
     const { root, gitDirs } = options;
     const inGitDir = (path: string): string | null => {
       for (const dir of gitDirs) {
-        const rel = relative(dir, path).split(sep).join('/');
+        const rel = posixRelative(dir, path);
         if (!rel.startsWith('..')) return rel;
       }
       return null;
@@ -50,7 +50,7 @@ export function createChokidarWatcher(): WatchFiles {
     const ignored = (path: string, stats?: Stats): boolean => {
       const git = inGitDir(path);
       if (git !== null) return git !== '' && git !== 'refs' && !GIT_MOVES.has(git);
-      const rel = relative(root, path).split(sep).join('/');
+      const rel = posixRelative(root, path);
       if (rel === '') return false;
       if (rel.startsWith('..')) return true;
       if (!stats) return false;
@@ -69,7 +69,7 @@ export function createChokidarWatcher(): WatchFiles {
         if (GIT_MOVES.has(git)) options.onEvent({ kind: 'git', name: git });
         return;
       }
-      options.onEvent({ kind: 'file', path: relative(root, path).split(sep).join('/') });
+      options.onEvent({ kind: 'file', path: posixRelative(root, path) });
     };
     watcher.on('add', report).on('change', report).on('unlink', report);
     watcher.on('error', (error) => options.onError(error instanceof Error ? error.message : String(error)));

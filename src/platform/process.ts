@@ -3,6 +3,7 @@
 // With a sandbox, every command starts inside it (sandbox.ts), and none starts when it cannot be built.
 import { StringDecoder } from 'node:string_decoder';
 import { refusedMessage, SandboxError, type Sandbox } from './sandbox.js';
+import { TandemError } from './errors.js';
 
 export interface RunOptions {
   readonly cwd: string;
@@ -33,7 +34,7 @@ export interface ProcessRunner {
 
 export type ProcessErrorKind = 'spawn_failed';
 
-export class ProcessError extends Error {
+export class ProcessError extends TandemError {
   constructor(
     readonly kind: ProcessErrorKind,
     message: string,

@@ -10,8 +10,9 @@ import { hostname } from 'node:os';
 import path from 'node:path';
 import { systemClock, type Clock } from './clock.js';
 import { readStateFile, STATE_CAPS } from './state-files.js';
+import { TandemError } from './errors.js';
 
-class LockTimeoutError extends Error {
+class LockTimeoutError extends TandemError {
   readonly kind = 'lock_timeout';
 }
 

@@ -4,6 +4,7 @@
 import { accessSync, constants, lstatSync, statSync } from 'node:fs';
 import { delimiter, isAbsolute, join, resolve } from 'node:path';
 import { isWithin } from './path-inside.js';
+import { TandemError } from './errors.js';
 
 export interface SandboxOptions {
   /** The repository: the only folder of the host the command may write. */
@@ -19,7 +20,7 @@ export interface SandboxOptions {
 export type SandboxErrorKind = 'sandbox_unavailable';
 
 /** Bubblewrap is missing or cannot build the sandbox: the command is not run at all. */
-export class SandboxError extends Error {
+export class SandboxError extends TandemError {
   readonly kind: SandboxErrorKind = 'sandbox_unavailable';
   constructor(message: string) {
     super(message);

@@ -4,6 +4,7 @@
 // without following links or blocking (a FIFO, /dev/zero), and no more than the cap is read.
 import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, type Stats } from 'node:fs';
 import path from 'node:path';
+import { posixRelative } from './repo-path.js';
 
 /** Caps per kind of state file: far above what tandem writes, far below what would hurt. */
 export const STATE_CAPS = {
@@ -48,7 +49,7 @@ function refused(message: string, missing = false): StateRead {
 
 /** The file's path relative to the root, or null when it is not under `<root>/.tandem/`. */
 function stateRelative(root: string, file: string): string | null {
-  const rel = path.relative(root, path.resolve(root, file)).split(path.sep).join('/');
+  const rel = posixRelative(root, path.resolve(root, file));
   return rel.startsWith('.tandem/') && !rel.split('/').includes('..') ? rel : null;
 }
 

@@ -3,6 +3,7 @@
 // symlinks, regular files only, and never more than a cap, checked before reading.
 import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, realpathSync, statSync } from 'node:fs';
 import { isBelow } from './path-inside.js';
+import { TandemError } from './errors.js';
 
 /** Chat and read-only files larger than this are not sent (the same cap edits use). */
 export const MAX_TEXT_FILE_BYTES = 1024 * 1024;
@@ -23,6 +24,16 @@ export interface ConfinedReadOptions {
   readonly shown?: string;
   /** Refuse a symbolic link even when it points inside (state files tandem writes itself are never links). */
   readonly refuseLinks?: boolean;
+}
+
+/** A refused read where the reader must throw (a config file): `kind` says why, as in ConfinedRead. */
+export class ReadRefusedError extends TandemError {
+  constructor(
+    readonly kind: ReadRefusalKind,
+    message: string,
+  ) {
+    super(message);
+  }
 }
 
 function refuse(kind: ReadRefusalKind, message: string): Extract<ConfinedRead, { ok: false }> {

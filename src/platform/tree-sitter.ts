@@ -3,6 +3,7 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Language, Parser } from 'web-tree-sitter';
+import { TandemError } from './errors.js';
 
 /** Our id for a language; the grammar file is `tree-sitter-<wasm name>.wasm`. */
 export type LanguageId =
@@ -45,7 +46,7 @@ export function isCodeLanguage(lang: LanguageId): boolean {
   return !DATA_LANGUAGES.has(lang);
 }
 
-export class GrammarError extends Error {
+export class GrammarError extends TandemError {
   readonly kind: 'grammar-missing' | 'grammar-load';
   readonly language: LanguageId;
   constructor(kind: GrammarError['kind'], language: LanguageId, message: string, cause?: unknown) {

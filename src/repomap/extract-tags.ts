@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import type { Node, Query, Tree } from 'web-tree-sitter';
 import type { GrammarLoader, LanguageId } from '../platform/tree-sitter.js';
 import type { Tag } from './tag.js';
+import { TandemError } from '../platform/errors.js';
 
 export interface TagExtractor {
   /** Tags of one file, sorted by line then column; [] for a file no grammar covers. */
@@ -19,7 +20,7 @@ export interface TagExtractor {
   prepare(languages: readonly LanguageId[]): Promise<void>;
 }
 
-export class TagQueryError extends Error {
+export class TagQueryError extends TandemError {
   readonly kind = 'query-compile' as const;
   readonly language: LanguageId;
   constructor(language: LanguageId, message: string, cause?: unknown) {

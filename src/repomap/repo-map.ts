@@ -7,6 +7,7 @@ import { createMapRenderer } from './render.js';
 import { effectiveBudget, fitToBudget, type BudgetGrowth, type FitResult } from './budget.js';
 import type { RankedItem } from './rank.js';
 import type { StoredMap } from './map-store.js';
+import { mentionedFiles } from './mentioned-files.js';
 
 /**
  * auto: reuse a cached map when nothing outside the chat files changed since it was built (edits to
@@ -245,24 +246,12 @@ function stemOf(path: string): string {
 /**
  * Identifiers and repository files named in a request. A word counts as an identifier when it looks
  * like one (looksLikeIdentifier) or is the name of a repository file without its extension ("fix the
- * parser" with parser.py). A bare file name counts only when it looks like one (has a dot, dash or
- * underscore), so "map" does not select map.ts.
+ * parser" with parser.py). Files follow the one rule of mentioned-files.ts.
  */
 export function findMentions(text: string, files: readonly string[]): Mentions {
   const stems = new Set(files.map(stemOf));
   const idents = [...new Set(text.match(IDENT) ?? [])].filter(
     (word) => word.length >= 3 && (looksLikeIdentifier(word) || stems.has(word.toLowerCase())),
   );
-  const words = new Set(
-    text
-      .split(/[\s'"`,;:()[\]{}<>]+/)
-      .map((word) => word.replace(/^[./]+(?=\w)/, '').replace(/[.!?]+$/, ''))
-      .filter((word) => word.length > 0),
-  );
-  const mentioned = new Set<string>();
-  for (const file of files) {
-    const base = file.slice(file.lastIndexOf('/') + 1);
-    if (text.includes(file) || (words.has(base) && /[._-]/.test(base))) mentioned.add(file);
-  }
-  return { files: [...mentioned].sort(), idents };
+  return { files: mentionedFiles(text, files), idents };
 }

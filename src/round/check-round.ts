@@ -2,6 +2,7 @@
 import type { Clock } from '../platform/clock.js';
 import type { CheckOutcome, ChecksPort } from '../coders/ports.js';
 import type { CheckFacts, EmitRoundEvent } from './round-events.js';
+import { fillPlaceholders } from '../platform/placeholders.js';
 
 export interface CheckRoundOptions {
   readonly lint: boolean;
@@ -35,7 +36,7 @@ export async function runCheckRound(
   }
   if (syntaxErrors.length > 0) {
     deps.emit({ type: 'lint', ok: false, output: syntaxErrors.join('\n\n'), check: 'syntax', ...syntaxTimer() });
-    failures.push(deps.prompts.syntax.replace('{details}', () => syntaxErrors.join('\n\n')).trim());
+    failures.push(fillPlaceholders(deps.prompts.syntax, { details: syntaxErrors.join('\n\n') }).trim());
     kinds.push('syntax');
   }
   if (options.lint && written.length > 0) {
@@ -44,7 +45,7 @@ export async function runCheckRound(
     if (lint) {
       deps.emit({ type: 'lint', ok: lint.ok, output: lint.output, ...factsOf(lint, timer()) });
       if (!lint.ok && !deps.signal?.aborted) {
-        failures.push(deps.prompts.lint.replace('{details}', () => lint.output).trim());
+        failures.push(fillPlaceholders(deps.prompts.lint, { details: lint.output }).trim());
         kinds.push('lint');
       }
     }
@@ -56,7 +57,7 @@ export async function runCheckRound(
     if (test) {
       deps.emit({ type: 'test', ok: test.ok, output: test.output, ...factsOf(test, timer()) });
       if (!test.ok) {
-        const text = deps.prompts.test.replace('{command}', () => deps.testCommand).replace('{details}', () => test.output);
+        const text = fillPlaceholders(deps.prompts.test, { command: deps.testCommand, details: test.output });
         failures.push(text.trim());
         kinds.push('test');
       }

@@ -1,7 +1,7 @@
 // Offers to add repository files a request or a reply names, so the model sees what it talks about.
 // No means no: a file the user declined is not offered again in this chat.
 import type { Asker, RepoFilesPort } from '../coders/ports.js';
-import { mentionedFiles } from './mentions.js';
+import { mentionedFiles } from '../repomap/mentioned-files.js';
 
 export interface FileOfferDeps {
   readonly files: RepoFilesPort | null;

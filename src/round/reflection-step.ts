@@ -6,6 +6,7 @@ import type { RoundFailures } from './reflection.js';
 import { decideReflection, needsFixApproval } from './reflection.js';
 import type { RequestOutcome, StepResult } from './outcome.js';
 import type { EmitRoundEvent } from './round-events.js';
+import { fillPlaceholders } from '../platform/placeholders.js';
 
 /**
  * Re-asks per request after the files a reply needed were added. Each one needs files newly added (a
@@ -47,7 +48,7 @@ export function askAgainWithFiles(added: readonly string[], prompts: PromptSet, 
   deps.totals.reflections++;
   budget.filesAdded++;
   deps.emit({ type: 'reflection', n: budget.filesAdded, reason: 'files added' });
-  return { next: prompts.reflection.addedFiles.replace('{files}', () => added.join(', ')) };
+  return { next: fillPlaceholders(prompts.reflection.addedFiles, { files: added.join(', ') }) };
 }
 
 /** The next message (the failures for the model to fix), or how the request ends. */

@@ -2,6 +2,8 @@
 // needs gets them offered; otherwise its edits are planned, approved, written and committed, the files
 // they failed on and the commands it suggests are offered, the checks run, and what failed becomes the
 // next message for the model. The session calls the round and gets back how the step ends.
+import { ApplyError } from '../edits/apply.js';
+import { fillPlaceholders } from '../platform/placeholders.js';
 import type { Coder } from '../coders/base-coder.js';
 import type { RequestPorts } from '../coders/ports.js';
 import type { PromptSet } from '../coders/prompt-set.js';
@@ -148,8 +150,8 @@ async function applyEdits(parsed: ParseResult, loaded: RoundCoder, deps: RoundDe
       { asker: ports.asker, git: ports.git, emit: deps.emit, lock: ports.lock ?? null, commit: commitOf(loaded, deps), journal: ports.applyJournal ?? null, audit: ports.audit, ledger: deps.ledger },
     );
   } catch (error) {
-    if (signal?.aborted && (error as { kind?: unknown }).kind === 'interrupted') {
-      const message = (error as Error).message;
+    if (signal?.aborted && error instanceof ApplyError && error.kind === 'interrupted') {
+      const message = error.message;
       deps.emit({ type: 'info', message });
       return { end: { status: 'interrupted', message } };
     }
@@ -177,7 +179,7 @@ function commitOf(loaded: RoundCoder, deps: RoundDeps): CommitWritten | null {
 function describeEditFailures(edits: EditRoundResult, added: readonly string[], loaded: RoundCoder): RoundFailures {
   const sections: string[] = [];
   const kinds: FailureKind[] = [];
-  if (added.length > 0) sections.push(loaded.prompts.reflection.addedFilesRedo.replace('{files}', () => added.join(', ')));
+  if (added.length > 0) sections.push(fillPlaceholders(loaded.prompts.reflection.addedFilesRedo, { files: added.join(', ') }));
   const editText = describeEditProblems(edits, loaded.prompts.reflection, new Set(added));
   if (editText) sections.push(editText);
   if (added.length > 0 || editText) kinds.push('edit');

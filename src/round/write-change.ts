@@ -1,6 +1,8 @@
 // The effectful end of a round: commit the user's own pending work, write the change set, then commit it
 // or put every written file back. The work tree ends as before the reply, or with the reply applied and
 // committed; the one exception (git mid-merge) leaves tandem's writes uncommitted, in the ledger.
+import { GitOperationError } from '../git/errors.js';
+import { isTandemError, TandemError } from '../platform/errors.js';
 import { ApplyError, applyPlanWithUndo, type AppliedPlan, type JournalOptions } from '../edits/apply.js';
 import type { PlannedFile } from '../edits/types.js';
 import type { WriteFs } from '../edits/write-fs.js';
@@ -81,9 +83,9 @@ async function commitOrUndo(applied: AppliedPlan, written: readonly WrittenFile[
     await applied.settle();
     return null;
   } catch (error) {
-    if ((error as { kind?: unknown }).kind === 'operation_in_progress') {
+    if (error instanceof GitOperationError && error.kind === 'operation_in_progress') {
       await applied.settle();
-      return (error as Error).message;
+      return error.message;
     }
     const unrestored = await applied.rollback();
     const undone = unrestored.length === 0 ? 'the edits were undone' : `could not restore ${unrestored.join(', ')}`;
@@ -92,17 +94,15 @@ async function commitOrUndo(applied: AppliedPlan, written: readonly WrittenFile[
 }
 
 /** The commit of a round failed and its writes were rolled back; `kind` is the commit error's. */
-class EditCommitError extends Error {
+class EditCommitError extends TandemError {
   readonly kind: string;
   /** The commit error's long form (git's hints), for the log. */
-  readonly detail: string;
+  override readonly detail: string;
   constructor(message: string, cause: unknown) {
     super(message, { cause });
     this.name = 'EditCommitError';
-    const detail = (cause as { detail?: unknown }).detail;
-    this.detail = typeof detail === 'string' ? detail : '';
-    const kind = (cause as { kind?: unknown }).kind;
-    this.kind = typeof kind === 'string' ? kind : 'commit_failed';
+    this.detail = isTandemError(cause) ? (cause.detail ?? '') : '';
+    this.kind = isTandemError(cause) ? cause.kind : 'commit_failed';
   }
 }
 
@@ -118,7 +118,7 @@ async function commitUserWork(files: readonly PlannedFile[], deps: WriteDeps): P
     hash = await deps.git.commitUserChanges(dirty, message);
   } catch (error) {
     // Mid-merge git commits nothing partial: the user's changes stay as they are, and so will tandem's.
-    if ((error as { kind?: unknown }).kind === 'operation_in_progress') return;
+    if (error instanceof GitOperationError && error.kind === 'operation_in_progress') return;
     throw error;
   }
   if (hash) deps.emit({ type: 'commit', hash, message, files: dirty, user: true });

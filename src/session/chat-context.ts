@@ -23,11 +23,7 @@ export class ChatContext {
 
   /** Adds (or refreshes) a page; false when the same URL with the same text was already there. */
   addWebPage(page: WebPage): boolean {
-    const at = this.pages.findIndex((p) => p.url === page.url);
-    if (at >= 0 && this.pages[at]!.text === page.text) return false;
-    this.pages.splice(at >= 0 ? at : this.pages.length, at >= 0 ? 1 : 0, page);
-    this.changed();
-    return true;
+    return this.putAt(this.pages, this.pages.findIndex((p) => p.url === page.url), page, (old) => old.text === page.text);
   }
 
   dropWebPage(url: string): boolean {
@@ -36,11 +32,7 @@ export class ChatContext {
 
   /** Adds (or refreshes) an image; false when the same bytes were already there under that path. */
   addImage(image: ChatImage): boolean {
-    const at = this.pictures.findIndex((p) => p.absolutePath === image.absolutePath);
-    if (at >= 0 && this.pictures[at]!.digest === image.digest) return false;
-    this.pictures.splice(at >= 0 ? at : this.pictures.length, at >= 0 ? 1 : 0, image);
-    this.changed();
-    return true;
+    return this.putAt(this.pictures, this.pictures.findIndex((p) => p.absolutePath === image.absolutePath), image, (old) => old.digest === image.digest);
   }
 
   /** Takes an image out, by its name or absolute path. */
@@ -62,6 +54,14 @@ export class ChatContext {
   restore(pages: readonly WebPage[], images: readonly ChatImage[]): void {
     this.pages.splice(0, this.pages.length, ...pages);
     this.pictures.splice(0, this.pictures.length, ...images);
+  }
+
+  /** Replaces the item at `index` in place (appends when -1); false when it is there unchanged. */
+  private putAt<T>(list: T[], index: number, item: T, unchanged: (old: T) => boolean): boolean {
+    if (index >= 0 && unchanged(list[index]!)) return false;
+    list.splice(index >= 0 ? index : list.length, index >= 0 ? 1 : 0, item);
+    this.changed();
+    return true;
   }
 
   private removeAt<T>(list: T[], index: number): boolean {

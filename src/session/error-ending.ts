@@ -4,6 +4,7 @@ import { SandboxError } from '../platform/sandbox.js';
 import type { Conversation } from './conversation.js';
 import type { EmitEvent } from './events.js';
 import type { RequestOutcome } from './session-types.js';
+import { isTandemError } from '../platform/errors.js';
 
 export interface ErrorEndingDeps {
   readonly emit: EmitEvent;
@@ -13,11 +14,11 @@ export interface ErrorEndingDeps {
   readonly conversation: Conversation;
 }
 
-/** Bugs (anything without a `kind`) are rethrown: they are never reported as if the user caused them. */
+/** Bugs (anything but a TandemError) are rethrown: they are never reported as if the user caused them. */
 export function endWithError(error: unknown, modelNote: string | null, deps: ErrorEndingDeps): RequestOutcome {
-  if (!(error instanceof Error) || typeof (error as { kind?: unknown }).kind !== 'string') throw error;
+  if (!isTandemError(error)) throw error;
   const message = error.message.split('\n')[0] ?? error.message;
-  deps.logDetail(message, (error as { detail?: unknown }).detail);
+  deps.logDetail(message, error.detail);
   deps.emit({ type: 'error', message });
   if (modelNote) deps.conversation.noteOnLastReply(`${modelNote}: ${message}`);
   // A command the sandbox could not contain was not run: like an approval nobody could give (exit 4).

@@ -1,5 +1,6 @@
-// Exit codes of DESIGN.md, and how a request's final status maps onto them. Here rather than in cli/
-// because `tandem eval` (below cli/) exits with the same codes.
+// The one exit-code table of DESIGN.md, how a request's final status maps onto it, and how several
+// requests' outcomes combine. Here rather than in cli/ because `tandem eval` (below cli/) exits with
+// the same codes.
 import type { ResultStatus } from './events.js';
 
 export const EXIT = {
@@ -24,4 +25,12 @@ export function exitCodeFor(status: ResultStatus): number {
     case 'error':
       return EXIT.error;
   }
+}
+
+// Several requests (lines on stdin) end with the most severe outcome: interrupted, then error, then
+// reflection limit, then approval needed, then completed.
+const SEVERITY: readonly ResultStatus[] = ['completed', 'approval_required', 'reflection_limit', 'error', 'interrupted'];
+
+export function mostSevere(a: ResultStatus, b: ResultStatus): ResultStatus {
+  return SEVERITY.indexOf(b) > SEVERITY.indexOf(a) ? b : a;
 }

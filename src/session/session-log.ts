@@ -6,6 +6,7 @@ import { createStateReader, STATE_CAPS, type StateReader } from '../platform/sta
 import type { ChatMessage } from '../model/types.js';
 import { nodeFileSystem, type FileSystem } from '../platform/file-system.js';
 import { logEntryProblem } from './log-entry-shape.js';
+import { TandemError } from '../platform/errors.js';
 
 export type LogEntry =
   | {
@@ -41,7 +42,7 @@ export interface LoggedImage {
   readonly digest: string;
 }
 
-export class SessionLogError extends Error {
+export class SessionLogError extends TandemError {
   readonly kind = 'corrupt_log';
 }
 

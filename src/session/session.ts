@@ -22,6 +22,7 @@ import { requestReply, requestWithinWindow, type RequestStepDeps } from './reque
 import type { ChatMode, Instruction, LoadedCoder, ReadOnlyFile, RequestOutcome, SessionDeps, SessionOptions, StepResult } from './session-types.js';
 import { summarizeHistory } from './summarize.js';
 import { SessionTotals } from './totals.js';
+import { fillPlaceholders } from '../platform/placeholders.js';
 
 export type { ChatMode, CoderLoader, Instruction, LoadedCoder, ReadOnlyFile, RequestOutcome, SessionDeps, SessionOptions, SessionTexts } from './session-types.js';
 export type { ModelRole } from './model-profiles.js';
@@ -234,7 +235,7 @@ export class Session {
     const plan = await requestReply(built, text, this.models.main, chat, this.requestDeps, signal);
     if (!plan.ok) return plan.outcome;
     const editor = await this.deps.loadCoder(this.editorFormat);
-    const request = this.deps.texts.editorRequest.replace('{plan}', () => plan.text);
+    const request = fillPlaceholders(this.deps.texts.editorRequest, { plan: plan.text });
     // The editor carries out the plan in a conversation of its own, which the log does not keep.
     const history: ChatMessage[] = [];
     return this.runLoop(request, signal, editor, 'editor', new Conversation(history, this.layoutOf(history), null));
@@ -309,7 +310,7 @@ export class Session {
       systemPrompt: this.deps.texts.summarize,
       summaryTemplate: this.deps.texts.summaryTemplate,
       ack,
-      count: (text) => this.profiles.get('main').tokens.count(text),
+      tokens: { count: (text) => this.profiles.get('main').tokens.count(text) },
       budget: this.options.maxHistoryTokens ?? this.profiles.get('main').historyTokens,
     });
     if (!summary) return;

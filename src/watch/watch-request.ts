@@ -2,6 +2,7 @@
 // each, their files and lines, in code mode when any asks for a change (`AI!`), else ask mode.
 import { escapeControlChars } from '../platform/control-chars.js';
 import type { AiComment } from './ai-comments.js';
+import { fillPlaceholders } from '../platform/placeholders.js';
 
 export interface CommentedFile {
   readonly path: string;
@@ -33,7 +34,7 @@ export function buildWatchRequest(files: readonly CommentedFile[], triggers: rea
   const quoted = files.filter((f) => f.comments.length > 0);
   const mode = triggers.some((t) => t.kind === 'code') ? 'code' : 'ask';
   const comments = quoted.map((file) => quoteFile(file)).join('\n\n');
-  const text = templates[mode].replace('{comments}', () => comments).trimEnd();
+  const text = fillPlaceholders(templates[mode], { comments }).trimEnd();
   return { mode, text, files: quoted.map((f) => f.path), summary: summaryOf(triggers) };
 }
 

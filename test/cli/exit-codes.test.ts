@@ -1,7 +1,6 @@
 // The exit code of a run of several requests is its most severe outcome.
 import { describe, expect, it } from 'vitest';
-import { mostSevere } from '../../src/cli/exit-codes.js';
-import { exitCodeFor } from '../../src/session/exit-codes.js';
+import { exitCodeFor, mostSevere } from '../../src/session/exit-codes.js';
 import type { ResultStatus } from '../../src/session/events.js';
 
 describe('mostSevere', () => {

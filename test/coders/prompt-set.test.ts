@@ -60,8 +60,8 @@ describe('the prompt loader', () => {
   it('names a prompt file that is missing, and does without the optional ones', async () => {
     const { read } = overlay({ 'context/ack.md': null });
     await expect(createPromptLoader(read, VALUES).shared()).rejects.toThrow("tandem's prompt file prompts/context/ack.md is missing");
-    const bare = defineCoder({ name: 'bare', promptFolder: 'help' });
-    const set = await createPromptLoader(overlay().read, VALUES).forCoder(bare);
+    const bare = defineCoder({ name: 'bare' });
+    const set = await createPromptLoader(overlay({ 'bare/system.md': 'Answer on {platform}.' }).read, VALUES).forCoder(bare);
     expect(set.format).toMatchObject({ examples: [], reminder: '' });
   });
 });

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { cutAtHeading, pageText, withoutControlChars } from '../../src/context/web-page.js';
 
 const words = (text: string): number => text.split(/\s+/).filter(Boolean).length;
-const page = (contentType: string, body: string) => pageText({ url: 'https://x.test/p', contentType, body: Buffer.from(body), truncated: false, maxBytes: 1024, count: words });
+const page = (contentType: string, body: string) => pageText({ url: 'https://x.test/p', contentType, body: Buffer.from(body), truncated: false, maxBytes: 1024, tokens: { count: words } });
 
 describe('web pages', () => {
   it('keeps text, Markdown and JSON as they are and refuses other types', () => {
@@ -20,11 +20,11 @@ describe('web pages', () => {
 
   it('cuts at the last heading that fits, with a note', () => {
     const text = ['# One', 'a '.repeat(40), '## Two', 'b '.repeat(40), '## Three', 'c '.repeat(40)].join('\n');
-    const cut = cutAtHeading(text, 90, words);
+    const cut = cutAtHeading(text, 90, { count: words });
     expect(cut.cut).toBe(true);
     expect(cut.text).toContain('## Two');
     expect(cut.text).not.toContain('## Three');
     expect(cut.text).toMatch(/\[The rest of the page was cut: it is about \d+ tokens, over the 90-token cap\.\]$/);
-    expect(cutAtHeading('short', 90, words)).toEqual({ text: 'short', cut: false, tokens: 1 });
+    expect(cutAtHeading('short', 90, { count: words })).toEqual({ text: 'short', cut: false, tokens: 1 });
   });
 });

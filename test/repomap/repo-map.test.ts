@@ -166,7 +166,9 @@ describe('findMentions', () => {
     expect(findMentions('add the map and fix it', repo).idents).toEqual([]);
   });
 
-  it('matches a bare name with an extension in every folder', () => {
-    expect(findMentions('why is map.ts slow?', files).files).toEqual(['lib/map.ts', 'src/map.ts']);
+  // The one mentions rule (mentioned-files.ts, Aider's): a base name two folders share names neither.
+  it('a bare name two folders share names neither file; the full path names one', () => {
+    expect(findMentions('why is map.ts slow?', files).files).toEqual([]);
+    expect(findMentions('why is src/map.ts slow?', files).files).toEqual(['src/map.ts']);
   });
 });

@@ -3,6 +3,7 @@ import type { ChatMessage, ChatRequest, ModelClient } from '../../src/model/type
 import { summarizeHistory, summaryCut } from '../../src/session/summarize.js';
 
 const count = (text: string): number => text.split(' ').length;
+const tokens = { count };
 const turn = (n: number, words: number): ChatMessage[] => [
   { role: 'user', content: `question ${n}` },
   { role: 'assistant', content: `answer ${n} ${'w '.repeat(words)}`.trim() },
@@ -20,9 +21,9 @@ function scriptedClient(text: string, seen: ChatRequest[]): ModelClient {
 describe('history summaries', () => {
   it('cuts whole turns from the start and always keeps the last turn', () => {
     const history = [...turn(1, 100), ...turn(2, 100), ...turn(3, 100)];
-    expect(summaryCut(history, count, 150, 1)).toBe(4);
-    expect(summaryCut(history, count, 10_000, 1)).toBe(0);
-    expect(summaryCut(turn(1, 1000), count, 10, 1)).toBe(0);
+    expect(summaryCut(history, tokens, 150, 1)).toBe(4);
+    expect(summaryCut(history, tokens, 10_000, 1)).toBe(0);
+    expect(summaryCut(turn(1, 1000), tokens, 10, 1)).toBe(0);
   });
 
   it('asks the weak model for a summary of the old turns only, and replaces them', async () => {
@@ -34,7 +35,7 @@ describe('history summaries', () => {
       systemPrompt: 'summarize',
       summaryTemplate: 'Earlier: {summary}',
       ack: 'Ok.',
-      count,
+      tokens,
       budget: 150,
     });
     expect(result?.replaced).toBe(4);
@@ -46,7 +47,7 @@ describe('history summaries', () => {
 
   it('does nothing when the history fits', async () => {
     const seen: ChatRequest[] = [];
-    const options = { client: scriptedClient('x', seen), model: 'w', systemPrompt: '', summaryTemplate: '{summary}', ack: 'Ok.', count, budget: 1000 };
+    const options = { client: scriptedClient('x', seen), model: 'w', systemPrompt: '', summaryTemplate: '{summary}', ack: 'Ok.', tokens, budget: 1000 };
     expect(await summarizeHistory(turn(1, 5), options)).toBeNull();
     expect(seen).toHaveLength(0);
   });

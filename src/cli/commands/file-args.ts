@@ -1,6 +1,7 @@
 // Turns the paths a user typed after /add or /drop into repository-relative paths.
 import { existsSync, statSync } from 'node:fs';
-import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { resolve } from 'node:path';
+import { repoRelativePath } from '../../platform/repo-path.js';
 
 export interface ResolvedArg {
   readonly typed: string;
@@ -16,12 +17,9 @@ export function splitArgs(args: string): string[] {
 }
 
 export function toRepoPath(root: string, cwd: string, typed: string): ResolvedArg {
-  const absolute = isAbsolute(typed) ? typed : resolve(cwd, typed);
-  const rel = relative(root, absolute);
-  if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) {
-    return { typed, path: null, problem: `${typed} is outside the repository` };
-  }
-  return { typed, path: rel.split(sep).join('/') };
+  const path = repoRelativePath(root, typed, cwd);
+  if (path === null) return { typed, path: null, problem: `${typed} is outside the repository` };
+  return { typed, path };
 }
 
 export function isExistingFile(root: string, path: string): boolean {

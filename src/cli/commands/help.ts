@@ -1,6 +1,7 @@
 // /help [CMD]: every command with one line, or one command in full. /help QUESTION asks the model,
 // with tandem's own documentation (shipped in the package) as its only context.
 import type { CommandContext, CommandResult, SlashCommand } from './types.js';
+import { fillPlaceholders } from '../../platform/placeholders.js';
 
 export const helpCommand: SlashCommand = {
   name: 'help',
@@ -35,7 +36,7 @@ async function answerQuestion(question: string, ctx: CommandContext): Promise<Co
   const commands = ctx.commands.map((c) => `/${c.name}: ${c.summary} (usage: ${c.usage ?? `/${c.name}`})`).join('\n');
   const docs = `${await ctx.tandemDocs()}\n\n## Slash commands\n\n${commands}`;
   const template = await ctx.helpPrompt();
-  const answer = await ctx.askOnce(template.replace('{docs}', () => docs), question);
+  const answer = await ctx.askOnce(fillPlaceholders(template, { docs }), question);
   if (!answer.ok) {
     ctx.print(`Could not answer: ${answer.message}\n`);
     return { status: 'error' };

@@ -60,8 +60,7 @@ export const saveCommand: SlashCommand = {
     // A name inside the repository may be a link (or lie under a linked folder) the repository placed
     // there: the file lands inside it, as a plain file, or is not written.
     const target = resolve(ctx.cwd, file);
-    const rel = relative(ctx.root, target);
-    const namesInside = !rel.startsWith('..') && !isAbsolute(rel);
+    const namesInside = isWithin(ctx.root, target);
     if (namesInside && !writesInside(ctx.root, target)) {
       ctx.print(`Cannot write ${file}: it is a link, or leads outside the repository.\n`);
       return { status: 'error' };

@@ -41,7 +41,7 @@ export async function addWebPage(url: string, ctx: Pick<CommandContext, 'session
     body: fetched.body,
     truncated: fetched.truncated,
     maxBytes: DEFAULT_FETCH_OPTIONS.maxBytes,
-    count: (text) => ctx.tokens.count(text),
+    tokens: ctx.tokens,
     maxTokens: MAX_PAGE_TOKENS,
   });
   if (!page.ok) {
