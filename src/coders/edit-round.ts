@@ -1,7 +1,7 @@
 // One reply becomes a change: parse -> lock -> plan (dry run) -> approvals -> apply -> commit -> unlock.
 // Everything the model must fix comes back as text in `problems`; nothing here throws for a model mistake.
 import type { AuditKind, AuditLog } from '../platform/audit-log.js';
-import { existsSync, statSync } from 'node:fs';
+import { nodeFileSystem, type FileSystem } from '../platform/file-system.js';
 import { join } from 'node:path';
 import { ApplyError, applyPlanWithUndo, loadSnapshots, type AppliedPlan, type JournalOptions } from '../edits/apply.js';
 import { recoverJournal } from '../edits/apply-journal.js';
@@ -13,7 +13,6 @@ import { placeholderFolder } from '../edits/redirect.js';
 import { planEdits } from '../edits/plan.js';
 import type { Edit, EditFailure, EditPlan, FileSnapshot, PlannedFile } from '../edits/types.js';
 import { unifiedDiff } from '../edits/unified-diff.js';
-import { nodeWriteFs, type WriteFs } from '../edits/write-fs.js';
 import { checkWrites } from '../edits/write-plan.js';
 import type { RepoLock } from '../platform/repo-lock.js';
 import type { EmitRoundEvent } from './round-events.js';
@@ -74,7 +73,7 @@ interface Deps {
   /** Commits the written files (null: leave them uncommitted, e.g. --no-auto-commits). */
   readonly commit?: CommitWritten | null;
   /** The file operations of the writer (tests inject failures here). */
-  readonly fs?: WriteFs;
+  readonly fs?: FileSystem;
   /** The on-disk record of a reply being applied, so a killed tandem's half-applied reply is put back. */
   readonly journal?: JournalOptions | null;
   /** Records the decisions made without a question: a path refused by policy, a file declined earlier. */
@@ -102,9 +101,9 @@ export async function runEditRound(reply: string, options: EditRoundOptions, dep
 
 /** Holding the lock: a journal left on disk is from a tandem that was killed while applying. */
 async function recoverKilledReply(root: string, file: string, deps: Deps): Promise<void> {
-  if (!existsSync(file)) return;
+  if (!nodeFileSystem.exists(file)) return;
   const warn = (message: string): void => deps.emit({ type: 'info', message });
-  const restored = await recoverJournal(deps.fs ?? nodeWriteFs, root, file, { trustDir: deps.journal?.trustDir ?? '', warn });
+  const restored = await recoverJournal(deps.fs ?? nodeFileSystem, root, file, { trustDir: deps.journal?.trustDir ?? '', warn });
   if (restored.length > 0) {
     deps.emit({ type: 'info', message: `Put back ${restored.length} file(s) that a stopped tandem had left half-applied: ${restored.join(', ')}.` });
   }
@@ -220,7 +219,7 @@ function exampleFoldersThatExist(root: string, edits: readonly Edit[]): Set<stri
   for (const folder of new Set(edits.map((e) => placeholderFolder(e.path.replace(/\\/g, '/').replace(/^\.\//, ''))))) {
     if (folder === undefined) continue;
     try {
-      if (statSync(join(root, folder)).isDirectory()) found.add(folder);
+      if (nodeFileSystem.statSync(join(root, folder)).isDirectory()) found.add(folder);
     } catch {
       // no such folder: the example one
     }

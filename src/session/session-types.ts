@@ -2,7 +2,7 @@
 import type { Coder, CoderFormat } from '../coders/base-coder.js';
 import type { RequestPorts } from '../coders/ports.js';
 import type { PromptSet } from '../coders/prompt-set.js';
-import type { FileSystem } from '../platform/file-system.js';
+import type { TextFileSystem } from '../platform/file-system.js';
 import type { EmitEvent, ResultStatus } from './events.js';
 import type { ModelProfiles, ModelRole } from './model-profiles.js';
 import type { SessionRecorder } from './session-log.js';
@@ -66,7 +66,7 @@ export interface SessionDeps {
   /** The models' whole profiles; default: fixed ones made of the options' window and placement. */
   readonly profiles?: ModelProfiles;
   /** Where the chat's file texts are read; default: node's fs, confined to the repository. */
-  readonly fileSystem?: FileSystem;
+  readonly fileSystem?: TextFileSystem;
 }
 
 export interface RequestOutcome {

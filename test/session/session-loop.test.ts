@@ -10,7 +10,7 @@ import { createCoder } from '../../src/coders/base-coder.js';
 import type { Answer, ApprovalKind, RepoFilesPort } from '../../src/coders/ports.js';
 import { loadPromptSet } from '../../src/coders/prompt-set.js';
 import type { CoderFormat } from '../../src/model/edit-formats.js';
-import type { FileSystem } from '../../src/platform/file-system.js';
+import type { TextFileSystem } from '../../src/platform/file-system.js';
 import type { SessionEvent } from '../../src/session/events.js';
 import { exitCodeFor } from '../../src/session/exit-codes.js';
 import { Session, type LoadedCoder, type SessionOptions } from '../../src/session/session.js';
@@ -30,7 +30,7 @@ interface Setup {
   /** The repository's files, as the files port lists them (default: no files port). */
   readonly repoFiles?: string[];
   /** Where the session reads its chat files' texts (default: the temp folder on disk). */
-  readonly fileSystem?: (root: string) => FileSystem;
+  readonly fileSystem?: (root: string) => TextFileSystem;
 }
 
 function start(setup: Setup) {
