@@ -1,9 +1,9 @@
-// The one way tandem starts a program (git, shell commands, the sandbox's trial run): in a process group
-// of its own, stdin closed, its output streamed to the caller, and a timeout or an abort that ends the
-// whole group (hooks, a test runner's children), not only the program itself. Built on node's spawn, not
-// execa: execa's timeout and kill reach the direct child only, so the group kill, the grace periods and
-// the stop on a pipe held by an escaped child would be ours anyway; and git runs in every request, where
-// importing execa would add to every run's start (README, "Development").
+// The one way tandem starts a program (git, shell commands, the sandbox's trial run, the eval's tandem):
+// in a process group of its own, stdin closed, its output streamed to the caller, and a timeout or an
+// abort that ends the whole group (hooks, a test runner's children), not only the program itself.
+// Built on node's spawn, not execa: execa's timeout and kill reach the direct child only, so the group
+// kill, the grace periods and the stop on a pipe held by an escaped child would be ours anyway; and git
+// runs in every request, where importing execa would add to every run's start (README, "Development").
 import { spawn } from 'node:child_process';
 
 export interface GroupRunOptions {
@@ -47,35 +47,28 @@ export interface GroupRunResult {
   readonly pipesHeld: boolean;
 }
 
-export function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
+/** Signals the process group led by `pid` (or the process alone), if it is still there. */
+function signal(pid: number | undefined, name: NodeJS.Signals, group: boolean): void {
   if (pid === undefined) return;
   try {
-    process.kill(-pid, signal);
+    process.kill(group ? -pid : pid, name);
   } catch {
-    // The group is already gone.
-  }
-}
-
-function killOne(pid: number | undefined, signal: NodeJS.Signals): void {
-  if (pid === undefined) return;
-  try {
-    process.kill(pid, signal);
-  } catch {
-    // The group is already gone.
+    // Already gone.
   }
 }
 
 /** Runs `file args...` to its end (or its stop); rejects only when it cannot be started (ENOENT, a missing cwd). */
 export function runProcessGroup(file: string, args: readonly string[], options: GroupRunOptions): Promise<GroupRunResult> {
+  const group = options.ownGroup ?? true;
   return new Promise((resolve, reject) => {
     const child = spawn(file, [...args], {
       cwd: options.cwd,
       env: options.env,
       stdio: ['ignore', 'pipe', options.stderr ? 'pipe' : 'ignore'],
       // A group of its own, so a timeout or Ctrl-C can end the program's children too.
-      detached: options.ownGroup ?? true,
+      detached: group,
     });
-    const kill = options.ownGroup === false ? killOne : killGroup;
+    const kill = (name: NodeJS.Signals): void => signal(child.pid, name, group);
     let timedOut = false;
     let aborted = false;
     let pipesHeld = false;
@@ -111,11 +104,11 @@ export function runProcessGroup(file: string, args: readonly string[], options: 
     };
     const stop = (): void => {
       if (options.stopGraceMs > 0) {
-        kill(child.pid, 'SIGTERM');
-        later(options.stopGraceMs, () => kill(child.pid, 'SIGKILL'));
+        kill('SIGTERM');
+        later(options.stopGraceMs, () => kill('SIGKILL'));
         return;
       }
-      kill(child.pid, 'SIGKILL');
+      kill('SIGKILL');
       stopReadingLater();
     };
     // setTimeout treats Infinity as 1 ms: only a finite, positive timeout arms the timer.
@@ -142,7 +135,7 @@ export function runProcessGroup(file: string, args: readonly string[], options: 
     });
     child.on('exit', (code) => {
       exitCode = code;
-      if (options.killGroupOnExit) kill(child.pid, 'SIGKILL');
+      if (options.killGroupOnExit) kill('SIGKILL');
       stopReadingLater();
     });
     child.on('close', finish);
