@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { normalizeRepoPath } from '../edits/paths.js';
 import type { Clock } from '../platform/clock.js';
 import { createStateReader, readStateText, STATE_CAPS, type StateReader } from '../platform/state-files.js';
-import { nodeFileSystem, type FileSystem } from '../platform/file-system.js';
+import { nodeFileSystem, type TextFileSystem } from '../platform/file-system.js';
 import type { EmitEvent, SessionEvent } from '../session/events.js';
 import { listSessions, newSessionId, readSessionLog, replaySession, SessionLog, sessionsDir, type LogEntry, type ReplayedSession, type SessionRecorder } from '../session/session-log.js';
 import { describeFsError } from '../edits/apply.js';
@@ -34,7 +34,7 @@ export class LazySessionLog implements SessionRecorder {
     existing: SessionLog | null = null,
     /** Told once when the log cannot be written (a full disk): the chat goes on without it. */
     private readonly onWriteError: (message: string) => void = () => {},
-    private readonly fs: FileSystem = nodeFileSystem,
+    private readonly fs: TextFileSystem = nodeFileSystem,
   ) {
     this.log = existing;
   }
@@ -150,7 +150,7 @@ function loggedEvent(event: SessionEvent): Record<string, unknown> {
 }
 
 /** Wraps the renderer so events also reach the session log and the transcript. */
-export function recordingEmit(emit: EmitEvent, recorder: SessionRecorder, transcriptFile: string, clock: Clock, fs: FileSystem = nodeFileSystem): EmitEvent {
+export function recordingEmit(emit: EmitEvent, recorder: SessionRecorder, transcriptFile: string, clock: Clock, fs: TextFileSystem = nodeFileSystem): EmitEvent {
   let transcriptBroken = false;
   const transcript = (text: string): void => {
     if (transcriptBroken) return;

@@ -2,7 +2,7 @@
 // `.git/` or `.tandem/`, nor be a file git or tandem reads as configuration (a repository's `llm-log:
 // .git/config` would append prompt lines to git's config), nor a hook. A repository's own value must
 // also resolve inside the repository, after symlinks.
-import { lstatSync, realpathSync } from 'node:fs';
+import { nodeFileSystem as fs } from '../platform/file-system.js';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 
 /** Names git or tandem read as configuration or run, wherever they are. */
@@ -42,7 +42,7 @@ function realTarget(file: string): string {
   const rest: string[] = [];
   for (let dir = file; ; dir = dirname(dir)) {
     try {
-      return join(realpathSync(dir), ...rest.reverse());
+      return join(fs.realpathSync(dir), ...rest.reverse());
     } catch {
       if (dirname(dir) === dir) return file;
       rest.push(basename(dir));
@@ -52,7 +52,7 @@ function realTarget(file: string): string {
 
 function realOrSelf(file: string): string {
   try {
-    return realpathSync(file);
+    return fs.realpathSync(file);
   } catch {
     return file;
   }
@@ -66,7 +66,7 @@ export function pathSettingProblem(key: string, file: string, fromRepository: bo
   const shown = `${key} ${name}`;
   // A log is appended to: never through a link. A file read is judged by where its link leads (below).
   try {
-    if (key === 'llm-log' && lstatSync(file).isSymbolicLink()) return `${shown} is a symbolic link; ignored`;
+    if (key === 'llm-log' && fs.lstatSync(file).isSymbolicLink()) return `${shown} is a symbolic link; ignored`;
   } catch {
     // does not exist yet: judged by where it would be made
   }

@@ -5,11 +5,10 @@
 // (its nonce is recorded in the user's home when it is written), and only paths inside the repository,
 // outside `.git/` and `.tandem/`, are put back.
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import path from 'node:path';
+import { nodeFileSystem, type FileSystem } from '../platform/file-system.js';
 import { readStateFile, STATE_CAPS } from '../platform/state-files.js';
-import { removeEmptyFolders, type WriteFs } from './write-fs.js';
 
 export interface JournalFile {
   /** Repo-relative path. */
@@ -34,29 +33,29 @@ export interface Journal {
 const NONCE = /^[0-9a-f]{32}$/;
 
 /** A new nonce, recorded in `trustDir` (in the user's home) with the journal file it belongs to. */
-export function recordJournalNonce(trustDir: string, file: string): string {
+export function recordJournalNonce(trustDir: string, file: string, fs: FileSystem = nodeFileSystem): string {
   const nonce = randomBytes(16).toString('hex');
-  mkdirSync(trustDir, { recursive: true, mode: 0o700 });
-  writeFileSync(path.join(trustDir, nonce), path.resolve(file), { flag: 'wx', mode: 0o600 });
+  fs.mkdirSync(trustDir, 0o700);
+  fs.writeNewSync(path.join(trustDir, nonce), path.resolve(file), 0o600);
   return nonce;
 }
 
-export function forgetJournalNonce(trustDir: string, nonce: string): void {
-  rmSync(path.join(trustDir, nonce), { force: true });
+export function forgetJournalNonce(trustDir: string, nonce: string, fs: FileSystem = nodeFileSystem): void {
+  fs.rmSync(path.join(trustDir, nonce));
 }
 
 /** Whether `journal` (at `file`) was written by this user's tandem on this host. */
-function writtenByUs(journal: Journal, file: string, trustDir: string): boolean {
+function writtenByUs(fs: FileSystem, journal: Journal, file: string, trustDir: string): boolean {
   if (journal.host !== hostname() || typeof journal.nonce !== 'string' || !NONCE.test(journal.nonce)) return false;
   try {
-    return readFileSync(path.join(trustDir, journal.nonce), 'utf8') === path.resolve(file);
+    return fs.readFileSync(path.join(trustDir, journal.nonce)).toString('utf8') === path.resolve(file);
   } catch {
     return false;
   }
 }
 
 /** The absolute path of a journal entry when it stays in the repository, outside `.git/` and `.tandem/`; else null. */
-async function confinedTarget(fs: WriteFs, root: string, entryPath: unknown): Promise<string | null> {
+async function confinedTarget(fs: FileSystem, root: string, entryPath: unknown): Promise<string | null> {
   if (typeof entryPath !== 'string' || entryPath === '' || path.isAbsolute(entryPath) || entryPath.includes('\0')) return null;
   const abs = path.resolve(root, entryPath);
   if (!insideWorkTree(root, abs)) return null;
@@ -88,7 +87,7 @@ export function sha256(data: string | Buffer): string {
   return createHash('sha256').update(data).digest('hex');
 }
 
-export async function writeJournal(fs: WriteFs, file: string, journal: Journal): Promise<void> {
+export async function writeJournal(fs: FileSystem, file: string, journal: Journal): Promise<void> {
   await fs.mkdir(path.dirname(file));
   const tmp = `${file}.tmp`;
   await fs.rm(tmp);
@@ -96,7 +95,7 @@ export async function writeJournal(fs: WriteFs, file: string, journal: Journal):
   await fs.rename(tmp, file);
 }
 
-export async function removeJournal(fs: WriteFs, file: string): Promise<void> {
+export async function removeJournal(fs: FileSystem, file: string): Promise<void> {
   await fs.rm(file);
 }
 
@@ -112,7 +111,7 @@ export interface RecoverOptions {
  * the user changed since is left alone) and removes the journal. Returns the paths put back.
  * Call it holding the repository lock, so the journal's writer is known to be gone.
  */
-export async function recoverJournal(fs: WriteFs, root: string, file: string, options: RecoverOptions): Promise<string[]> {
+export async function recoverJournal(fs: FileSystem, root: string, file: string, options: RecoverOptions): Promise<string[]> {
   const read = readStateFile(root, file, STATE_CAPS.journal);
   if (!read.ok) {
     if (!read.missing) options.warn?.(`${read.message}; no half-applied reply was put back`);
@@ -126,7 +125,7 @@ export async function recoverJournal(fs: WriteFs, root: string, file: string, op
     return [];
   }
   // Left where it is: it may belong to a tandem on another host sharing this folder.
-  if (!writtenByUs(journal, file, options.trustDir)) {
+  if (!writtenByUs(fs, journal, file, options.trustDir)) {
     options.warn?.(`${path.relative(root, file)} was not written by this user's tandem on this host (it may have come with the repository); ignored, nothing was put back`);
     return [];
   }
@@ -159,13 +158,25 @@ export async function recoverJournal(fs: WriteFs, root: string, file: string, op
     restored.push(entry.path);
   }
   await fs.rm(file);
-  if (journal.nonce) forgetJournalNonce(options.trustDir, journal.nonce);
+  if (journal.nonce) forgetJournalNonce(options.trustDir, journal.nonce, fs);
   return restored;
 }
 
 /** The temp files (`.name.tandem-<random>.tmp`) a write killed before its rename leaves beside `abs`. */
-async function removeTempFiles(fs: WriteFs, abs: string): Promise<void> {
+async function removeTempFiles(fs: FileSystem, abs: string): Promise<void> {
   const prefix = `.${path.basename(abs)}.tandem-`;
   const names = await fs.readdir(path.dirname(abs)).catch(() => [] as string[]);
   for (const name of names) if (name.startsWith(prefix) && name.endsWith('.tmp')) await fs.rm(path.join(path.dirname(abs), name));
+}
+
+/** Removes `from` and its parents up to and including `top`, as long as they are empty. */
+export async function removeEmptyFolders(fs: FileSystem, from: string, top: string): Promise<void> {
+  for (let dir = from; dir.startsWith(top); dir = path.dirname(dir)) {
+    try {
+      await fs.rmdir(dir);
+    } catch {
+      return; // not empty: another file of this reply, or the user's, still lives there
+    }
+    if (dir === top) return;
+  }
 }

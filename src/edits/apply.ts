@@ -7,8 +7,8 @@ import { DEFAULT_MAX_FILE_BYTES, encodeSnapshotText, readFileSnapshot } from './
 import { PathRefusedError, normalizeRepoPath, resolveRepoPath } from './paths.js';
 import type { RefusedPath } from './plan.js';
 import type { EditPlan, FileSnapshot, PlannedFile } from './types.js';
-import { nodeWriteFs, removeEmptyFolders, type WriteFs } from './write-fs.js';
-import { forgetJournalNonce, recordJournalNonce, removeJournal, sha256, writeJournal } from './apply-journal.js';
+import { nodeFileSystem, type FileSystem } from '../platform/file-system.js';
+import { forgetJournalNonce, recordJournalNonce, removeEmptyFolders, removeJournal, sha256, writeJournal } from './apply-journal.js';
 import { hostname } from 'node:os';
 import { TandemError } from '../platform/errors.js';
 
@@ -35,6 +35,8 @@ export interface LoadedSnapshots {
 
 export interface LoadOptions {
   readonly maxBytes?: number;
+  /** Where the files are read from (the real file system by default). */
+  readonly fs?: FileSystem;
 }
 
 /** Reads every path it can; refusals are data for planEdits, not exceptions. */
@@ -43,12 +45,13 @@ export async function loadSnapshots(
   paths: readonly string[],
   options: LoadOptions = {},
 ): Promise<LoadedSnapshots> {
+  const fs = options.fs ?? nodeFileSystem;
   const files = new Map<string, FileSnapshot>();
   const refused = new Map<string, RefusedPath>();
   for (const requested of new Set(paths)) {
     let rel: string;
     try {
-      rel = await resolveRepoPath(root, requested);
+      rel = await resolveRepoPath(root, requested, fs);
     } catch (err) {
       if (!(err instanceof PathRefusedError)) throw err;
       const refusal: RefusedPath = { reason: 'outside_repo', message: err.message };
@@ -58,7 +61,7 @@ export async function loadSnapshots(
       continue;
     }
     if (files.has(rel) || refused.has(rel)) continue;
-    const decoded = await readFileSnapshot(path.join(root, rel), rel, options.maxBytes ?? DEFAULT_MAX_FILE_BYTES);
+    const decoded = await readFileSnapshot(fs, path.join(root, rel), rel, options.maxBytes ?? DEFAULT_MAX_FILE_BYTES);
     if (decoded.ok) files.set(rel, decoded.snapshot);
     else refused.set(rel, { reason: decoded.reason, message: decoded.message });
   }
@@ -70,21 +73,21 @@ function sameSnapshot(a: FileSnapshot, b: FileSnapshot): boolean {
 }
 
 /** Refuses to write over a file that changed since it was planned (or appeared, for a new file). */
-async function checkUnchanged(root: string, file: PlannedFile): Promise<void> {
+async function checkUnchanged(fs: FileSystem, root: string, file: PlannedFile): Promise<void> {
   try {
-    await resolveRepoPath(root, file.path);
+    await resolveRepoPath(root, file.path, fs);
   } catch (err) {
     if (err instanceof PathRefusedError) throw new ApplyError('refused_path', file.path, err.message);
     throw err;
   }
-  const now = await readFileSnapshot(path.join(root, file.path), file.path, Number.MAX_SAFE_INTEGER);
+  const now = await readFileSnapshot(fs, path.join(root, file.path), file.path, Number.MAX_SAFE_INTEGER);
   if (!now.ok || !sameSnapshot(now.snapshot, file.before)) {
     throw new ApplyError('changed_on_disk', file.path, `${file.path} changed on disk after the edits were planned.`);
   }
 }
 
 /** A symlink inside the repo is written through, so the link stays a link. */
-async function writeTarget(fs: WriteFs, abs: string): Promise<string> {
+async function writeTarget(fs: FileSystem, abs: string): Promise<string> {
   try {
     const st = await fs.lstat(abs);
     return st.isSymbolicLink() ? await fs.realpath(abs) : abs;
@@ -102,7 +105,7 @@ interface JournalEntry {
   readonly createdFolder: string | undefined;
 }
 
-async function readBefore(fs: WriteFs, target: string): Promise<JournalEntry['before']> {
+async function readBefore(fs: FileSystem, target: string): Promise<JournalEntry['before']> {
   try {
     const mode = (await fs.stat(target)).mode & 0o7777;
     return { bytes: await fs.readFile(target), mode };
@@ -113,7 +116,7 @@ async function readBefore(fs: WriteFs, target: string): Promise<JournalEntry['be
 }
 
 /** Writes through a temp file in the same folder and a rename, so a reader sees old or new, never half. */
-async function writeAtomically(fs: WriteFs, target: string, content: string | Buffer, mode: number | undefined): Promise<void> {
+async function writeAtomically(fs: FileSystem, target: string, content: string | Buffer, mode: number | undefined): Promise<void> {
   const dir = path.dirname(target);
   const tmp = path.join(dir, `.${path.basename(target)}.tandem-${randomBytes(6).toString('hex')}.tmp`);
   try {
@@ -143,7 +146,7 @@ export interface JournalOptions {
   readonly trustDir: string;
 }
 
-async function rollbackJournal(fs: WriteFs, journal: readonly JournalEntry[]): Promise<string[]> {
+async function rollbackJournal(fs: FileSystem, journal: readonly JournalEntry[]): Promise<string[]> {
   const failed: string[] = [];
   for (const entry of [...journal].reverse()) {
     try {
@@ -158,7 +161,7 @@ async function rollbackJournal(fs: WriteFs, journal: readonly JournalEntry[]): P
 }
 
 /** The topmost folder on the way to `dir` that does not exist yet (the write will create it), or null. */
-async function firstMissingFolder(fs: WriteFs, root: string, dir: string): Promise<string | null> {
+async function firstMissingFolder(fs: FileSystem, root: string, dir: string): Promise<string | null> {
   let missing: string | null = null;
   for (let d = dir; d.startsWith(root) && d !== root; d = path.dirname(d)) {
     try {
@@ -177,14 +180,14 @@ async function firstMissingFolder(fs: WriteFs, root: string, dir: string): Promi
  * All files are checked before any is written, so a stale plan writes nothing; a write that fails
  * midway puts back every file already written before the error is thrown.
  */
-export async function applyPlanWithUndo(root: string, plan: EditPlan, fs: WriteFs = nodeWriteFs, journalAt?: JournalOptions, signal?: AbortSignal): Promise<AppliedPlan> {
+export async function applyPlanWithUndo(root: string, plan: EditPlan, fs: FileSystem = nodeFileSystem, journalAt?: JournalOptions, signal?: AbortSignal): Promise<AppliedPlan> {
   // SIGTERM or Ctrl-C stops a long reply between two files: nothing yet written, or all of it put back.
   const stopBeforeWriting = (): void => {
     if (signal?.aborted) throw new ApplyError('interrupted', '', 'Interrupted before the reply was written; nothing was changed.');
   };
   for (const file of plan.files) {
     stopBeforeWriting();
-    await checkUnchanged(root, file);
+    await checkUnchanged(fs, root, file);
   }
   const writes: Array<{ file: PlannedFile; target: string; content: string; before: JournalEntry['before']; newFolder: string | null }> = [];
   for (const file of plan.files) {
@@ -203,7 +206,7 @@ export async function applyPlanWithUndo(root: string, plan: EditPlan, fs: WriteF
   const forget = async (): Promise<void> => {
     if (!journalAt) return;
     await removeJournal(fs, journalAt.file).catch(() => undefined);
-    if (nonce) forgetJournalNonce(journalAt.trustDir, nonce);
+    if (nonce) forgetJournalNonce(journalAt.trustDir, nonce, fs);
   };
   if (journalAt && writes.length > 0) {
     const files = writes.map((w) => ({
@@ -214,7 +217,7 @@ export async function applyPlanWithUndo(root: string, plan: EditPlan, fs: WriteF
       folder: w.newFolder === null ? null : path.relative(root, w.newFolder),
     }));
     try {
-      nonce = recordJournalNonce(journalAt.trustDir, journalAt.file);
+      nonce = recordJournalNonce(journalAt.trustDir, journalAt.file, fs);
       await writeJournal(fs, journalAt.file, { pid: journalAt.pid, host: hostname(), nonce, files });
     } catch (err) {
       await forget();

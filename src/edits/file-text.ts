@@ -1,6 +1,6 @@
 // Decodes file bytes into a FileSnapshot ('\n' text + how it was stored) and encodes planned text back
 // the same way: line endings, BOM and final-newline state survive an edit.
-import fs from 'node:fs/promises';
+import type { FileSystem } from '../platform/file-system.js';
 import type { FileSnapshot } from './types.js';
 
 export const DEFAULT_MAX_FILE_BYTES = 1024 * 1024;
@@ -51,6 +51,7 @@ export function decodeFileBytes(
 
 /** Reads `absPath`; a missing file gives a snapshot with `text: null`. */
 export async function readFileSnapshot(
+  fs: FileSystem,
   absPath: string,
   repoPath: string,
   maxBytes = DEFAULT_MAX_FILE_BYTES,

@@ -1,7 +1,7 @@
 // Turns a path written by the model into a safe repository-relative posix path, or refuses it.
-// Lexical checks are pure (usable by the planner); symlink checks need the file system.
-import fs from 'node:fs/promises';
+// Lexical checks are pure (usable by the planner); symlink checks read the file system through the port.
 import path from 'node:path';
+import { nodeFileSystem, type FileSystem, type Stats } from '../platform/file-system.js';
 import { isBelow } from '../platform/path-inside.js';
 import { TandemError } from '../platform/errors.js';
 import { normalizePath } from '../platform/repo-path.js';
@@ -66,7 +66,7 @@ export function normalizeRepoPath(relOrAbs: string, root?: string): string | Pat
   return segments.join('/');
 }
 
-async function lstatOrNull(p: string): Promise<import('node:fs').Stats | null> {
+async function lstatOrNull(fs: FileSystem, p: string): Promise<Stats | null> {
   try {
     return await fs.lstat(p);
   } catch {
@@ -79,7 +79,7 @@ async function lstatOrNull(p: string): Promise<import('node:fs').Stats | null> {
  * the deepest existing component must stay inside the real root and outside `.git/`.
  * Throws PathRefusedError; returns the lexical repo-relative path.
  */
-export async function resolveRepoPath(root: string, relOrAbs: string): Promise<string> {
+export async function resolveRepoPath(root: string, relOrAbs: string, fs: FileSystem = nodeFileSystem): Promise<string> {
   const realRoot = await fs.realpath(root);
   let rel = normalizeRepoPath(relOrAbs, root);
   if (rel instanceof PathRefusedError && rel.kind === 'absolute_outside' && realRoot !== root) {
@@ -89,7 +89,7 @@ export async function resolveRepoPath(root: string, relOrAbs: string): Promise<s
   const segments = rel.split('/');
   for (let i = segments.length; i > 0; i--) {
     const abs = path.join(realRoot, ...segments.slice(0, i));
-    const st = await lstatOrNull(abs);
+    const st = await lstatOrNull(fs, abs);
     if (st === null) continue;
     let real: string;
     try {

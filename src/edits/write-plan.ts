@@ -3,7 +3,7 @@
 // mistakes and go back to it as edit failures; nothing is written for them.
 import path from 'node:path';
 import type { PlannedFile } from './types.js';
-import { nodeWriteFs, type WriteFs } from './write-fs.js';
+import { nodeFileSystem, type FileSystem } from '../platform/file-system.js';
 
 // Linux limits: 255 bytes a name, 4096 bytes a path (NAME_MAX, PATH_MAX).
 const NAME_MAX = 255;
@@ -15,7 +15,7 @@ export interface WriteProblem {
 }
 
 /** Problems with writing `files` under `root`; empty when every write can be attempted. */
-export async function checkWrites(root: string, files: readonly PlannedFile[], fs: WriteFs = nodeWriteFs): Promise<WriteProblem[]> {
+export async function checkWrites(root: string, files: readonly PlannedFile[], fs: FileSystem = nodeFileSystem): Promise<WriteProblem[]> {
   const written = new Set(files.map((file) => file.path));
   const problems: WriteProblem[] = [];
   for (const file of files) {
@@ -35,7 +35,7 @@ function nameProblem(root: string, rel: string): string | null {
 }
 
 /** A parent of `rel` that is a file, on disk or in this same reply. */
-async function folderProblem(root: string, rel: string, written: ReadonlySet<string>, fs: WriteFs): Promise<string | null> {
+async function folderProblem(root: string, rel: string, written: ReadonlySet<string>, fs: FileSystem): Promise<string | null> {
   const parts = rel.split('/');
   for (let i = 1; i < parts.length; i++) {
     const folder = parts.slice(0, i).join('/');

@@ -1,7 +1,7 @@
 // The exercise suite on disk: eval/exercises/<name>/ with instructions.md, exercise.json, the
 // starting files and the hidden tests in .hidden/ (copied in only when testing).
-import { readdir, readFile } from 'node:fs/promises';
 import { join, sep } from 'node:path';
+import { nodeFileSystem as fs } from '../platform/file-system.js';
 import { EvalError } from './errors.js';
 import { posixRelative } from '../platform/repo-path.js';
 
@@ -34,7 +34,7 @@ export function matchesFilter(name: string, filter: string | null): boolean {
 export async function loadExercises(dir: string, filter: string | null): Promise<Exercise[]> {
   let names: string[];
   try {
-    const entries = await readdir(dir, { withFileTypes: true });
+    const entries = await fs.readdirEntries(dir);
     names = entries.filter((e) => e.isDirectory() && !e.name.startsWith('.')).map((e) => e.name);
   } catch {
     throw new EvalError('no_exercises', `cannot read the exercise folder ${dir}`);
@@ -49,8 +49,8 @@ async function loadExercise(dir: string): Promise<Exercise> {
   let meta: { language?: unknown; files?: unknown; test?: unknown };
   let instructions: string;
   try {
-    meta = JSON.parse(await readFile(join(dir, 'exercise.json'), 'utf8')) as typeof meta;
-    instructions = await readFile(join(dir, 'instructions.md'), 'utf8');
+    meta = JSON.parse((await fs.readFile(join(dir, 'exercise.json'))).toString('utf8')) as typeof meta;
+    instructions = (await fs.readFile(join(dir, 'instructions.md'))).toString('utf8');
   } catch (error) {
     throw new EvalError('bad_exercise', `exercise ${name}: ${(error as Error).message}`);
   }
@@ -74,7 +74,7 @@ export async function hiddenFiles(exercise: Exercise): Promise<string[]> {
 async function listFiles(root: string, keepTop: (name: string) => boolean): Promise<string[]> {
   let entries;
   try {
-    entries = await readdir(root, { withFileTypes: true, recursive: true });
+    entries = await fs.readdirEntries(root, { recursive: true });
   } catch {
     return [];
   }

@@ -1,8 +1,8 @@
 // One exercise end to end: a fresh temp git repo with the starting files, tandem one-shot with the
 // instructions, the hidden tests; on failure another try that resumes the session with the test output,
 // like a user would.
-import { copyFile, mkdir, mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { nodeFileSystem as fs } from '../platform/file-system.js';
 import type { ProcessRunner } from '../platform/process.js';
 import { listSessions } from '../session/session-log.js';
 import { analyzeEvents, parseEventLines, type ReplyRecord, type StreamStats } from './event-stream.js';
@@ -65,7 +65,7 @@ const MAX_FEEDBACK_CHARS = 6000;
 
 export async function runExercise(exercise: Exercise, options: ExerciseRunOptions, deps: ExerciseDeps): Promise<ExerciseResult> {
   const started = deps.now();
-  const repo = await mkdtemp(join(options.tempRoot, `tandem-eval-${exercise.name}-`));
+  const repo = await fs.makeTempDir(join(options.tempRoot, `tandem-eval-${exercise.name}-`));
   try {
     await prepareRepo(exercise, repo, options, deps.runner);
     const starting = await snapshotFiles(repo);
@@ -89,7 +89,7 @@ export async function runExercise(exercise: Exercise, options: ExerciseRunOption
       tries,
     };
   } finally {
-    await rm(repo, { recursive: true, force: true });
+    await fs.removeTree(repo);
   }
 }
 
@@ -148,7 +148,7 @@ async function runHiddenTests(exercise: Exercise, repo: string, options: Exercis
     const result = await runner.run(exercise.test, { cwd: repo, env, timeoutMs: options.testTimeoutMs, maxOutputBytes: 64 * 1024 });
     return { passed: result.exitCode === 0, exitCode: result.exitCode, timedOut: result.timedOut, output: result.output };
   } finally {
-    for (const path of hidden) await rm(join(repo, path), { force: true });
+    for (const path of hidden) await fs.rm(join(repo, path));
   }
 }
 
@@ -185,20 +185,20 @@ function fenced(text: string): string {
 }
 
 async function copyInto(from: string, to: string): Promise<void> {
-  await mkdir(dirname(to), { recursive: true });
-  await copyFile(from, to);
+  await fs.mkdir(dirname(to));
+  await fs.copyFile(from, to);
 }
 
 const SKIPPED_DIRS = new Set(['.git', '.tandem', '__pycache__', 'node_modules']);
 
 async function snapshotFiles(repo: string): Promise<Record<string, string>> {
   const files: Record<string, string> = {};
-  const entries = await readdir(repo, { withFileTypes: true, recursive: true });
+  const entries = await fs.readdirEntries(repo, { recursive: true });
   for (const entry of entries) {
     if (!entry.isFile()) continue;
     const path = posixRelative(repo, join(entry.parentPath, entry.name));
     if (path.split('/').some((part) => SKIPPED_DIRS.has(part))) continue;
-    files[path] = await readFile(join(repo, path), 'utf8');
+    files[path] = (await fs.readFile(join(repo, path))).toString('utf8');
   }
   return sortKeys(files);
 }

@@ -1,7 +1,7 @@
 // Where a run lives: <cwd>/.tandem-eval/<run-id>/ with run.json (its options), one <exercise>.json per
 // finished exercise (written atomically, so --resume can trust any file it finds) and summary.json.
-import { mkdir, readFile, readdir, rename, writeFile } from 'node:fs/promises';
 import { basename, isAbsolute, join } from 'node:path';
+import { nodeFileSystem as fs } from '../platform/file-system.js';
 import { EvalError } from './errors.js';
 import type { ExerciseResult } from './run-exercise.js';
 
@@ -41,25 +41,25 @@ export function runDir(cwd: string, run: string): string {
 
 export async function createRun(cwd: string, info: RunInfo): Promise<string> {
   const dir = runDir(cwd, info.id);
-  await mkdir(dir, { recursive: true });
+  await fs.mkdir(dir);
   await writeJson(join(dir, RUN_FILE), info);
   return dir;
 }
 
 export async function readRunInfo(dir: string): Promise<RunInfo> {
   try {
-    return JSON.parse(await readFile(join(dir, RUN_FILE), 'utf8')) as RunInfo;
+    return JSON.parse((await fs.readFile(join(dir, RUN_FILE))).toString('utf8')) as RunInfo;
   } catch {
     throw new EvalError('run_not_found', `no eval run at ${dir} (expected ${RUN_FILE} there)`);
   }
 }
 
 export async function readResults(dir: string): Promise<ExerciseResult[]> {
-  const names = (await readdir(dir)).filter((n) => n.endsWith('.json') && n !== RUN_FILE && n !== SUMMARY_FILE);
+  const names = (await fs.readdir(dir)).filter((n) => n.endsWith('.json') && n !== RUN_FILE && n !== SUMMARY_FILE);
   const results: ExerciseResult[] = [];
   for (const name of names.sort()) {
     try {
-      results.push(JSON.parse(await readFile(join(dir, name), 'utf8')) as ExerciseResult);
+      results.push(JSON.parse((await fs.readFile(join(dir, name))).toString('utf8')) as ExerciseResult);
     } catch {
       throw new EvalError('bad_run', `${join(dir, name)} is not a readable result`);
     }
@@ -81,6 +81,6 @@ export function runIdOf(dir: string): string {
 
 async function writeJson(path: string, value: unknown): Promise<void> {
   const temp = `${path}.tmp`;
-  await writeFile(temp, `${JSON.stringify(value, null, 2)}\n`);
-  await rename(temp, path);
+  await fs.writeFile(temp, `${JSON.stringify(value, null, 2)}\n`);
+  await fs.rename(temp, path);
 }

@@ -1,6 +1,7 @@
 // Runs the built tandem CLI once as a user would (one-shot, --json, answering yes; optionally continuing a
 // saved session with --resume) and collects its output.
-import { spawn } from 'node:child_process';
+import { StringDecoder } from 'node:string_decoder';
+import { runProcessGroup } from '../platform/process-group.js';
 
 export interface TandemLaunch {
   /** The Node binary and the built CLI entry (package.json's `bin`). */
@@ -35,31 +36,26 @@ export function tandemArgs(request: TandemRequest, passThrough: readonly string[
   return ['--message', request.message, ...resume, ...FIXED_ARGS, ...passThrough, '--', ...request.files];
 }
 
-export function runTandemOnce(cwd: string, request: TandemRequest, launch: TandemLaunch): Promise<TandemRun> {
+export async function runTandemOnce(cwd: string, request: TandemRequest, launch: TandemLaunch): Promise<TandemRun> {
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(launch.env)) if (value !== undefined) env[name] = value;
-  return new Promise((resolve, reject) => {
-    const child = spawn(launch.nodePath, [launch.cliPath, ...tandemArgs(request, launch.passThrough)], {
-      cwd,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      child.kill('SIGKILL');
-    }, launch.timeoutMs);
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    child.on('error', (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ exitCode: code, stdout, stderr, timedOut });
-    });
+  const stdout = new StringDecoder('utf8');
+  const stderr = new StringDecoder('utf8');
+  let out = '';
+  let err = '';
+  const result = await runProcessGroup(launch.nodePath, [launch.cliPath, ...tandemArgs(request, launch.passThrough)], {
+    cwd,
+    env,
+    timeoutMs: launch.timeoutMs,
+    stderr: true,
+    onStdout: (chunk) => (out += stdout.write(chunk)),
+    onStderr: (chunk) => (err += stderr.write(chunk)),
+    stopGraceMs: 0,
+    killGroupOnExit: false,
+    // Every line tandem printed is read, as long as it takes.
+    pipeGraceMs: Infinity,
+    // In the eval's own group: a Ctrl-C at the terminal stops the tandem being measured too.
+    ownGroup: false,
   });
+  return { exitCode: result.exitCode, stdout: out + stdout.end(), stderr: err + stderr.end(), timedOut: result.timedOut };
 }

@@ -2,8 +2,8 @@
 // they include (`include.path`, `includeIf.<cond>.path` whatever its condition, nested includes), as git
 // itself lists them. A path setting must never point at one of them, and a reply that edits one inside the
 // repository rewrites git's config, so only a person may say yes. Listing config runs nothing it names.
-import { realpathSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { nodeFileSystem as fs } from '../platform/file-system.js';
 import { configListing, createGit, type GitOptions } from './repo.js';
 import { repoRelativePath } from '../platform/repo-path.js';
 
@@ -36,7 +36,7 @@ export function configFilesInRepository(root: string, files: readonly string[]):
   for (const file of files) {
     addOne(found, root, file);
     try {
-      addOne(found, realpathSync(root), realpathSync(file));
+      addOne(found, fs.realpathSync(root), fs.realpathSync(file));
     } catch {
       // not there (yet): the name alone is what a reply could create
     }

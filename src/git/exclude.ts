@@ -1,20 +1,20 @@
 // Keeps tandem's own folder out of git without touching the user's tracked .gitignore: the pattern
 // goes to the repository's info/exclude (found through git, so worktrees work too).
-import { appendFile, mkdir, readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
+import { nodeFileSystem as fs } from '../platform/file-system.js';
 import { createGit, runGit, type GitOptions } from './repo.js';
 
 /** Adds `pattern` (e.g. ".tandem/") as a line of info/exclude unless it is there. True when added. */
 export async function ensureExcluded(root: string, pattern: string, options: GitOptions = {}): Promise<boolean> {
   const git = createGit(root, options);
   const file = resolve(root, (await runGit(git, ['rev-parse', '--git-path', 'info/exclude'])).trim());
-  const current = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
+  const current = await fs.readFile(file).then((bytes) => bytes.toString('utf8'), (error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return '';
     throw error;
   });
   if (current.split(/\r?\n/).some((line) => line.trim() === pattern)) return false;
-  await mkdir(dirname(file), { recursive: true });
+  await fs.mkdir(dirname(file));
   const separator = current === '' || current.endsWith('\n') ? '' : '\n';
-  await appendFile(file, `${separator}${pattern}\n`);
+  await fs.appendFile(file, `${separator}${pattern}\n`);
   return true;
 }

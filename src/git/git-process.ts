@@ -1,6 +1,6 @@
 // Runs one git process: its real exit status, its stderr reduced to one readable line, and a timeout
 // that ends git and everything it started (hooks included), so no git call can hang a request.
-import { spawn } from 'node:child_process';
+import { runProcessGroup } from '../platform/process-group.js';
 
 export interface GitProcessOptions {
   readonly cwd: string;
@@ -21,58 +21,22 @@ export interface GitProcessResult {
 // After git exits, a background child (a hook's `cmd &`) may still hold the pipes: stop waiting soon.
 const PIPE_GRACE_MS = 200;
 
-function killGroup(pid: number | undefined): void {
-  if (pid === undefined) return;
-  try {
-    process.kill(-pid, 'SIGKILL');
-  } catch {
-    // already gone
-  }
-}
-
-export function spawnGit(args: readonly string[], options: GitProcessOptions): Promise<GitProcessResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('git', [...args], {
-      cwd: options.cwd,
-      env: options.extraEnv ? { ...(options.env ?? process.env), ...options.extraEnv } : options.env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      // Its own process group, so a timeout also ends the hooks git runs.
-      detached: true,
-    });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    let timedOut = false;
-    let exitCode: number | null = null;
-    let settled = false;
-    let grace: NodeJS.Timeout | undefined;
-    const finish = (): void => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      clearTimeout(grace);
-      child.stdout.destroy();
-      child.stderr.destroy();
-      resolve({ exitCode: timedOut ? null : exitCode, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8'), timedOut });
-    };
-    const timer = setTimeout(() => {
-      timedOut = true;
-      killGroup(child.pid);
-      grace = setTimeout(finish, PIPE_GRACE_MS);
-    }, options.timeoutMs);
-    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
-    child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
-    child.on('error', (error) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      reject(error);
-    });
-    child.on('exit', (code) => {
-      exitCode = code;
-      grace ??= setTimeout(finish, PIPE_GRACE_MS);
-    });
-    child.on('close', finish);
+/** Runs git in a process group of its own (platform/process-group.ts), so a timeout also ends the hooks git runs. */
+export async function spawnGit(args: readonly string[], options: GitProcessOptions): Promise<GitProcessResult> {
+  const out: Buffer[] = [];
+  const err: Buffer[] = [];
+  const result = await runProcessGroup('git', args, {
+    cwd: options.cwd,
+    env: options.extraEnv ? { ...(options.env ?? process.env), ...options.extraEnv } : options.env,
+    timeoutMs: options.timeoutMs,
+    stderr: true,
+    onStdout: (chunk) => out.push(chunk),
+    onStderr: (chunk) => err.push(chunk),
+    stopGraceMs: 0,
+    killGroupOnExit: false,
+    pipeGraceMs: PIPE_GRACE_MS,
   });
+  return { exitCode: result.exitCode, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8'), timedOut: result.timedOut };
 }
 
 /** The line of git's stderr that says what went wrong (`fatal: ...`), without its hints. */

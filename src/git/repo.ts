@@ -1,7 +1,7 @@
 // Opening, finding and creating repositories, and the one guarded way every module runs git.
 // Each function takes the directory it works in; nothing here looks at the current process's cwd.
-import { existsSync, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
+import { nodeFileSystem as fs } from '../platform/file-system.js';
 import { FALLBACK_OVERRIDES, overridesEnv, parseConfigList, repositoryCommandOverrides, type ConfigEntry, type ConfigOverride } from './config-guard.js';
 import { GitOperationError } from './errors.js';
 import { gitErrorLine, spawnGit } from './git-process.js';
@@ -62,7 +62,7 @@ function gitEnv(env: Record<string, string | undefined>): Record<string, string>
 
 /** A git runner rooted at `root`. Throws GitOperationError when the folder does not exist. */
 export function createGit(root: string, options: GitOptions = {}): Git {
-  if (!existsSync(root)) throw new GitOperationError('not_a_repo', `Cannot run git in ${root}: no such folder.`);
+  if (!fs.exists(root)) throw new GitOperationError('not_a_repo', `Cannot run git in ${root}: no such folder.`);
   return {
     root,
     env: options.env ? gitEnv(options.env) : undefined,
@@ -146,7 +146,7 @@ async function commandOverrides(git: Git): Promise<readonly ConfigOverride[]> {
 /** Size and change time of the repository's `.git/config` (a worktree's `.git` file has none: '-'). */
 function configStamp(root: string): string {
   try {
-    const st = statSync(join(root, '.git', 'config'));
+    const st = fs.statSync(join(root, '.git', 'config'));
     return `${st.size}:${st.ctimeMs}`;
   } catch {
     return '-';
@@ -184,7 +184,7 @@ export async function findRepoRoot(cwd: string, options: GitOptions = {}): Promi
 function containsFolder(root: string, cwd: string): boolean {
   const real = (path: string): string => {
     try {
-      return realpathSync(path);
+      return fs.realpathSync(path);
     } catch {
       return resolve(path);
     }

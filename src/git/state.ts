@@ -1,8 +1,8 @@
 // What git is in the middle of (a merge, a rebase...) and which files git will not take from the work
 // tree (skip-worktree, assume-unchanged, inside a submodule), so tandem never stages a conflict or
 // reports as committed an edit that git ignores.
-import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { nodeFileSystem as fs } from '../platform/file-system.js';
 import { createGit, runGit, toRepoPaths, type Git, type GitOptions } from './repo.js';
 
 const IN_PROGRESS: ReadonlyArray<readonly [string, string]> = [
@@ -17,7 +17,7 @@ const IN_PROGRESS: ReadonlyArray<readonly [string, string]> = [
 export async function operationInProgress(git: Git): Promise<string | null> {
   const out = await runGit(git, ['rev-parse', ...IN_PROGRESS.flatMap(([name]) => ['--git-path', name])]);
   const paths = out.split('\n').filter((line) => line !== '');
-  const index = paths.findIndex((path) => existsSync(resolve(git.root, path)));
+  const index = paths.findIndex((path) => fs.exists(resolve(git.root, path)));
   return index >= 0 ? (IN_PROGRESS[index]?.[1] ?? null) : null;
 }
 

@@ -1,7 +1,9 @@
-// One way to run shell commands (lint, test, /run, suggested commands) on execa: repo root as cwd, stdin closed,
-// stdout and stderr merged in order, a timeout that kills the whole process group, bounded output.
+// One way to run shell commands (lint, test, /run, suggested commands) on the process-group runner
+// (process-group.ts): repo root as cwd, stdin closed, stdout and stderr merged in order, a timeout that
+// kills the whole process group, bounded output.
 // With a sandbox, every command starts inside it (sandbox.ts), and none starts when it cannot be built.
 import { StringDecoder } from 'node:string_decoder';
+import { runProcessGroup } from './process-group.js';
 import { refusedMessage, SandboxError, type Sandbox } from './sandbox.js';
 import { TandemError } from './errors.js';
 
@@ -98,15 +100,6 @@ export class OutputCollector {
   }
 }
 
-function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
-  if (pid === undefined) return;
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    // The group is already gone.
-  }
-}
-
 // A stopped command gets this long to exit on SIGTERM before the group is killed outright.
 const KILL_GRACE_MS = 1000;
 // After the shell is gone, output still arriving this long after means a child that left the group
@@ -130,131 +123,73 @@ interface Launch {
 const SANDBOX_PROBE_MS = 30_000;
 
 export function createProcessRunner(runnerOptions: ProcessRunnerOptions = {}): ProcessRunner {
-  // execa costs a tenth of a second to import: only runs that start a command pay for it.
-  let execaModule: Promise<typeof import('execa')> | undefined;
   let probe: Promise<void> | undefined;
   const sandbox = runnerOptions.sandbox ?? null;
   return {
     async run(command, options) {
-      const { execa } = await (execaModule ??= import('execa'));
       // `exec 2>&1` on its own line merges stderr into the same pipe for the shell and every child, so the
       // order is kept; the newline keeps a trailing `# comment` in the command from swallowing anything.
       const argv = ['/bin/sh', '-c', `exec 2>&1\n${command}`];
-      if (sandbox === null) return runCommand(execa, { file: argv[0]!, args: argv.slice(1), env: options.env }, options);
+      if (sandbox === null) return runCommand({ file: argv[0]!, args: argv.slice(1), env: options.env }, options);
       // The kernel may refuse the namespaces: one trial run says so before any command is started.
-      await (probe ??= probeSandbox(execa, sandbox, options));
-      return runCommand(execa, sandbox.launch(argv, options.env), options);
+      await (probe ??= probeSandbox(sandbox, options));
+      return runCommand(sandbox.launch(argv, options.env), options);
     },
   };
 }
 
-async function probeSandbox(execa: typeof import('execa').execa, sandbox: Sandbox, options: RunOptions): Promise<void> {
+async function probeSandbox(sandbox: Sandbox, options: RunOptions): Promise<void> {
   const launch = sandbox.launch(['/bin/sh', '-c', 'exit 0'], options.env);
   // bubblewrap says why on its own stderr, which a command's run does not read: this run keeps it.
-  const result = await execa(launch.file, [...launch.args], {
-    cwd: options.cwd,
-    env: launch.env,
-    extendEnv: false,
-    stdin: 'ignore',
-    all: true,
-    reject: false,
-    timeout: SANDBOX_PROBE_MS,
-  });
-  if (result.exitCode !== 0) throw new SandboxError(refusedMessage(String(result.all ?? result.message)));
-}
-
-function runCommand(execa: typeof import('execa').execa, launch: Launch, options: RunOptions): Promise<RunResult> {
-  const started = performance.now();
-  const collector = new OutputCollector(options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES);
-  return new Promise((resolve, reject) => {
-    // execa's own timeout and kill reach the shell only; the process group is handled here (STACK.md).
-    const child = execa(launch.file, [...launch.args], {
+  const said: Buffer[] = [];
+  let exitCode: number | null;
+  try {
+    ({ exitCode } = await runProcessGroup(launch.file, launch.args, {
       cwd: options.cwd,
       env: launch.env,
-      extendEnv: false,
-      stdin: 'ignore',
-      stdout: 'pipe',
-      stderr: 'ignore',
-      buffer: false,
-      reject: false,
-      cleanup: false,
-      // A group of its own, so a timeout or Ctrl-C can end the shell's children too.
-      detached: true,
-    });
-    // Its promise settles after the pipes close; this runner resolves on its own terms (see finish).
-    void child.then(
-      (result) => {
-        if (result.failed && result.exitCode === undefined && !result.isTerminated && !done) fail(String(result.originalMessage || result.message));
+      timeoutMs: SANDBOX_PROBE_MS,
+      stderr: true,
+      onStdout: (chunk) => said.push(chunk),
+      onStderr: (chunk) => said.push(chunk),
+      stopGraceMs: 0,
+      killGroupOnExit: true,
+      pipeGraceMs: PIPE_GRACE_MS,
+    }));
+  } catch (error) {
+    throw new SandboxError(refusedMessage((error as Error).message));
+  }
+  if (exitCode !== 0) throw new SandboxError(refusedMessage(Buffer.concat(said).toString('utf8')));
+}
+
+async function runCommand(launch: Launch, options: RunOptions): Promise<RunResult> {
+  const started = performance.now();
+  const collector = new OutputCollector(options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES);
+  const decoder = new StringDecoder('utf8');
+  let result;
+  try {
+    result = await runProcessGroup(launch.file, launch.args, {
+      cwd: options.cwd,
+      env: launch.env,
+      timeoutMs: options.timeoutMs,
+      signal: options.signal,
+      stderr: false,
+      onStdout: (chunk) => {
+        collector.add(chunk);
+        if (options.onOutput) options.onOutput(decoder.write(chunk));
       },
-      () => undefined,
-    );
-    let timedOut = false;
-    let aborted = false;
-    let escaped = false;
-    let done = false;
-    let exitCode: number | null = null;
-    const timers = new Set<NodeJS.Timeout>();
-    const later = (ms: number, fn: () => void): void => {
-      const timer = setTimeout(() => {
-        timers.delete(timer);
-        fn();
-      }, ms);
-      timers.add(timer);
-    };
-    const stop = (): void => {
-      killGroup(child.pid, 'SIGTERM');
-      later(KILL_GRACE_MS, () => killGroup(child.pid, 'SIGKILL'));
-    };
-    const cleanup = (): void => {
-      done = true;
-      for (const timer of timers) clearTimeout(timer);
-      timers.clear();
-      options.signal?.removeEventListener('abort', onAbort);
-    };
-    const finish = (): void => {
-      if (done) return;
-      cleanup();
-      child.stdout?.destroy();
-      resolve({
-        exitCode: timedOut || aborted ? null : exitCode,
-        output: collector.text() + (escaped ? ESCAPED_NOTE : ''),
-        timedOut,
-        truncated: collector.truncated,
-        durationMs: Math.round(performance.now() - started),
-      });
-    };
-    // setTimeout treats Infinity as 1 ms: only a finite, positive timeout arms the timer.
-    if (Number.isFinite(options.timeoutMs) && options.timeoutMs > 0) {
-      later(options.timeoutMs, () => {
-        timedOut = true;
-        stop();
-      });
-    }
-    const onAbort = (): void => {
-      aborted = true;
-      stop();
-    };
-    options.signal?.addEventListener('abort', onAbort, { once: true });
-    if (options.signal?.aborted) onAbort();
-    const decoder = new StringDecoder('utf8');
-    child.stdout?.on('data', (chunk: Buffer) => {
-      collector.add(chunk);
-      if (options.onOutput) options.onOutput(decoder.write(chunk));
-    });
-    child.on('exit', (code) => {
-      exitCode = code;
+      stopGraceMs: KILL_GRACE_MS,
       // Background children of the group end with the shell; one that left the group may keep the pipe.
-      killGroup(child.pid, 'SIGKILL');
-      later(PIPE_GRACE_MS, () => {
-        escaped = true;
-        finish();
-      });
+      killGroupOnExit: true,
+      pipeGraceMs: PIPE_GRACE_MS,
     });
-    const fail = (message: string): void => {
-      if (done) return;
-      cleanup();
-      reject(new ProcessError('spawn_failed', `Could not start the shell in ${options.cwd}: ${message}`));
-    };
-    child.on('close', finish);
-  });
+  } catch (error) {
+    throw new ProcessError('spawn_failed', `Could not start the shell in ${options.cwd}: ${(error as Error).message}`);
+  }
+  return {
+    exitCode: result.exitCode,
+    output: collector.text() + (result.pipesHeld ? ESCAPED_NOTE : ''),
+    timedOut: result.timedOut,
+    truncated: collector.truncated,
+    durationMs: Math.round(performance.now() - started),
+  };
 }

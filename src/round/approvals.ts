@@ -1,5 +1,6 @@
 // Who allows each file of a change set: the edit policy without a question, the user with one, or a
 // file declined earlier in this chat. What is refused or declined leaves the set with its reason.
+import type { FileSystem } from '../platform/file-system.js';
 import { decideEdit, type EditPolicyDecision } from '../edits/edit-policy.js';
 import { realRepoPath } from '../edits/real-repo-path.js';
 import { replyLimitReason } from '../edits/reply-limits.js';
@@ -27,6 +28,8 @@ export interface ApprovalDeps {
   readonly asker: Asker;
   /** Records the decisions made without a question: a path refused by policy, a file declined earlier. */
   readonly audit?: AuditLog;
+  /** Where symlinks are resolved (the real file system by default). */
+  readonly fs?: FileSystem;
 }
 
 /** The change set with only the files allowed; the others refused, and the files allowed by a "yes" noted. */
@@ -46,7 +49,7 @@ export async function approveChangeSet(set: ChangeSet, options: ApprovalOptions,
   const addedToChat: string[] = [];
   let unanswerable = false;
   for (const file of set.files) {
-    const question = approvalQuestion(file, options, await realRepoPath(options.root, file.path));
+    const question = approvalQuestion(file, options, await realRepoPath(options.root, file.path, deps.fs));
     if (question?.kind === 'refused') {
       deps.audit?.record({ kind: file.created ? 'new-file' : 'edit', subject: file.path, decision: 'no', by: 'policy', reason: question.text });
       refused.push(refusal(file, 'outside_repo', `Refused edit of ${file.path}: ${question.text}. Do not send edits to this file again.`));

@@ -7,7 +7,7 @@ import { describeRoundProblems } from '../edits/failure-message.js';
 import { placeholderFolder } from '../edits/redirect.js';
 import type { BlockFailure, Edit, ParseResult, PlannedFile } from '../edits/types.js';
 import { unifiedDiff } from '../edits/unified-diff.js';
-import { nodeWriteFs, type WriteFs } from '../edits/write-fs.js';
+import { nodeFileSystem, type FileSystem } from '../platform/file-system.js';
 import { checkWrites } from '../edits/write-plan.js';
 import { join } from 'node:path';
 import type { AuditLog } from '../platform/audit-log.js';
@@ -55,7 +55,7 @@ export interface EditRoundDeps {
   /** Commits the written files (null: leave them uncommitted, e.g. --no-auto-commits). */
   readonly commit?: CommitWritten | null;
   /** The file operations of the writer (tests inject failures here). */
-  readonly fs?: WriteFs;
+  readonly fs?: FileSystem;
   /** The on-disk record of a reply being applied, so a killed tandem's half-applied reply is put back. */
   readonly journal?: JournalOptions | null;
   /** Records the decisions made without a question: a path refused by policy, a file declined earlier. */
@@ -84,7 +84,7 @@ export async function runEditRound(parsed: ParseResult, options: EditRoundOption
 
 /** Holding the lock: a journal left on disk is from a tandem that was killed while applying. */
 async function recoverKilledReply(root: string, file: string, deps: EditRoundDeps): Promise<void> {
-  const fs = deps.fs ?? nodeWriteFs;
+  const fs = deps.fs ?? nodeFileSystem;
   if (!(await exists(fs, file))) return;
   const warn = (message: string): void => deps.emit({ type: 'info', message });
   const restored = await recoverJournal(fs, root, file, { trustDir: deps.journal?.trustDir ?? '', warn });
@@ -129,9 +129,9 @@ async function planAndWrite(parsed: ParseResult, parseProblems: string[], option
 /** Reads the files the edits name (and the chat's) and plans the change against them. */
 async function planChange(edits: readonly Edit[], options: EditRoundOptions, deps: EditRoundDeps): Promise<ChangeSet> {
   const paths = [...new Set([...edits.map((e) => e.path), ...options.chatFiles])];
-  const loaded = await loadSnapshots(options.root, paths);
+  const loaded = await loadSnapshots(options.root, paths, { fs: deps.fs });
   stopIfInterrupted(options.signal);
-  const existingFolders = await exampleFoldersThatExist(options.root, edits, deps.fs ?? nodeWriteFs);
+  const existingFolders = await exampleFoldersThatExist(options.root, edits, deps.fs ?? nodeFileSystem);
   return planChangeSet(edits, loaded.files, { chatFiles: options.chatFiles, refused: loaded.refused, root: options.root, existingFolders });
 }
 
@@ -151,7 +151,7 @@ function stopIfInterrupted(signal: AbortSignal | undefined): void {
 }
 
 /** The example folders (`path/to`) the reply names that the repository really has. */
-async function exampleFoldersThatExist(root: string, edits: readonly Edit[], fs: WriteFs): Promise<Set<string>> {
+async function exampleFoldersThatExist(root: string, edits: readonly Edit[], fs: FileSystem): Promise<Set<string>> {
   const found = new Set<string>();
   for (const folder of new Set(edits.map((e) => placeholderFolder(e.path.replace(/\\/g, '/').replace(/^\.\//, ''))))) {
     if (folder === undefined) continue;
@@ -172,7 +172,7 @@ async function refuseUnwritable(set: ChangeSet, root: string, deps: EditRoundDep
   return refuseFiles(set, reasons);
 }
 
-async function exists(fs: WriteFs, path: string): Promise<boolean> {
+async function exists(fs: FileSystem, path: string): Promise<boolean> {
   return fs.stat(path).then(
     () => true,
     () => false,

@@ -5,7 +5,7 @@ import { GitOperationError } from '../git/errors.js';
 import { isTandemError, TandemError } from '../platform/errors.js';
 import { ApplyError, applyPlanWithUndo, type AppliedPlan, type JournalOptions } from '../edits/apply.js';
 import type { PlannedFile } from '../edits/types.js';
-import type { WriteFs } from '../edits/write-fs.js';
+import type { FileSystem } from '../platform/file-system.js';
 import type { GitPort } from '../coders/ports.js';
 import type { UncommittedLedger } from './ledger.js';
 import type { EmitRoundEvent } from './round-events.js';
@@ -34,7 +34,7 @@ export interface WriteDeps {
   /** Commits the written files (null: leave them uncommitted, e.g. --no-auto-commits). */
   readonly commit?: CommitWritten | null;
   /** The file operations of the writer (tests inject failures here). */
-  readonly fs?: WriteFs;
+  readonly fs?: FileSystem;
   /** The on-disk record of a reply being applied, so a killed tandem's half-applied reply is put back. */
   readonly journal?: JournalOptions | null;
   /** What tandem wrote and has not committed, for this chat (absent: nothing is remembered). */

@@ -3,7 +3,7 @@
 // file's state changes), since every request reads the files again.
 import type { FileText } from '../coders/messages.js';
 import { isAbsolute, join } from 'node:path';
-import { nodeFileSystem, type FileSystem } from '../platform/file-system.js';
+import { nodeFileSystem, type TextFileSystem } from '../platform/file-system.js';
 import type { ConfinedRead, ReadRefusalKind } from '../platform/text-files.js';
 import type { EmitEvent } from './events.js';
 import type { ReadOnlyFile } from './session-types.js';
@@ -30,7 +30,7 @@ export class RefusalWarnings {
 export interface TextReadDeps {
   readonly emit: EmitEvent;
   readonly warned: RefusalWarnings;
-  readonly fs?: FileSystem;
+  readonly fs?: TextFileSystem;
 }
 
 /** Confined like writing: a chat file whose real path leaves the repository, or that is no regular file, is not sent. */

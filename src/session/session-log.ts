@@ -1,10 +1,9 @@
 // The session log on disk: one JSON object a line, appended and flushed as things happen, so a crash
 // loses at most the line being written. Opening a log repairs a torn last line and refuses a corrupt one.
-import { readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { createStateReader, STATE_CAPS, type StateReader } from '../platform/state-files.js';
 import type { ChatMessage } from '../model/types.js';
-import { nodeFileSystem, type FileSystem } from '../platform/file-system.js';
+import { nodeFileSystem, type FileSystem, type TextFileSystem } from '../platform/file-system.js';
 import { logEntryProblem } from './log-entry-shape.js';
 import { TandemError } from '../platform/errors.js';
 
@@ -66,18 +65,18 @@ export function newSessionId(now: Date, random: () => number): string {
 export class SessionLog implements SessionRecorder {
   private constructor(
     readonly file: string,
-    private readonly fs: FileSystem,
+    private readonly fs: TextFileSystem,
   ) {}
 
   /** The folder is made with the first line. */
-  static create(dir: string, meta: Extract<LogEntry, { type: 'meta' }>, fs: FileSystem = nodeFileSystem): SessionLog {
+  static create(dir: string, meta: Extract<LogEntry, { type: 'meta' }>, fs: TextFileSystem = nodeFileSystem): SessionLog {
     const log = new SessionLog(join(dir, `${meta.id}.jsonl`), fs);
     log.record(meta);
     return log;
   }
 
   /** Continues an existing log file (after `readSessionLog` checked and repaired it). */
-  static continue(file: string, fs: FileSystem = nodeFileSystem): SessionLog {
+  static continue(file: string, fs: TextFileSystem = nodeFileSystem): SessionLog {
     return new SessionLog(file, fs);
   }
 
@@ -97,7 +96,7 @@ export interface ReadLogResult {
 }
 
 /** Reads a log; a torn last line is dropped and the file repaired; a corrupt line elsewhere throws. */
-export function readSessionLog(file: string, reader: StateReader = createStateReader(rootOfLog(file))): ReadLogResult {
+export function readSessionLog(file: string, reader: StateReader = createStateReader(rootOfLog(file)), fs: FileSystem = nodeFileSystem): ReadLogResult {
   const read = reader.read(file, STATE_CAPS.sessionLog);
   if (!read.ok) throw new SessionLogError(read.message);
   const text = read.data.toString('utf8');
@@ -119,9 +118,9 @@ export function readSessionLog(file: string, reader: StateReader = createStateRe
     // The temp name is predictable: whatever sits there (a planted link to a file of the user's) is removed,
     // and the new file is created exclusively, so the write never follows a link out of the repository.
     const temp = `${file}.repair`;
-    rmSync(temp, { force: true });
-    writeFileSync(temp, good, { flag: 'wx' });
-    renameSync(temp, file);
+    fs.rmSync(temp);
+    fs.writeNewSync(temp, good);
+    fs.renameSync(temp, file);
     return { entries, repaired: `Dropped a torn last line (line ${i + 1}) from ${basename(file)}, left by an interrupted write.` };
   }
   return { entries, repaired: null };
@@ -144,23 +143,23 @@ function rootOfLog(file: string): string {
 }
 
 /** Session ids, oldest first: only plain files (a planted link or FIFO, a log git tracks, is left out). */
-function mtimeOf(file: string): number {
+function mtimeOf(fs: FileSystem, file: string): number {
   try {
-    return statSync(file).mtimeMs;
+    return fs.statSync(file).mtimeMs;
   } catch {
     return 0;
   }
 }
 
-export function listSessions(root: string, reader: StateReader = createStateReader(root)): string[] {
+export function listSessions(root: string, reader: StateReader = createStateReader(root), fs: FileSystem = nodeFileSystem): string[] {
   try {
-    const ids = readdirSync(sessionsDir(root))
+    const ids = fs.readdirSync(sessionsDir(root))
       .filter((name) => name.endsWith('.jsonl') && reader.usable(join(sessionsDir(root), name)))
       .map((name) => basename(name, '.jsonl'));
     // An id tells the second a session started; two started in the same second (a fast script) are put in
     // the order they were last written, so "latest" is the one that ran last, not the one whose suffix sorts last.
     const second = (id: string): string => id.split('-').slice(0, 2).join('-');
-    const written = new Map(ids.map((id) => [id, mtimeOf(join(sessionsDir(root), `${id}.jsonl`))]));
+    const written = new Map(ids.map((id) => [id, mtimeOf(fs, join(sessionsDir(root), `${id}.jsonl`))]));
     return ids.sort((a, b) => second(a).localeCompare(second(b)) || written.get(a)! - written.get(b)! || a.localeCompare(b));
   } catch {
     return [];

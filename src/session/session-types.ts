@@ -2,7 +2,7 @@
 import type { ChatMode, CoderFormat } from '../coders/coder.js';
 import type { CoderLoader } from '../coders/coder-loader.js';
 import type { RequestPorts } from '../coders/ports.js';
-import type { FileSystem } from '../platform/file-system.js';
+import type { TextFileSystem } from '../platform/file-system.js';
 import type { EmitEvent } from './events.js';
 import type { ModelProfiles, ModelRole } from './model-profiles.js';
 import type { SessionRecorder } from './session-log.js';
@@ -56,7 +56,7 @@ export interface SessionDeps {
   /** The models' whole profiles (window, reminder placement, tokenizer, request rules). */
   readonly profiles: ModelProfiles;
   /** Where the chat's file texts are read; default: node's fs, confined to the repository. */
-  readonly fileSystem?: FileSystem;
+  readonly fileSystem?: TextFileSystem;
 }
 
 export type { RequestOutcome, StepResult } from '../round/outcome.js';

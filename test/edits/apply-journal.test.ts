@@ -4,7 +4,7 @@ import { hostname } from 'node:os';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { recordJournalNonce, recoverJournal, sha256 } from '../../src/edits/apply-journal.js';
-import { nodeWriteFs } from '../../src/edits/write-fs.js';
+import { nodeFileSystem as nodeWriteFs } from '../../src/platform/file-system.js';
 import { gitRepo, tempDir } from '../support/temp-repo.js';
 
 // node has no mkfifo: make one with the system's tool.

@@ -7,7 +7,7 @@ import { createCoder } from '../../src/coders/base-coder.js';
 import { runEditRound, type CommitWritten } from '../../src/round/edit-round.js';
 import type { GitPort } from '../../src/coders/ports.js';
 import type { FormatPrompts } from '../../src/coders/prompt-files.js';
-import { nodeWriteFs, type WriteFs } from '../../src/edits/write-fs.js';
+import { nodeFileSystem as nodeWriteFs, type FileSystem as WriteFs } from '../../src/platform/file-system.js';
 import { recoverJournal } from '../../src/edits/apply-journal.js';
 import { createRepoLock } from '../../src/platform/repo-lock.js';
 import { commitFiles } from '../../src/git/commit.js';

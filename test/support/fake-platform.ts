@@ -1,7 +1,7 @@
 // In-memory platform ports for in-process tests: a clock that moves only when told, a terminal that
 // keeps what was written and has the width a test sets, a file system held in a map.
 import type { Clock } from '../../src/platform/clock.js';
-import type { FileSystem } from '../../src/platform/file-system.js';
+import type { TextFileSystem } from '../../src/platform/file-system.js';
 import type { ConfinedRead, ConfinedReadOptions } from '../../src/platform/text-files.js';
 import { MAX_TEXT_FILE_BYTES } from '../../src/platform/text-files.js';
 import type { Terminal } from '../../src/platform/terminal.js';
@@ -41,7 +41,7 @@ export class FakeTerminal implements Terminal {
 }
 
 /** Files by absolute path. Reads are capped like the real ones; confinement is the real one's job. */
-export class MemoryFileSystem implements FileSystem {
+export class MemoryFileSystem implements TextFileSystem {
   readonly files = new Map<string, string>();
   /** When set, every append throws this error code (a full disk: 'ENOSPC'). */
   failAppends: string | null = null;

@@ -16,7 +16,7 @@ import { defaultSettings, type Settings } from '../../src/config/schema.js';
 import { chooseModels, sessionOptionsFrom } from '../../src/config/session-options.js';
 import { createProfileBuilder } from '../../src/model/model-profile.js';
 import type { ModelFields } from '../../src/model/model-settings.js';
-import type { FileSystem } from '../../src/platform/file-system.js';
+import type { TextFileSystem } from '../../src/platform/file-system.js';
 import { createPromptReader } from '../../src/platform/prompt-files.js';
 import type { SessionEvent } from '../../src/session/events.js';
 import { ModelProfiles } from '../../src/session/model-profiles.js';
@@ -48,7 +48,7 @@ export interface TestSessionSetup {
   /** The repository's files, as the files port lists them (default: no files port). */
   readonly repoFiles?: readonly string[];
   /** Where the session reads its chat files' texts (default: the temp folder on disk). */
-  readonly fileSystem?: (root: string) => FileSystem;
+  readonly fileSystem?: (root: string) => TextFileSystem;
   readonly texts?: SessionTexts;
   /** The coders to pick from (default: the built-in ones) and where their prompts come from (default: prompts/). */
   readonly coders?: CoderRegistry;
