@@ -1,4 +1,5 @@
 // The shapes a session is built from and answers with, apart from the Session class that uses them.
+import type { RoundOptions } from '../round/round.js';
 import type { ChatMode, CoderFormat } from '../coders/coder.js';
 import type { CoderLoader } from '../coders/coder-loader.js';
 import type { RequestPorts } from '../coders/ports.js';
@@ -11,19 +12,13 @@ import type { SessionRecorder } from './session-log.js';
 export type { ChatMode } from '../coders/coder.js';
 export type { CoderLoader, LoadedCoder } from '../coders/coder-loader.js';
 
-export interface SessionOptions {
-  readonly root: string;
+/** The round's settings (round/round.ts) and the session's own. */
+export interface SessionOptions extends RoundOptions {
   readonly models: Record<ModelRole, string>;
   readonly editFormat: CoderFormat;
   readonly editorFormat: CoderFormat;
   readonly mode: ChatMode;
   readonly stream: boolean;
-  readonly dryRun: boolean;
-  readonly autoCommits: boolean;
-  readonly dirtyCommits: boolean;
-  readonly autoLint: boolean;
-  readonly autoTest: boolean;
-  readonly testCommand: string;
   readonly maxReflections: number;
   readonly mapTokens: number;
   /** null: the main model's default budget. */
@@ -33,12 +28,6 @@ export interface SessionOptions {
   readonly editorFormatChosen?: boolean;
   /** Where commands run, for the status line (`commands sandboxed (...)`); absent: as tandem runs. */
   readonly sandbox?: string | null;
-  /** git's hooks folder relative to the root (core.hooksPath), whose files only a person may edit. */
-  readonly hooksDir?: string | null;
-  /** Files the repository's git config includes (repository-relative), whose edits need a person. */
-  readonly gitIncludes?: readonly string[];
-  /** The lint and test commands as configured: new files that change what they load need a person. */
-  readonly commandsRun?: readonly string[];
 }
 
 export interface SessionTexts {
