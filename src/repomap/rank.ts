@@ -211,8 +211,8 @@ export interface Ranker {
 /** Rankings kept per personalization (chat sets, budgets share them). */
 const RANKINGS_KEPT = 8;
 
+/** Whether every file has the very same tags object (`before` is the ranker's own copy). */
 function sameTags(before: ReadonlyMap<string, FileTags>, after: ReadonlyMap<string, FileTags>): boolean {
-  if (before === after) return true;
   if (before.size !== after.size) return false;
   for (const [path, tags] of after) if (before.get(path) !== tags) return false;
   return true;
@@ -250,7 +250,7 @@ export function createRanker(): Ranker {
       plainRows = keep(plainRows);
       chatRows = keep(chatRows);
     }
-    tags = tagsByFile;
+    tags = new Map(tagsByFile);
     index = next;
     return { index: next, indexed: true };
   };
