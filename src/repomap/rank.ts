@@ -167,13 +167,46 @@ function definitionRank(index: NameIndex, defRanks: Float64Array, nameId: number
 }
 
 /**
+ * The value at position `n` of the values sorted ascending (as `values.sort()[n]`), found by
+ * quickselect in linear time: sorting every definition's rank cost a big tree tens of ms per map.
+ * Reorders `values`.
+ */
+export function nthSmallest(values: Float64Array, n: number): number {
+  let low = 0;
+  let high = values.length - 1;
+  while (low < high) {
+    // Median of three as the pivot keeps ranked (nearly sorted) input linear.
+    const mid = (low + high) >> 1;
+    const a = values[low] ?? 0;
+    const b = values[mid] ?? 0;
+    const c = values[high] ?? 0;
+    const pivot = a < b ? (b < c ? b : a < c ? c : a) : a < c ? a : b < c ? c : b;
+    let i = low;
+    let j = high;
+    while (i <= j) {
+      while ((values[i] ?? 0) < pivot) i++;
+      while ((values[j] ?? 0) > pivot) j--;
+      if (i <= j) {
+        const t = values[i] ?? 0;
+        values[i++] = values[j] ?? 0;
+        values[j--] = t;
+      }
+    }
+    if (n <= j) high = j;
+    else if (n >= i) low = i;
+    else return values[n] ?? 0;
+  }
+  return values[n] ?? 0;
+}
+
+/**
  * The first `limit` of the definitions in compareDefs order. Only definitions ranked at least the
  * limit-th best rank become objects (ties at the cut are then ordered by the full comparison), so
  * the result is exactly the sorted list's prefix while a big repository's other definitions stay numbers.
  */
 function topDefinitions(index: NameIndex, defs: Int32Array, ranks: Float64Array, fileRanks: Float64Array, limit: number | undefined): Candidate[] {
   let cut = -Infinity;
-  if (limit !== undefined && defs.length > limit * 2) cut = ranks.slice().sort()[ranks.length - limit] ?? -Infinity;
+  if (limit !== undefined && defs.length > limit * 2) cut = nthSmallest(ranks.slice(), ranks.length - limit);
   const chosen: Candidate[] = [];
   for (let k = 0; k < defs.length; k++) {
     const rank = ranks[k] ?? 0;
@@ -236,6 +269,8 @@ export function createRanker(): Ranker {
   let chatRows: (EdgeRow | undefined)[] = [];
   let multipliers: { key: string; generation: number; values: Float64Array } | undefined;
   const rankings = new Map<string, Ranked>();
+  // The rows and adjacency of the last ranking (dropped with the graph): a new chat set patches it.
+  let last: Assembled | undefined;
   let work: RankWork | undefined;
 
   const refreshIndex = (tagsByFile: ReadonlyMap<string, FileTags>): { index: NameIndex; indexed: boolean } => {
@@ -245,6 +280,7 @@ export function createRanker(): Ranker {
     if (same === null || same.includes(0)) {
       generation++;
       rankings.clear();
+      last = undefined;
       const keep = (rows: (EdgeRow | undefined)[]): (EdgeRow | undefined)[] =>
         same === null ? [] : rows.map((row, file) => (same[file] === 1 ? row : undefined));
       plainRows = keep(plainRows);
@@ -267,6 +303,7 @@ export function createRanker(): Ranker {
         plainRows = [];
         chatRows = [];
         rankings.clear();
+        last = undefined;
       }
       if (multipliers?.key !== mentionedKey || multipliers.generation !== generation) {
         multipliers = { key: mentionedKey, generation, values: nameMultipliers(index, mentionedIds) };
@@ -289,7 +326,8 @@ export function createRanker(): Ranker {
           }
           return row;
         });
-        const adjacency = assemble(rows);
+        const adjacency = patched(last, rows) ?? assemble(rows);
+        last = { rows, adjacency };
         const ranks = pageRankAdjacency(adjacency, { personalization: teleport }).ranks;
         ranked = { adjacency, ranks, defRanks: definitionRanks(index, weigh, ranks, mentionedIds) };
       }
@@ -301,6 +339,32 @@ export function createRanker(): Ranker {
     },
     lastWork: () => work,
   };
+}
+
+interface Assembled {
+  readonly rows: readonly EdgeRow[];
+  readonly adjacency: WeightedAdjacency;
+}
+
+/**
+ * The adjacency of `rows` made from the last one when only some rows' weights differ (a chat file's
+ * row has the same targets, weighted more): its starts and targets shared, its weights copied and
+ * those rows overwritten. Null when a row's targets differ.
+ */
+function patched(last: Assembled | undefined, rows: readonly EdgeRow[]): WeightedAdjacency | null {
+  if (last === undefined || last.rows.length !== rows.length) return null;
+  const { starts, targets } = last.adjacency;
+  let weights: Float64Array | undefined;
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i];
+    if (row === undefined || row === last.rows[i]) continue;
+    const start = starts[i] ?? 0;
+    if (row.targets.length !== (starts[i + 1] ?? 0) - start) return null;
+    for (let k = 0; k < row.targets.length; k++) if (row.targets[k] !== targets[start + k]) return null;
+    weights ??= last.adjacency.weights.slice();
+    weights.set(row.weights, start);
+  }
+  return { ...last.adjacency, weights: weights ?? last.adjacency.weights };
 }
 
 /** Rank every definition outside the chat files. Deterministic for the same inputs. */

@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { get_encoding } from 'tiktoken';
 import { NameTable } from '../../src/repomap/name-table.js';
 import { packTags, type PackedTags } from '../../src/repomap/packed-tags.js';
-import { createRanker, rankDefinitions, type RankOptions } from '../../src/repomap/rank.js';
+import { createRanker, nthSmallest, rankDefinitions, type RankOptions } from '../../src/repomap/rank.js';
 import { createRepoMap } from '../../src/repomap/repo-map.js';
 import { SMALL_REPO, fileReader, generatedRepo, makeTags, writeRepo } from './map-fixture.js';
 
@@ -157,6 +157,26 @@ describe('createRanker', () => {
       const text = await kept.get(request);
       expect(text).toBe(await createRepoMap(deps()).get(request));
       expect(text.length).toBeGreaterThan(100);
+    }
+  });
+});
+
+describe('nthSmallest', () => {
+  it('finds the same value as sorting, with ties, runs and negative zero', () => {
+    const next = random(3);
+    for (const size of [1, 2, 3, 10, 257, 1000]) {
+      const shapes = [
+        Float64Array.from({ length: size }, () => next()),
+        Float64Array.from({ length: size }, () => Math.floor(next() * 4) / 4),
+        Float64Array.from({ length: size }, (_, i) => i),
+        Float64Array.from({ length: size }, (_, i) => size - i),
+        Float64Array.from({ length: size }, (_, i) => (i % 3 === 0 ? -0 : 0)),
+      ];
+      for (const values of shapes) {
+        const sorted = values.slice().sort();
+        // As a cut (rank < cut) -0 and 0 are the same value: compare as numbers.
+        for (const n of [0, size >> 1, size - 1]) expect(nthSmallest(values.slice(), n) === sorted[n]).toBe(true);
+      }
     }
   });
 });
