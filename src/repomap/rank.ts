@@ -271,6 +271,7 @@ export function createRanker(): Ranker {
   const rankings = new Map<string, Ranked>();
   // The rows and adjacency of the last ranking (dropped with the graph): a new chat set patches it.
   let last: Assembled | undefined;
+  let result: { index: NameIndex; ranked: Ranked; limit: number | undefined; value: RankResult } | undefined;
   let work: RankWork | undefined;
 
   const refreshIndex = (tagsByFile: ReadonlyMap<string, FileTags>): { index: NameIndex; indexed: boolean } => {
@@ -335,10 +336,27 @@ export function createRanker(): Ranker {
       rankings.set(rankingKey, ranked);
       while (rankings.size > RANKINGS_KEPT) rankings.delete(rankings.keys().next().value ?? '');
       work = { indexed, rowsBuilt, ranked: fresh };
-      return rankedItems(index, chat, ranked, options.limit);
+      // Same index and ranking (a new budget, a repeated request): the items of a limit at least as
+      // high are these items' first ones, as topDefinitions promises.
+      if (result?.index === index && result.ranked === ranked) {
+        const kept = withLimit(result, options.limit);
+        if (kept !== undefined) return kept;
+      }
+      const value = rankedItems(index, chat, ranked, options.limit);
+      result = { index, ranked, limit: options.limit, value };
+      return value;
     },
     lastWork: () => work,
   };
+}
+
+/** A ranking's result cut to a lower limit of definitions (undefined when the kept one has too few). */
+function withLimit(kept: { limit: number | undefined; value: RankResult }, limit: number | undefined): RankResult | undefined {
+  if (kept.limit === limit) return kept.value;
+  if (limit === undefined || (kept.limit !== undefined && kept.limit < limit)) return undefined;
+  const defs = kept.value.items.filter((item) => item.kind === 'def');
+  const files = kept.value.items.filter((item) => item.kind === 'file');
+  return { ...kept.value, items: [...defs.slice(0, limit), ...files] };
 }
 
 interface Assembled {

@@ -131,6 +131,16 @@ describe('createRanker', () => {
     expect(ranker.lastWork()).toEqual({ indexed: false, rowsBuilt: 0, ranked: false });
   });
 
+  it('gives each limit (budget) the items a ranking from scratch gives, from one ranking', () => {
+    const { tags } = tree(REAL_ISH);
+    const ranker = createRanker();
+    for (const limit of [200, 40, 90, undefined, 7, 300]) {
+      const options = { chatFiles: ['pkg/main.ts'], limit };
+      expect(JSON.stringify(ranker.rank(tags, options).items), `limit ${limit}`).toBe(JSON.stringify(rankDefinitions(tags, options).items));
+      expect(ranker.lastWork()?.ranked).toBe(limit === 200);
+    }
+  });
+
   it('renders the same map text as a map built from scratch after each of several random edits', async () => {
     const next = random(7);
     const pick = (n: number): number => Math.floor(next() * n);
