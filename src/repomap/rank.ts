@@ -128,20 +128,29 @@ function compareDefs(a: Candidate, b: Candidate): number {
 /** Rank of each (name, defining file) pair, parallel to index.definerFiles. */
 function definitionRanks(index: NameIndex, weigh: RefWeight, fileRanks: Float64Array, mentionedIds: readonly number[]): Float64Array {
   const ranks = new Float64Array(index.definerFiles.length);
-  index.files.forEach((_file, source) => {
+  const { definerStart } = index;
+  // One scratch row of weights for every file (plain loops, no arrays per file: this runs per map).
+  let weights = new Float64Array(64);
+  for (let source = 0; source < index.files.length; source++) {
     const names = index.refNames[source] ?? [];
     const counts = index.refCounts[source] ?? [];
-    const weights = names.map((nameId, k) => weigh(source, nameId, counts[k] ?? 1));
+    if (names.length > weights.length) weights = new Float64Array(names.length * 2);
     let total = 0;
-    names.forEach((nameId, k) => (total += (weights[k] ?? 0) * definerCount(index, nameId)));
-    if (total <= 0) return;
+    for (let k = 0; k < names.length; k++) {
+      const nameId = names[k] ?? 0;
+      const weight = weigh(source, nameId, counts[k] ?? 1);
+      weights[k] = weight;
+      total += weight * ((definerStart[nameId + 1] ?? 0) - (definerStart[nameId] ?? 0));
+    }
+    if (total <= 0) continue;
     const share = (fileRanks[source] ?? 0) / total;
-    names.forEach((nameId, k) => {
-      const start = index.definerStart[nameId] ?? 0;
-      const end = index.definerStart[nameId + 1] ?? 0;
-      for (let slot = start; slot < end; slot++) ranks[slot] = (ranks[slot] ?? 0) + share * (weights[k] ?? 0);
-    });
-  });
+    for (let k = 0; k < names.length; k++) {
+      const nameId = names[k] ?? 0;
+      const end = definerStart[nameId + 1] ?? 0;
+      const weight = weights[k] ?? 0;
+      for (let slot = definerStart[nameId] ?? 0; slot < end; slot++) ranks[slot] = (ranks[slot] ?? 0) + share * weight;
+    }
+  }
   // A mentioned name may be referenced by no file at all; the request is then its only referrer.
   for (const nameId of mentionedIds) {
     const start = index.definerStart[nameId] ?? 0;
