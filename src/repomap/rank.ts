@@ -5,7 +5,7 @@
 import { definerCount, definersOf, definitionTag, indexTags, mentionedNameIds, type NameIndex } from './name-index.js';
 import type { FileTags } from './packed-tags.js';
 import type { Tag } from './tag.js';
-import { pageRankAdjacency, type WeightedAdjacency } from './pagerank.js';
+import { edgeShares, pageRankAdjacency, rowShares, type EdgeShares, type WeightedAdjacency } from './pagerank.js';
 import { assemble, buildRow, rowScratch, unchangedRows, type EdgeRow, type RefWeight } from './rank-graph.js';
 
 export interface RankOptions {
@@ -336,9 +336,9 @@ export function createRanker(): Ranker {
           }
           return row;
         });
-        const adjacency = patched(last, rows) ?? assemble(rows);
-        last = { rows, adjacency };
-        const ranks = pageRankAdjacency(adjacency, { personalization: teleport }).ranks;
+        last = patched(last, rows) ?? assembled(rows);
+        const { adjacency, shares } = last;
+        const ranks = pageRankAdjacency(adjacency, { personalization: teleport, shares }).ranks;
         ranked = { adjacency, ranks, defRanks: definitionRanks(index, weigh, ranks, mentionedIds) };
       }
       rankings.delete(rankingKey);
@@ -371,6 +371,12 @@ function withLimit(kept: { limit: number | undefined; value: RankResult }, limit
 interface Assembled {
   readonly rows: readonly EdgeRow[];
   readonly adjacency: WeightedAdjacency;
+  readonly shares: EdgeShares;
+}
+
+function assembled(rows: readonly EdgeRow[]): Assembled {
+  const adjacency = assemble(rows);
+  return { rows, adjacency, shares: edgeShares(adjacency) };
 }
 
 /**
@@ -378,20 +384,27 @@ interface Assembled {
  * row has the same targets, weighted more): its starts and targets shared, its weights copied and
  * those rows overwritten. Null when a row's targets differ.
  */
-function patched(last: Assembled | undefined, rows: readonly EdgeRow[]): WeightedAdjacency | null {
+function patched(last: Assembled | undefined, rows: readonly EdgeRow[]): Assembled | null {
   if (last === undefined || last.rows.length !== rows.length) return null;
   const { starts, targets } = last.adjacency;
-  let weights: Float64Array | undefined;
+  const changed: number[] = [];
   for (let i = 0; i < rows.length; i++) {
     const row = rows[i];
     if (row === undefined || row === last.rows[i]) continue;
     const start = starts[i] ?? 0;
     if (row.targets.length !== (starts[i + 1] ?? 0) - start) return null;
     for (let k = 0; k < row.targets.length; k++) if (row.targets[k] !== targets[start + k]) return null;
-    weights ??= last.adjacency.weights.slice();
-    weights.set(row.weights, start);
+    changed.push(i);
   }
-  return { ...last.adjacency, weights: weights ?? last.adjacency.weights };
+  if (changed.length === 0) return { ...last, rows };
+  const weights = last.adjacency.weights.slice();
+  for (const i of changed) weights.set(rows[i]?.weights ?? [], starts[i] ?? 0);
+  const adjacency = { ...last.adjacency, weights };
+  // Only the changed rows' shares move. Dangling nodes are found again from scratch should a changed
+  // row have been or become one (all its weights 0).
+  const shares = last.shares.shares.slice();
+  for (const i of changed) if (last.shares.dangling.includes(i) || !rowShares(adjacency, i, shares)) return assembled(rows);
+  return { rows, adjacency, shares: { shares, dangling: last.shares.dangling } };
 }
 
 /** Rank every definition outside the chat files. Deterministic for the same inputs. */
