@@ -250,8 +250,8 @@ export interface Ranker {
   lastWork(): RankWork | undefined;
 }
 
-/** Rankings kept per personalization (chat sets, budgets share them). */
-const RANKINGS_KEPT = 8;
+/** Rankings kept per personalization (chat sets; budgets share them). Each holds its graph's weights. */
+const RANKINGS_KEPT = 4;
 
 /** Whether every file has the very same tags object (`before` is the ranker's own copy). */
 function sameTags(before: ReadonlyMap<string, FileTags>, after: ReadonlyMap<string, FileTags>): boolean {
@@ -336,7 +336,11 @@ export function createRanker(): Ranker {
           }
           return row;
         });
-        last = patched(last, rows) ?? assembled(rows);
+        const made = patched(last, rows) ?? assembled(rows);
+        // The kept rows become views of the adjacency's arrays: the graph is held once, not twice.
+        const views = rowViews(made.adjacency);
+        views.forEach((view, source) => ((chat.has(source) ? chatRows : plainRows)[source] = view));
+        last = { ...made, rows: views };
         const { adjacency, shares } = last;
         const ranks = pageRankAdjacency(adjacency, { personalization: teleport, shares }).ranks;
         ranked = { adjacency, ranks, defRanks: definitionRanks(index, weigh, ranks, mentionedIds) };
@@ -372,6 +376,17 @@ interface Assembled {
   readonly rows: readonly EdgeRow[];
   readonly adjacency: WeightedAdjacency;
   readonly shares: EdgeShares;
+}
+
+/** Each node's out-edges as views of the adjacency's arrays. */
+function rowViews({ nodeCount, starts, targets, weights }: WeightedAdjacency): EdgeRow[] {
+  const rows: EdgeRow[] = [];
+  for (let i = 0; i < nodeCount; i++) {
+    const begin = starts[i] ?? 0;
+    const end = starts[i + 1] ?? 0;
+    rows.push({ targets: targets.subarray(begin, end), weights: weights.subarray(begin, end) });
+  }
+  return rows;
 }
 
 function assembled(rows: readonly EdgeRow[]): Assembled {
