@@ -1,7 +1,7 @@
 // The ranking's file graph kept between rankings: one row of edges per referencing file, rebuilt
 // only for the files whose inputs changed, so a touched file or a new chat set costs its rows.
 import { definersOf, type NameIndex } from './name-index.js';
-import type { WeightedAdjacency } from './pagerank.js';
+import { edgeShares, rowShares, type EdgeShares, type WeightedAdjacency } from './pagerank.js';
 
 /** Weight of one (referencing file, name) pair, applied to each edge towards a definer of the name. */
 export type RefWeight = (fileId: number, nameId: number, count: number) => number;
@@ -139,4 +139,55 @@ function sameList(a: readonly string[], b: readonly string[]): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
+}
+
+/** A graph's rows, their compressed adjacency and its edge shares. */
+export interface Assembled {
+  readonly rows: readonly EdgeRow[];
+  readonly adjacency: WeightedAdjacency;
+  readonly shares: EdgeShares;
+}
+
+/** Each node's out-edges as views of the adjacency's arrays. */
+export function rowViews({ nodeCount, starts, targets, weights }: WeightedAdjacency): EdgeRow[] {
+  const rows: EdgeRow[] = [];
+  for (let i = 0; i < nodeCount; i++) {
+    const begin = starts[i] ?? 0;
+    const end = starts[i + 1] ?? 0;
+    rows.push({ targets: targets.subarray(begin, end), weights: weights.subarray(begin, end) });
+  }
+  return rows;
+}
+
+export function assembled(rows: readonly EdgeRow[]): Assembled {
+  const adjacency = assemble(rows);
+  return { rows, adjacency, shares: edgeShares(adjacency) };
+}
+
+/**
+ * The adjacency of `rows` made from the last one when only some rows' weights differ (a chat file's
+ * row has the same targets, weighted more): its starts and targets shared, its weights copied and
+ * those rows overwritten. Null when a row's targets differ.
+ */
+export function patched(last: Assembled | undefined, rows: readonly EdgeRow[]): Assembled | null {
+  if (last === undefined || last.rows.length !== rows.length) return null;
+  const { starts, targets } = last.adjacency;
+  const changed: number[] = [];
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i];
+    if (row === undefined || row === last.rows[i]) continue;
+    const start = starts[i] ?? 0;
+    if (row.targets.length !== (starts[i + 1] ?? 0) - start) return null;
+    for (let k = 0; k < row.targets.length; k++) if (row.targets[k] !== targets[start + k]) return null;
+    changed.push(i);
+  }
+  if (changed.length === 0) return { ...last, rows };
+  const weights = last.adjacency.weights.slice();
+  for (const i of changed) weights.set(rows[i]?.weights ?? [], starts[i] ?? 0);
+  const adjacency = { ...last.adjacency, weights };
+  // Only the changed rows' shares move. Dangling nodes are found again from scratch should a changed
+  // row have been or become one (all its weights 0).
+  const shares = last.shares.shares.slice();
+  for (const i of changed) if (last.shares.dangling.includes(i) || !rowShares(adjacency, i, shares)) return assembled(rows);
+  return { rows, adjacency, shares: { shares, dangling: last.shares.dangling } };
 }

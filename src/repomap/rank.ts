@@ -5,8 +5,8 @@
 import { definerCount, definersOf, definitionTag, indexTags, mentionedNameIds, type NameIndex } from './name-index.js';
 import type { FileTags } from './packed-tags.js';
 import type { Tag } from './tag.js';
-import { edgeShares, pageRankAdjacency, rowShares, type EdgeShares, type WeightedAdjacency } from './pagerank.js';
-import { assemble, buildRow, rowScratch, unchangedRows, type EdgeRow, type RefWeight } from './rank-graph.js';
+import { pageRankAdjacency, type WeightedAdjacency } from './pagerank.js';
+import { assembled, buildRow, patched, rowScratch, rowViews, unchangedRows, type Assembled, type EdgeRow, type RefWeight } from './rank-graph.js';
 
 export interface RankOptions {
   /** Files in the chat: personalized, their references weigh more, their definitions are left out. */
@@ -370,56 +370,6 @@ function withLimit(kept: { limit: number | undefined; value: RankResult }, limit
   const defs = kept.value.items.filter((item) => item.kind === 'def');
   const files = kept.value.items.filter((item) => item.kind === 'file');
   return { ...kept.value, items: [...defs.slice(0, limit), ...files] };
-}
-
-interface Assembled {
-  readonly rows: readonly EdgeRow[];
-  readonly adjacency: WeightedAdjacency;
-  readonly shares: EdgeShares;
-}
-
-/** Each node's out-edges as views of the adjacency's arrays. */
-function rowViews({ nodeCount, starts, targets, weights }: WeightedAdjacency): EdgeRow[] {
-  const rows: EdgeRow[] = [];
-  for (let i = 0; i < nodeCount; i++) {
-    const begin = starts[i] ?? 0;
-    const end = starts[i + 1] ?? 0;
-    rows.push({ targets: targets.subarray(begin, end), weights: weights.subarray(begin, end) });
-  }
-  return rows;
-}
-
-function assembled(rows: readonly EdgeRow[]): Assembled {
-  const adjacency = assemble(rows);
-  return { rows, adjacency, shares: edgeShares(adjacency) };
-}
-
-/**
- * The adjacency of `rows` made from the last one when only some rows' weights differ (a chat file's
- * row has the same targets, weighted more): its starts and targets shared, its weights copied and
- * those rows overwritten. Null when a row's targets differ.
- */
-function patched(last: Assembled | undefined, rows: readonly EdgeRow[]): Assembled | null {
-  if (last === undefined || last.rows.length !== rows.length) return null;
-  const { starts, targets } = last.adjacency;
-  const changed: number[] = [];
-  for (let i = 0; i < rows.length; i++) {
-    const row = rows[i];
-    if (row === undefined || row === last.rows[i]) continue;
-    const start = starts[i] ?? 0;
-    if (row.targets.length !== (starts[i + 1] ?? 0) - start) return null;
-    for (let k = 0; k < row.targets.length; k++) if (row.targets[k] !== targets[start + k]) return null;
-    changed.push(i);
-  }
-  if (changed.length === 0) return { ...last, rows };
-  const weights = last.adjacency.weights.slice();
-  for (const i of changed) weights.set(rows[i]?.weights ?? [], starts[i] ?? 0);
-  const adjacency = { ...last.adjacency, weights };
-  // Only the changed rows' shares move. Dangling nodes are found again from scratch should a changed
-  // row have been or become one (all its weights 0).
-  const shares = last.shares.shares.slice();
-  for (const i of changed) if (last.shares.dangling.includes(i) || !rowShares(adjacency, i, shares)) return assembled(rows);
-  return { rows, adjacency, shares: { shares, dangling: last.shares.dangling } };
 }
 
 /** Rank every definition outside the chat files. Deterministic for the same inputs. */
