@@ -58,6 +58,12 @@ export interface TreeResult {
   readonly rounds: number;
   /** The large real tree only: every listed file read, parsed and queried on this one thread (the cold map's floor). */
   readonly oneThreadMs?: number;
+  /** Within one process that built a map before: one file touched, then the map again (incremental ranking). */
+  readonly touchedSameProcessMs?: number;
+  /** Within one process that built a map before (tag cache warm): a map for a new set of chat files (after /add). */
+  readonly newChatWarmMs?: number;
+  /** Within one process that built a map before: the same chat files at a new budget. */
+  readonly newBudgetWarmMs?: number;
 }
 
 export interface RepoMapBenchReport {
@@ -128,6 +134,33 @@ async function buildMap(tree: string, packageRoot: string, threads: number, chat
   return { text, stats: port.lastStats(), flush: () => port.flush() };
 }
 
+/** The budget of the "new budget" row: small, so the fit has to search. */
+const NEW_BUDGET = 256;
+
+/**
+ * One long-lived process (a chat): a map for the first chat file, then timed in turn a map for a new
+ * chat-file set, a map at a new budget, and a map after one file is touched. Its first map is built
+ * with no map kept on disk, so it ranks (a map shown from disk ranks nothing).
+ */
+async function sameProcessRound(tree: string, packageRoot: string, threads: number, files: readonly string[], touched: string, countTokens: (text: string) => number) {
+  await rm(mapStorePath(tree), { force: true });
+  const port = createRepoMapPort({
+    root: tree, packageRoot, threads, tokens: { count: countTokens }, tokenizer: () => 'o200k_base', refreshMode: 'always', emit: () => {},
+  });
+  const ask = (chatFiles: string[], budget = 1024) => port.get({ chatFiles, readOnlyFiles: [], requestText: '', budget });
+  const first = files[0] ?? '';
+  const other = files[Math.floor(files.length / 3)] ?? first;
+  await ask([first]);
+  const newChat = await timed(() => ask([first, other]));
+  const newBudget = await timed(() => ask([first, other], NEW_BUDGET));
+  const original = await readFile(touched);
+  await appendFile(touched, '\n');
+  const after = await timed(() => ask([first, other], NEW_BUDGET));
+  await writeFile(touched, original);
+  await port.flush();
+  return { newChat: newChat.ms, newBudget: newBudget.ms, touched: after.ms };
+}
+
 async function benchTree({ label, path: tree, role: treeRole }: RealTree, origin: TreeResult['origin'], options: Required<Pick<RepoMapBenchOptions, 'threads' | 'packageRoot' | 'rounds'>>, queriesDir: string, countTokens: (t: string) => number): Promise<TreeResult> {
   await ensureGitRepo(tree);
   // Listed once outside the timings, for the counts and to pick the chat file and the touched file.
@@ -139,7 +172,7 @@ async function benchTree({ label, path: tree, role: treeRole }: RealTree, origin
   const tagsOut = path.join(os.tmpdir(), `tandem-bench-ctags-${process.pid}`);
   // Rounds of cold, warm, touched and ctags one after another, so each figure's median and its
   // reference's come from the same stretch of time on a shared machine.
-  const rounds: { cold: number; warm: number; touched: number; ctags: number }[] = [];
+  const rounds: { cold: number; warm: number; touched: number; ctags: number; sameTouched: number; newChat: number; newBudget: number }[] = [];
   let stats: RepoMapStats | undefined;
   let peakRssMb = 0;
   for (let round = 0; round < options.rounds; round++) {
@@ -157,9 +190,10 @@ async function benchTree({ label, path: tree, role: treeRole }: RealTree, origin
     const after = await timed(build);
     await after.value.flush();
     await writeFile(touched, original);
+    const same = await sameProcessRound(tree, options.packageRoot, options.threads, files, touched, countTokens);
     const ctags = await timed(() => run('ctags', ['-R', '-f', tagsOut, '.'], { cwd: tree, maxBuffer: 64 * 1024 * 1024 }));
     await rm(tagsOut, { force: true });
-    rounds.push({ cold: cold.ms, warm: warm.ms, touched: after.ms, ctags: ctags.ms });
+    rounds.push({ cold: cold.ms, warm: warm.ms, touched: after.ms, ctags: ctags.ms, sameTouched: same.touched, newChat: same.newChat, newBudget: same.newBudget });
   }
   const mid = (pick: (r: (typeof rounds)[number]) => number): number => median(rounds.map(pick));
   const coldMs = mid((r) => r.cold);
@@ -185,6 +219,9 @@ async function benchTree({ label, path: tree, role: treeRole }: RealTree, origin
     mapTokens: stats?.tokens ?? 0,
     rounds: rounds.length,
     ...(oneThreadMs === undefined ? {} : { oneThreadMs }),
+    touchedSameProcessMs: mid((r) => r.sameTouched),
+    newChatWarmMs: mid((r) => r.newChat),
+    newBudgetWarmMs: mid((r) => r.newBudget),
   };
 }
 

@@ -1,5 +1,5 @@
 // Fits the ranked definitions into a token budget: the largest prefix whose rendered map fits
-// (galloping + binary search), then a greedy pass that adds later items that still fit. Never over.
+// (guessed from tokens per item, then interpolated), then a greedy pass that adds later items that still fit. Never over.
 
 import type { RankedItem } from './rank.js';
 
@@ -19,6 +19,8 @@ export interface FitResult {
   readonly items: readonly RankedItem[];
   /** Count of leading ranked items that fit as a prefix. */
   readonly prefix: number;
+  /** Prefixes rendered to find it (the greedy fill and the final text not counted). */
+  readonly searchRenders?: number;
 }
 
 export interface BudgetGrowth {
@@ -64,22 +66,31 @@ function blockCounter(options: FitOptions): (items: readonly RankedItem[]) => nu
   };
 }
 
-function largestPrefix(items: readonly RankedItem[], fits: (k: number) => boolean): number {
+/**
+ * The largest k (up to `length`) with tokensAt(k) <= budget, for a count that grows with k. Each
+ * probe renders a prefix, so the search guesses from the counts it has: past the last fitting
+ * prefix by its tokens per item, then inside the bracket by interpolation (every third probe halves
+ * the bracket, so an uneven count cannot stall it). A map of a few hundred items takes 4-7 probes.
+ */
+export function largestPrefix(length: number, budget: number, tokensAt: (k: number) => number): number {
   let low = 0;
-  let high = items.length + 1;
-  // Gallop first so probes stay near the answer and never render the whole ranked list needlessly.
-  for (let k = Math.min(8, items.length); ; k = Math.min(items.length, k * 2)) {
-    if (!fits(k)) {
+  let lowTokens = 0;
+  let high = length + 1;
+  let highTokens = Infinity;
+  let guess = Math.min(8, length);
+  for (let probe = 1; high - low > 1; probe++) {
+    const k = Math.max(low + 1, Math.min(high - 1, guess));
+    const tokens = tokensAt(k);
+    if (tokens <= budget) {
+      low = k;
+      lowTokens = tokens;
+    } else {
       high = k;
-      break;
+      highTokens = tokens;
     }
-    low = k;
-    if (k === items.length) return k;
-  }
-  while (high - low > 1) {
-    const mid = Math.floor((low + high) / 2);
-    if (fits(mid)) low = mid;
-    else high = mid;
+    if (high > length) guess = lowTokens > 0 ? Math.ceil((low * budget) / lowTokens) : low * 2;
+    else if (probe % 3 === 0 || highTokens <= lowTokens) guess = (low + high) >> 1;
+    else guess = low + Math.floor(((budget - lowTokens) * (high - low)) / (highTokens - lowTokens));
   }
   return low;
 }
@@ -127,17 +138,21 @@ export function fitToBudget(items: readonly RankedItem[], options: FitOptions): 
   const empty: FitResult = { text: '', tokens: 0, items: [], prefix: 0 };
   if (options.budget <= 0 || items.length === 0) return empty;
   const estimate = blockCounter(options);
-  const prefix = largestPrefix(items, (k) => estimate(items.slice(0, k)) <= options.budget);
+  let searchRenders = 0;
+  const prefix = largestPrefix(items.length, options.budget, (k) => {
+    searchRenders++;
+    return estimate(items.slice(0, k));
+  });
   let chosen = greedyFill(items, prefix, options, estimate);
   // The block sum equals the whole count for BPE tokenizers that split at line starts; verify anyway
   // and shrink with exact counts if an unusual counter disagrees.
   for (;;) {
     const text = options.renderBlocks(chosen).join('');
     const tokens = options.count(text);
-    if (tokens <= options.budget) return { text, tokens, items: chosen, prefix: Math.min(prefix, chosen.length) };
+    if (tokens <= options.budget) return { text, tokens, items: chosen, prefix: Math.min(prefix, chosen.length), searchRenders };
     if (chosen.length === 0) return empty;
-    const exact = (k: number): boolean => options.count(options.renderBlocks(chosen.slice(0, k)).join('')) <= options.budget;
-    const keep = largestPrefix(chosen.slice(0, chosen.length - 1), exact);
+    const exact = (k: number): number => options.count(options.renderBlocks(chosen.slice(0, k)).join(''));
+    const keep = largestPrefix(chosen.length - 1, options.budget, exact);
     chosen = chosen.slice(0, keep);
   }
 }

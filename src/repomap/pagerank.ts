@@ -42,6 +42,8 @@ export interface AdjacencyRankResult {
 export type AdjacencyRankOptions = Omit<PageRankOptions, 'personalization' | 'weightAttribute'> & {
   /** Teleport weight per node index; all zero or absent: uniform. */
   readonly personalization?: Float64Array;
+  /** edgeShares(adjacency), when the caller keeps them between rankings of the same graph. */
+  readonly shares?: EdgeShares;
 };
 
 function usableWeight(raw: unknown): number {
@@ -83,19 +85,28 @@ function normalizedTeleport(count: number, personalization?: Float64Array): Floa
 }
 
 /** Each edge's share of its source's out-weight, and the nodes with no usable out-weight. */
-function edgeShares(adjacency: WeightedAdjacency): { shares: Float64Array; dangling: Int32Array } {
-  const { nodeCount, starts, weights } = adjacency;
-  const shares = new Float64Array(weights.length);
+export interface EdgeShares {
+  readonly shares: Float64Array;
+  readonly dangling: Int32Array;
+}
+
+/** Writes node i's edges' shares; false when its out-edges weigh nothing (a dangling node). */
+export function rowShares(adjacency: WeightedAdjacency, i: number, shares: Float64Array): boolean {
+  const { starts, weights } = adjacency;
+  const begin = starts[i] ?? 0;
+  const end = starts[i + 1] ?? 0;
+  let total = 0;
+  for (let j = begin; j < end; j++) total += usableWeight(weights[j]);
+  // A node whose out-edges all weigh 0 leaks its mass like a node without edges.
+  if (total === 0) return false;
+  for (let j = begin; j < end; j++) shares[j] = usableWeight(weights[j]) / total;
+  return true;
+}
+
+export function edgeShares(adjacency: WeightedAdjacency): EdgeShares {
+  const shares = new Float64Array(adjacency.weights.length);
   const dangling: number[] = [];
-  for (let i = 0; i < nodeCount; i++) {
-    const begin = starts[i] ?? 0;
-    const end = starts[i + 1] ?? 0;
-    let total = 0;
-    for (let j = begin; j < end; j++) total += usableWeight(weights[j]);
-    // A node whose out-edges all weigh 0 leaks its mass like a node without edges.
-    if (total === 0) dangling.push(i);
-    else for (let j = begin; j < end; j++) shares[j] = usableWeight(weights[j]) / total;
-  }
+  for (let i = 0; i < adjacency.nodeCount; i++) if (!rowShares(adjacency, i, shares)) dangling.push(i);
   return { shares, dangling: Int32Array.from(dangling) };
 }
 
@@ -106,7 +117,7 @@ export function pageRankAdjacency(adjacency: WeightedAdjacency, options: Adjacen
   const maxIterations = options.maxIterations ?? 100;
   const { nodeCount: count, starts, targets } = adjacency;
   if (count === 0) return { ranks: new Float64Array(0), iterations: 0, converged: true };
-  const { shares, dangling } = edgeShares(adjacency);
+  const { shares, dangling } = options.shares ?? edgeShares(adjacency);
   const teleport = normalizedTeleport(count, options.personalization);
   let current = new Float64Array(count).fill(1 / count);
   let next = new Float64Array(count);

@@ -1,10 +1,12 @@
 // Ranks definitions for the repo map: a weighted file graph (referencing file -> defining file),
 // personalized PageRank over it, then each file's rank flows along its edges to (file, name) pairs.
+// A ranker keeps the graph between rankings and rebuilds only what changed (see createRanker).
 
 import { definerCount, definersOf, definitionTag, indexTags, mentionedNameIds, type NameIndex } from './name-index.js';
 import type { FileTags } from './packed-tags.js';
 import type { Tag } from './tag.js';
 import { pageRankAdjacency, type WeightedAdjacency } from './pagerank.js';
+import { assembled, buildRow, patched, rowScratch, rowViews, unchangedRows, type Assembled, type EdgeRow, type RefWeight } from './rank-graph.js';
 
 export interface RankOptions {
   /** Files in the chat: personalized, their references weigh more, their definitions are left out. */
@@ -63,79 +65,22 @@ function nameMultiplier(name: string, definerCount: number, mentioned: boolean):
   return multiplier;
 }
 
-/** Weight of one (referencing file, name) pair, applied to each edge towards a definer of the name. */
-type RefWeight = (fileId: number, nameId: number, count: number) => number;
-
-function refWeigher(index: NameIndex, chat: ReadonlySet<number>, mentionedIds: readonly number[]): RefWeight {
+/** Each defined name's weight multiplier (0 for names no file defines). */
+function nameMultipliers(index: NameIndex, mentionedIds: readonly number[]): Float64Array {
   const mentioned = new Uint8Array(index.names.length);
   for (const id of mentionedIds) mentioned[id] = 1;
   // Only defined names are ever weighed: the table also holds every local and library name.
-  const multipliers = new Float64Array(index.names.length);
-  for (let id = 0; id < index.names.length; id++) {
+  const multipliers = new Float64Array(index.definerStart.length - 1);
+  for (let id = 0; id < multipliers.length; id++) {
     const count = definerCount(index, id);
     if (count > 0) multipliers[id] = nameMultiplier(index.names[id] ?? '', count, mentioned[id] === 1);
   }
+  return multipliers;
+}
+
+function refWeigher(multipliers: Float64Array, chat: ReadonlySet<number>): RefWeight {
   return (fileId, nameId, count) =>
     (multipliers[nameId] ?? 0) * Math.sqrt(count) * (chat.has(fileId) ? RANK_WEIGHTS.referencedFromChat : 1);
-}
-
-/** Edges from each referencing file to each file defining a referenced name; parallel edges summed. */
-function buildAdjacency(index: NameIndex, weigh: RefWeight): WeightedAdjacency {
-  const count = index.files.length;
-  const row = new Float64Array(count);
-  const touched = new Int32Array(count);
-  const starts = new Int32Array(count + 1);
-  const edges = new EdgeList();
-  for (let source = 0; source < count; source++) {
-    starts[source] = edges.length;
-    let touchedCount = 0;
-    const names = index.refNames[source] ?? [];
-    const counts = index.refCounts[source] ?? [];
-    for (let k = 0; k < names.length; k++) {
-      const nameId = names[k] ?? 0;
-      const definers = definersOf(index, nameId);
-      if (definers.length === 0) continue;
-      const weight = weigh(source, nameId, counts[k] ?? 1);
-      for (const target of definers) {
-        if (row[target] === 0) touched[touchedCount++] = target;
-        row[target] = (row[target] ?? 0) + weight;
-      }
-    }
-    // Targets ascending: sort the few touched, or sweep the row when a file reaches many files.
-    if (touchedCount * 8 < count) {
-      for (const target of touched.subarray(0, touchedCount).sort()) edges.push(target, row[target] ?? 0);
-      for (let t = 0; t < touchedCount; t++) row[touched[t] ?? 0] = 0;
-    } else {
-      for (let target = 0; target < count; target++) {
-        if (row[target] === 0) continue;
-        edges.push(target, row[target] ?? 0);
-        row[target] = 0;
-      }
-    }
-  }
-  starts[count] = edges.length;
-  return { nodeCount: count, starts, targets: edges.targets.slice(0, edges.length), weights: edges.weights.slice(0, edges.length) };
-}
-
-/** Growable parallel typed arrays of edge targets and weights. */
-class EdgeList {
-  targets = new Int32Array(1024);
-  weights = new Float64Array(1024);
-  length = 0;
-
-  push(target: number, weight: number): void {
-    if (this.length === this.targets.length) {
-      const targets = new Int32Array(this.length * 2);
-      targets.set(this.targets);
-      const weights = new Float64Array(this.length * 2);
-      weights.set(this.weights);
-      this.targets = targets;
-      this.weights = weights;
-    }
-    this.targets[this.length] = target;
-    this.weights[this.length] = weight;
-    this.length++;
-  }
 }
 
 function normalizeStem(text: string): string {
@@ -183,20 +128,29 @@ function compareDefs(a: Candidate, b: Candidate): number {
 /** Rank of each (name, defining file) pair, parallel to index.definerFiles. */
 function definitionRanks(index: NameIndex, weigh: RefWeight, fileRanks: Float64Array, mentionedIds: readonly number[]): Float64Array {
   const ranks = new Float64Array(index.definerFiles.length);
-  index.files.forEach((_file, source) => {
+  const { definerStart } = index;
+  // One scratch row of weights for every file (plain loops, no arrays per file: this runs per map).
+  let weights = new Float64Array(64);
+  for (let source = 0; source < index.files.length; source++) {
     const names = index.refNames[source] ?? [];
     const counts = index.refCounts[source] ?? [];
-    const weights = names.map((nameId, k) => weigh(source, nameId, counts[k] ?? 1));
+    if (names.length > weights.length) weights = new Float64Array(names.length * 2);
     let total = 0;
-    names.forEach((nameId, k) => (total += (weights[k] ?? 0) * definerCount(index, nameId)));
-    if (total <= 0) return;
+    for (let k = 0; k < names.length; k++) {
+      const nameId = names[k] ?? 0;
+      const weight = weigh(source, nameId, counts[k] ?? 1);
+      weights[k] = weight;
+      total += weight * ((definerStart[nameId + 1] ?? 0) - (definerStart[nameId] ?? 0));
+    }
+    if (total <= 0) continue;
     const share = (fileRanks[source] ?? 0) / total;
-    names.forEach((nameId, k) => {
-      const start = index.definerStart[nameId] ?? 0;
-      const end = index.definerStart[nameId + 1] ?? 0;
-      for (let slot = start; slot < end; slot++) ranks[slot] = (ranks[slot] ?? 0) + share * (weights[k] ?? 0);
-    });
-  });
+    for (let k = 0; k < names.length; k++) {
+      const nameId = names[k] ?? 0;
+      const end = definerStart[nameId + 1] ?? 0;
+      const weight = weights[k] ?? 0;
+      for (let slot = definerStart[nameId] ?? 0; slot < end; slot++) ranks[slot] = (ranks[slot] ?? 0) + share * weight;
+    }
+  }
   // A mentioned name may be referenced by no file at all; the request is then its only referrer.
   for (const nameId of mentionedIds) {
     const start = index.definerStart[nameId] ?? 0;
@@ -222,13 +176,46 @@ function definitionRank(index: NameIndex, defRanks: Float64Array, nameId: number
 }
 
 /**
+ * The value at position `n` of the values sorted ascending (as `values.sort()[n]`), found by
+ * quickselect in linear time: sorting every definition's rank cost a big tree tens of ms per map.
+ * Reorders `values`.
+ */
+export function nthSmallest(values: Float64Array, n: number): number {
+  let low = 0;
+  let high = values.length - 1;
+  while (low < high) {
+    // Median of three as the pivot keeps ranked (nearly sorted) input linear.
+    const mid = (low + high) >> 1;
+    const a = values[low] ?? 0;
+    const b = values[mid] ?? 0;
+    const c = values[high] ?? 0;
+    const pivot = a < b ? (b < c ? b : a < c ? c : a) : a < c ? a : b < c ? c : b;
+    let i = low;
+    let j = high;
+    while (i <= j) {
+      while ((values[i] ?? 0) < pivot) i++;
+      while ((values[j] ?? 0) > pivot) j--;
+      if (i <= j) {
+        const t = values[i] ?? 0;
+        values[i++] = values[j] ?? 0;
+        values[j--] = t;
+      }
+    }
+    if (n <= j) high = j;
+    else if (n >= i) low = i;
+    else return values[n] ?? 0;
+  }
+  return values[n] ?? 0;
+}
+
+/**
  * The first `limit` of the definitions in compareDefs order. Only definitions ranked at least the
  * limit-th best rank become objects (ties at the cut are then ordered by the full comparison), so
  * the result is exactly the sorted list's prefix while a big repository's other definitions stay numbers.
  */
 function topDefinitions(index: NameIndex, defs: Int32Array, ranks: Float64Array, fileRanks: Float64Array, limit: number | undefined): Candidate[] {
   let cut = -Infinity;
-  if (limit !== undefined && defs.length > limit * 2) cut = ranks.slice().sort()[ranks.length - limit] ?? -Infinity;
+  if (limit !== undefined && defs.length > limit * 2) cut = nthSmallest(ranks.slice(), ranks.length - limit);
   const chosen: Candidate[] = [];
   for (let k = 0; k < defs.length; k++) {
     const rank = ranks[k] ?? 0;
@@ -239,17 +226,158 @@ function topDefinitions(index: NameIndex, defs: Int32Array, ranks: Float64Array,
   return chosen.sort(compareDefs).slice(0, limit ?? chosen.length);
 }
 
+/** What one ranking computed afresh (the rest came from the ranker's previous work). */
+export interface RankWork {
+  /** The name index was built (false: every file's tags were the very same objects as last time). */
+  readonly indexed: boolean;
+  /** Rows of the file graph built; the other rows were kept. */
+  readonly rowsBuilt: number;
+  /** The power iteration ran (false: same graph, same personalization as a ranking kept). */
+  readonly ranked: boolean;
+}
+
+/** File ranks and definition ranks for one graph and one personalization. */
+interface Ranked {
+  readonly adjacency: WeightedAdjacency;
+  readonly ranks: Float64Array;
+  readonly defRanks: Float64Array;
+}
+
+export interface Ranker {
+  /** Same result as rankDefinitions on the same inputs, reusing what is unchanged since earlier calls. */
+  rank(tagsByFile: ReadonlyMap<string, FileTags>, options: RankOptions): RankResult;
+  /** What the last rank() computed afresh. */
+  lastWork(): RankWork | undefined;
+}
+
+/** Rankings kept per personalization (chat sets; budgets share them). Each holds its graph's weights. */
+const RANKINGS_KEPT = 4;
+
+/** Whether every file has the very same tags object (`before` is the ranker's own copy). */
+function sameTags(before: ReadonlyMap<string, FileTags>, after: ReadonlyMap<string, FileTags>): boolean {
+  if (before.size !== after.size) return false;
+  for (const [path, tags] of after) if (before.get(path) !== tags) return false;
+  return true;
+}
+
+/**
+ * Keeps the file graph between rankings. A file's row of edges is rebuilt only when its inputs
+ * changed (its references, the definers of the names it references, its chat membership); when no
+ * row changed, the ranks of an earlier ranking with the same personalization are reused as they are.
+ * Every number is computed by the same code in the same order as a ranking from scratch, so the
+ * result is identical (not merely close): the power iteration, whose stopping point depends on where
+ * it starts, always starts from the same uniform vector.
+ */
+export function createRanker(): Ranker {
+  let tags: ReadonlyMap<string, FileTags> | undefined;
+  let index: NameIndex | undefined;
+  // Bumped whenever any row's inputs change: rankings of older graphs are dropped.
+  let generation = 0;
+  let rowsKey = '';
+  let plainRows: (EdgeRow | undefined)[] = [];
+  let chatRows: (EdgeRow | undefined)[] = [];
+  let multipliers: { key: string; generation: number; values: Float64Array } | undefined;
+  const rankings = new Map<string, Ranked>();
+  // The rows and adjacency of the last ranking (dropped with the graph): a new chat set patches it.
+  let last: Assembled | undefined;
+  let result: { index: NameIndex; ranked: Ranked; limit: number | undefined; value: RankResult } | undefined;
+  let work: RankWork | undefined;
+
+  const refreshIndex = (tagsByFile: ReadonlyMap<string, FileTags>): { index: NameIndex; indexed: boolean } => {
+    if (index !== undefined && tags !== undefined && sameTags(tags, tagsByFile)) return { index, indexed: false };
+    const next = indexTags(tagsByFile);
+    const same = index === undefined ? null : unchangedRows(index, next);
+    if (same === null || same.includes(0)) {
+      generation++;
+      rankings.clear();
+      last = undefined;
+      const keep = (rows: (EdgeRow | undefined)[]): (EdgeRow | undefined)[] =>
+        same === null ? [] : rows.map((row, file) => (same[file] === 1 ? row : undefined));
+      plainRows = keep(plainRows);
+      chatRows = keep(chatRows);
+    }
+    tags = new Map(tagsByFile);
+    index = next;
+    return { index: next, indexed: true };
+  };
+
+  return {
+    rank(tagsByFile, options) {
+      const { index, indexed } = refreshIndex(tagsByFile);
+      const chat = new Set(options.chatFiles.flatMap((file) => index.fileIds.get(file) ?? []));
+      const mentioned = new Set(options.mentionedIdents ?? []);
+      const mentionedIds = mentionedNameIds(index, mentioned);
+      const mentionedKey = JSON.stringify([...mentioned].sort());
+      if (mentionedKey !== rowsKey) {
+        rowsKey = mentionedKey;
+        plainRows = [];
+        chatRows = [];
+        rankings.clear();
+        last = undefined;
+      }
+      if (multipliers?.key !== mentionedKey || multipliers.generation !== generation) {
+        multipliers = { key: mentionedKey, generation, values: nameMultipliers(index, mentionedIds) };
+      }
+      const weigh = refWeigher(multipliers.values, chat);
+      const teleport = personalization(index, options, mentionedIds);
+      const rankingKey = `${[...chat].sort((a, b) => a - b).join(',')}|${teleport.join(',')}`;
+      let ranked = rankings.get(rankingKey);
+      let rowsBuilt = 0;
+      const fresh = ranked === undefined;
+      if (ranked === undefined) {
+        const scratch = rowScratch(index.files.length);
+        const rows = index.files.map((_file, source) => {
+          const kept = chat.has(source) ? chatRows : plainRows;
+          let row = kept[source];
+          if (row === undefined) {
+            row = buildRow(index, weigh, source, scratch);
+            kept[source] = row;
+            rowsBuilt++;
+          }
+          return row;
+        });
+        const made = patched(last, rows) ?? assembled(rows);
+        // The kept rows become views of the adjacency's arrays: the graph is held once, not twice.
+        const views = rowViews(made.adjacency);
+        views.forEach((view, source) => ((chat.has(source) ? chatRows : plainRows)[source] = view));
+        last = { ...made, rows: views };
+        const { adjacency, shares } = last;
+        const ranks = pageRankAdjacency(adjacency, { personalization: teleport, shares }).ranks;
+        ranked = { adjacency, ranks, defRanks: definitionRanks(index, weigh, ranks, mentionedIds) };
+      }
+      rankings.delete(rankingKey);
+      rankings.set(rankingKey, ranked);
+      while (rankings.size > RANKINGS_KEPT) rankings.delete(rankings.keys().next().value ?? '');
+      work = { indexed, rowsBuilt, ranked: fresh };
+      // Same index and ranking (a new budget, a repeated request): the items of a limit at least as
+      // high are these items' first ones, as topDefinitions promises.
+      if (result?.index === index && result.ranked === ranked) {
+        const kept = withLimit(result, options.limit);
+        if (kept !== undefined) return kept;
+      }
+      const value = rankedItems(index, chat, ranked, options.limit);
+      result = { index, ranked, limit: options.limit, value };
+      return value;
+    },
+    lastWork: () => work,
+  };
+}
+
+/** A ranking's result cut to a lower limit of definitions (undefined when the kept one has too few). */
+function withLimit(kept: { limit: number | undefined; value: RankResult }, limit: number | undefined): RankResult | undefined {
+  if (kept.limit === limit) return kept.value;
+  if (limit === undefined || (kept.limit !== undefined && kept.limit < limit)) return undefined;
+  const defs = kept.value.items.filter((item) => item.kind === 'def');
+  const files = kept.value.items.filter((item) => item.kind === 'file');
+  return { ...kept.value, items: [...defs.slice(0, limit), ...files] };
+}
+
 /** Rank every definition outside the chat files. Deterministic for the same inputs. */
 export function rankDefinitions(tagsByFile: ReadonlyMap<string, FileTags>, options: RankOptions): RankResult {
-  const index = indexTags(tagsByFile);
-  const chat = new Set(options.chatFiles.flatMap((file) => index.fileIds.get(file) ?? []));
-  const mentioned = new Set(options.mentionedIdents ?? []);
-  const mentionedIds = mentionedNameIds(index, mentioned);
-  const weigh = refWeigher(index, chat, mentionedIds);
-  const adjacency = buildAdjacency(index, weigh);
-  const ranks = pageRankAdjacency(adjacency, { personalization: personalization(index, options, mentionedIds) }).ranks;
-  const defRanks = definitionRanks(index, weigh, ranks, mentionedIds);
+  return createRanker().rank(tagsByFile, options);
+}
 
+function rankedItems(index: NameIndex, chat: ReadonlySet<number>, { adjacency, ranks, defRanks }: Ranked, limit: number | undefined): RankResult {
   // The definitions outside the chat (by index) and their ranks, as numbers.
   const shown = new Int32Array(index.defFile.length);
   const shownRanks = new Float64Array(index.defFile.length);
@@ -265,7 +393,7 @@ export function rankDefinitions(tagsByFile: ReadonlyMap<string, FileTags>, optio
       shownRanks[count++] = definitionRank(index, defRanks, index.defName[k] ?? 0, fileId);
     }
   });
-  const best = topDefinitions(index, shown.subarray(0, count), shownRanks.subarray(0, count), ranks, options.limit);
+  const best = topDefinitions(index, shown.subarray(0, count), shownRanks.subarray(0, count), ranks, limit);
   bare.sort((a, b) => b.rank - a.rank || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const items: RankedItem[] = best.map((d): RankedItem => ({ kind: 'def', tag: d.tag, rank: d.rank }));
   for (const b of bare) items.push({ kind: 'file', path: b.path, rank: b.rank });

@@ -2,7 +2,7 @@
 // maps per request inputs (in memory, and on disk across processes) and refreshing them per --map-refresh.
 
 import { tagCount, type FileTags } from './packed-tags.js';
-import { rankDefinitions } from './rank.js';
+import { createRanker } from './rank.js';
 import { createMapRenderer } from './render.js';
 import { effectiveBudget, fitToBudget, type BudgetGrowth, type FitResult } from './budget.js';
 import type { RankedItem } from './rank.js';
@@ -127,6 +127,8 @@ export function createRepoMap(deps: RepoMapDeps): RepoMap {
   const cache = new Map<string, CachedMap>();
   let last: CachedMap | undefined;
   let stats: RepoMapStats | undefined;
+  // Keeps the file graph and its ranks between builds: a touched file or a new chat set re-ranks what changed.
+  const ranker = createRanker();
 
   const remember = (key: string, entry: CachedMap): void => {
     cache.delete(key);
@@ -142,7 +144,7 @@ export function createRepoMap(deps: RepoMapDeps): RepoMap {
 
   const build = async (request: RepoMapRequest, budget: number, files: readonly string[], tagsByFile: ReadonlyMap<string, FileTags>, started: number): Promise<CachedMap> => {
     const hidden = [...request.chatFiles, ...(request.readOnlyFiles ?? [])];
-    const ranked = rankDefinitions(tagsByFile, {
+    const ranked = ranker.rank(tagsByFile, {
       chatFiles: hidden,
       // Each shown definition costs at least a token or shares a line already shown: twice the
       // budget, plus the fitting's look-ahead, is more than any map of that budget can hold.

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { get_encoding } from 'tiktoken';
-import { effectiveBudget, fitToBudget } from '../../src/repomap/budget.js';
+import { effectiveBudget, fitToBudget, largestPrefix } from '../../src/repomap/budget.js';
 import { rankDefinitions } from '../../src/repomap/rank.js';
 import { createMapRenderer } from '../../src/repomap/render.js';
 import { SMALL_REPO, fileReader, generatedRepo, tagsFor, writeRepo } from './map-fixture.js';
@@ -47,6 +47,32 @@ describe('fitToBudget', () => {
       const fit = fitToBudget(items, { budget, count: lumpy, renderBlocks: renderer.blocks });
       expect(lumpy(fit.text)).toBeLessThanOrEqual(budget);
       expect(fit.text.length).toBeGreaterThan(0);
+    }
+  });
+
+  it('finds the largest fitting prefix with few rendered prefixes', async () => {
+    const { items, renderer } = await rankedRepo(generatedRepo(80), ['pkg/main.ts']);
+    const tokensOf = (k: number): number => renderer.blocks(items.slice(0, k)).reduce((sum, block) => sum + count(block), 0);
+    for (const budget of [64, 128, 256, 512, 1024, 2048, 4096]) {
+      const fit = fitToBudget(items, { budget, count, renderBlocks: renderer.blocks });
+      expect(tokensOf(fit.prefix)).toBeLessThanOrEqual(budget);
+      expect(tokensOf(fit.prefix + 1)).toBeGreaterThan(budget);
+      // Few prefixes rendered, where galloping from 8 then halving takes about two per doubling.
+      expect(fit.searchRenders).toBeLessThanOrEqual(8);
+    }
+  });
+
+  it('searches any growing count to its largest fitting prefix', () => {
+    const shapes = [(k: number) => k * 3, (k: number) => 40 + k * 7, (k: number) => Math.floor(k ** 1.5), (k: number) => (k < 50 ? k : 50 + (k - 50) * 90)];
+    for (const tokensAt of shapes) {
+      for (const [length, budget] of [[0, 10], [1, 0], [1, 10], [400, 5], [400, 1000], [400, 100_000], [1000, 777]] as const) {
+        let renders = 0;
+        const k = largestPrefix(length, budget, (n) => (renders++, tokensAt(n)));
+        let expected = 0;
+        while (expected < length && tokensAt(expected + 1) <= budget) expected++;
+        expect(k).toBe(expected);
+        expect(renders).toBeLessThanOrEqual(20);
+      }
     }
   });
 

@@ -1,0 +1,193 @@
+// The ranking's file graph kept between rankings: one row of edges per referencing file, rebuilt
+// only for the files whose inputs changed, so a touched file or a new chat set costs its rows.
+import { definersOf, type NameIndex } from './name-index.js';
+import { edgeShares, rowShares, type EdgeShares, type WeightedAdjacency } from './pagerank.js';
+
+/** Weight of one (referencing file, name) pair, applied to each edge towards a definer of the name. */
+export type RefWeight = (fileId: number, nameId: number, count: number) => number;
+
+/** One file's out-edges, targets ascending, parallel edges summed. */
+export interface EdgeRow {
+  readonly targets: Int32Array;
+  readonly weights: Float64Array;
+}
+
+/** Scratch space for building rows: a dense row and the targets touched in it. */
+export interface RowScratch {
+  readonly row: Float64Array;
+  readonly touched: Int32Array;
+}
+
+export function rowScratch(count: number): RowScratch {
+  return { row: new Float64Array(count), touched: new Int32Array(count) };
+}
+
+/** Edges from `source` to each file defining a name it references. A pure function of the index's row inputs. */
+export function buildRow(index: NameIndex, weigh: RefWeight, source: number, scratch: RowScratch): EdgeRow {
+  const { row, touched } = scratch;
+  const count = index.files.length;
+  let touchedCount = 0;
+  const names = index.refNames[source] ?? [];
+  const counts = index.refCounts[source] ?? [];
+  for (let k = 0; k < names.length; k++) {
+    const nameId = names[k] ?? 0;
+    const definers = definersOf(index, nameId);
+    if (definers.length === 0) continue;
+    const weight = weigh(source, nameId, counts[k] ?? 1);
+    for (const target of definers) {
+      if (row[target] === 0) touched[touchedCount++] = target;
+      row[target] = (row[target] ?? 0) + weight;
+    }
+  }
+  // Targets ascending: sort the few touched, or sweep the row when a file reaches many files.
+  const targets = new Int32Array(touchedCount);
+  const weights = new Float64Array(touchedCount);
+  let n = 0;
+  if (touchedCount * 8 < count) {
+    for (const target of touched.subarray(0, touchedCount).sort()) {
+      targets[n] = target;
+      weights[n++] = row[target] ?? 0;
+    }
+    for (let t = 0; t < touchedCount; t++) row[touched[t] ?? 0] = 0;
+  } else {
+    for (let target = 0; target < count; target++) {
+      if (row[target] === 0) continue;
+      targets[n] = target;
+      weights[n++] = row[target] ?? 0;
+      row[target] = 0;
+    }
+  }
+  return n === touchedCount ? { targets, weights } : { targets: targets.slice(0, n), weights: weights.slice(0, n) };
+}
+
+/** The rows as one compressed adjacency (node i's edges at starts[i]..starts[i+1]-1). */
+export function assemble(rows: readonly EdgeRow[]): WeightedAdjacency {
+  const count = rows.length;
+  const starts = new Int32Array(count + 1);
+  let total = 0;
+  for (let i = 0; i < count; i++) {
+    starts[i] = total;
+    total += rows[i]?.targets.length ?? 0;
+  }
+  starts[count] = total;
+  const targets = new Int32Array(total);
+  const weights = new Float64Array(total);
+  rows.forEach((row, i) => {
+    targets.set(row.targets, starts[i] ?? 0);
+    weights.set(row.weights, starts[i] ?? 0);
+  });
+  return { nodeCount: count, starts, targets, weights };
+}
+
+function sameNumbers(a: ArrayLike<number> | undefined, b: ArrayLike<number> | undefined): boolean {
+  if (a === b) return true;
+  if (a === undefined || b === undefined || a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/**
+ * Which files' rows (references, their counts and the definers of the names they reference) are the
+ * same in both indexes, when the indexes share their names' ids (one table) and their files; null
+ * when they do not, so every row must be built. A file's row depends on nothing else but the weights'
+ * settings (chat membership, mentioned names), which the caller keys on.
+ */
+export function unchangedRows(before: NameIndex, after: NameIndex): Uint8Array | null {
+  if (before.names !== after.names || !sameList(before.files, after.files)) return null;
+  const nameCount = Math.min(before.definerStart.length, after.definerStart.length) - 1;
+  // A name whose definers changed changes every row that references it (and its weight).
+  const moved = new Uint8Array(after.definerStart.length);
+  const { definerStart: oldStart, definerFiles: oldFiles } = before;
+  const { definerStart: newStart, definerFiles: newFiles } = after;
+  for (let id = 0; id < newStart.length - 1; id++) {
+    const begin = newStart[id] ?? 0;
+    const end = newStart[id + 1] ?? 0;
+    if (id >= nameCount) {
+      moved[id] = end > begin ? 1 : 0;
+      continue;
+    }
+    const oldBegin = oldStart[id] ?? 0;
+    if ((oldStart[id + 1] ?? 0) - oldBegin !== end - begin) {
+      moved[id] = 1;
+      continue;
+    }
+    for (let k = 0; k < end - begin; k++) {
+      if (oldFiles[oldBegin + k] !== newFiles[begin + k]) {
+        moved[id] = 1;
+        break;
+      }
+    }
+  }
+  const same = new Uint8Array(after.files.length);
+  for (let file = 0; file < after.files.length; file++) {
+    const names = after.refNames[file] ?? [];
+    if (!sameNumbers(before.refNames[file], names) || !sameNumbers(before.refCounts[file], after.refCounts[file])) continue;
+    let clean = true;
+    for (const id of names) {
+      if (moved[id] === 1) {
+        clean = false;
+        break;
+      }
+    }
+    if (clean) same[file] = 1;
+  }
+  return same;
+}
+
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** A graph's rows, their compressed adjacency and its edge shares. */
+export interface Assembled {
+  readonly rows: readonly EdgeRow[];
+  readonly adjacency: WeightedAdjacency;
+  readonly shares: EdgeShares;
+}
+
+/** Each node's out-edges as views of the adjacency's arrays. */
+export function rowViews({ nodeCount, starts, targets, weights }: WeightedAdjacency): EdgeRow[] {
+  const rows: EdgeRow[] = [];
+  for (let i = 0; i < nodeCount; i++) {
+    const begin = starts[i] ?? 0;
+    const end = starts[i + 1] ?? 0;
+    rows.push({ targets: targets.subarray(begin, end), weights: weights.subarray(begin, end) });
+  }
+  return rows;
+}
+
+export function assembled(rows: readonly EdgeRow[]): Assembled {
+  const adjacency = assemble(rows);
+  return { rows, adjacency, shares: edgeShares(adjacency) };
+}
+
+/**
+ * The adjacency of `rows` made from the last one when only some rows' weights differ (a chat file's
+ * row has the same targets, weighted more): its starts and targets shared, its weights copied and
+ * those rows overwritten. Null when a row's targets differ.
+ */
+export function patched(last: Assembled | undefined, rows: readonly EdgeRow[]): Assembled | null {
+  if (last === undefined || last.rows.length !== rows.length) return null;
+  const { starts, targets } = last.adjacency;
+  const changed: number[] = [];
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i];
+    if (row === undefined || row === last.rows[i]) continue;
+    const start = starts[i] ?? 0;
+    if (row.targets.length !== (starts[i + 1] ?? 0) - start) return null;
+    for (let k = 0; k < row.targets.length; k++) if (row.targets[k] !== targets[start + k]) return null;
+    changed.push(i);
+  }
+  if (changed.length === 0) return { ...last, rows };
+  const weights = last.adjacency.weights.slice();
+  for (const i of changed) weights.set(rows[i]?.weights ?? [], starts[i] ?? 0);
+  const adjacency = { ...last.adjacency, weights };
+  // Only the changed rows' shares move. Dangling nodes are found again from scratch should a changed
+  // row have been or become one (all its weights 0).
+  const shares = last.shares.shares.slice();
+  for (const i of changed) if (last.shares.dangling.includes(i) || !rowShares(adjacency, i, shares)) return assembled(rows);
+  return { rows, adjacency, shares: { shares, dangling: last.shares.dangling } };
+}
