@@ -3,6 +3,7 @@
 import { collectTags, type Stamp } from './collect-tags.js';
 import { candidatesDigest, judgeMapFiles, statMapCandidates, type ListMapFilesOptions, type MapFile } from './list-files.js';
 import type { PackedTags } from './packed-tags.js';
+import type { SharedTags } from './shared-tags.js';
 import { loadTagCache, type TagCache } from './tag-cache.js';
 import type { StateReader } from '../platform/state-files.js';
 import { languagesOf, type ProgressCallback, type TagsPool } from './tags-pool.js';
@@ -13,6 +14,8 @@ export interface MapSourceOptions {
   readonly listOptions?: Omit<ListMapFilesOptions, 'known'>;
   /** How `.tandem/tags.cache` is read (confined; files git tracks ignored). */
   readonly stateReader?: StateReader;
+  /** The user's tag cache shared by every checkout (--tag-cache-dir); none: only the repository's. */
+  readonly shared?: SharedTags;
 }
 
 /**
@@ -84,11 +87,12 @@ export function createMapSource(root: string, options: MapSourceOptions): MapSou
     },
     async collectTags(files) {
       const cache = await cacheOnce();
-      const tags = await collectTags(root, files, { pool: options.pool, cache, onProgress: options.onProgress, stamps, deferSave: true });
+      const tags = await collectTags(root, files, { pool: options.pool, cache, shared: options.shared, onProgress: options.onProgress, stamps, deferSave: true });
       // Encoding a big cache takes a fifth of a second: do it after the caller has built its map.
       // The cache is an optimisation, so a failed write only costs the next run a parse.
       const previous = saving;
-      saving = new Promise<void>((resolve) => setImmediate(resolve)).then(() => previous).then(() => cache.save()).catch(() => {});
+      saving = new Promise<void>((resolve) => setImmediate(resolve)).then(() => previous).then(() => cache.save()).catch(() => {})
+        .then(() => options.shared?.flush()).catch(() => {});
       return tags;
     },
     flush: () => saving,

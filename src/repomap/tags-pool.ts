@@ -1,8 +1,8 @@
 // Parses files into tags on worker threads, or in-process for small jobs (a worker's start-up,
 // ~grammar loading, costs more than parsing a few dozen files).
-import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { pathExists } from '../platform/tag-files.js';
 import { createGrammarLoader, languageForPath } from '../platform/tree-sitter.js';
 import type { GrammarLoader, LanguageId } from '../platform/tree-sitter.js';
 import { createTagExtractor } from './extract-tags.js';
@@ -13,10 +13,17 @@ import type { TagsWorkerData, TagsWorkerReply, TagsWorkerRequest } from './tags-
 import { fromWire } from './wire-outcome.js';
 
 export type ProgressCallback = (done: number, total: number) => void;
+/** Takes each outcome as it arrives (in no set order): the pool then keeps none of them. */
+export type OutcomeCallback = (outcome: ParseOutcome) => void;
 
 export interface TagsPool {
   /** One outcome per job, in job order. */
   parse(jobs: readonly ParseJob[], onProgress?: ProgressCallback): Promise<ParseOutcome[]>;
+  /**
+   * Parses `jobs`, handing each outcome to `onOutcome` as it arrives and holding none: a cold map
+   * of a big tree then never holds every file's own tags and their copy in the shared table at once.
+   */
+  each?(jobs: readonly ParseJob[], onOutcome: OutcomeCallback, onProgress?: ProgressCallback): Promise<void>;
   /**
    * Starts the threads for about `expectedJobs` files of `languages` now, so their start-up
    * (module load, wasm compile, grammars, queries) overlaps what the caller does before `parse`.
@@ -74,7 +81,7 @@ export function createTagsPool(options: TagsPoolOptions): TagsPool {
   let extractor: TagExtractor | undefined;
   let warm: PoolWorker[] = [];
 
-  const workersAvailable = (): boolean => options.threads > 0 && existsSync(fileURLToPath(workerUrl));
+  const workersAvailable = (): boolean => options.threads > 0 && pathExists(fileURLToPath(workerUrl));
   const boot = (languages: readonly LanguageId[]): PoolWorker => {
     const workerData: TagsWorkerData = { queriesDir: options.queriesDir, grammarDir: options.grammarDir, preload: languages };
     const worker = new Worker(workerUrl, { workerData, execArgv: options.execArgv ? [...options.execArgv] : undefined });
@@ -108,44 +115,50 @@ export function createTagsPool(options: TagsPoolOptions): TagsPool {
     timer.unref();
   };
 
-  const parseInProcess = async (jobs: readonly ParseJob[], progress: () => void): Promise<ParseOutcome[]> => {
+  const parseInProcess = async (jobs: readonly ParseJob[], onOutcome: OutcomeCallback, progress: () => void): Promise<void> => {
     extractor ??= createTagExtractor(
       options.loader ?? createGrammarLoader(options.grammarDir ? { grammarDir: options.grammarDir } : {}),
       options.queriesDir);
-    const outcomes: ParseOutcome[] = [];
     for (const job of jobs) {
-      outcomes.push(await parseFile(extractor, job));
+      onOutcome(await parseFile(extractor, job));
       progress();
     }
-    return outcomes;
   };
 
-  const parse = async (jobs: readonly ParseJob[], onProgress?: ProgressCallback): Promise<ParseOutcome[]> => {
+  const each = async (jobs: readonly ParseJob[], onOutcome: OutcomeCallback, onProgress?: ProgressCallback): Promise<void> => {
     let done = 0;
     const progress = (): void => onProgress?.(++done, jobs.length);
     // Running from sources (vitest) the built worker does not exist: parse here instead.
     const useWorkers = jobs.length >= inProcessBelow && workersAvailable();
     if (!useWorkers) {
       takeWorkers(0, []);
-      return parseInProcess(jobs, progress);
+      return parseInProcess(jobs, onOutcome, progress);
     }
     const threads = Math.min(options.threads, Math.ceil(jobs.length / BATCH_SIZE));
     const workers = takeWorkers(threads, languagesOf(jobs.map((job) => job.path)));
-    const { outcomes, leftovers } = await runWorkers(jobs, workers, progress);
+    const answered = new Set<string>();
+    const leftovers = await runWorkers(jobs, workers, (outcome) => {
+      answered.add(outcome.path);
+      onOutcome(outcome);
+      progress();
+    });
     // Jobs of a worker that died are parsed here, so one crash costs time, not tags.
-    for (const outcome of await parseInProcess(leftovers, progress)) outcomes.set(outcome.path, outcome);
+    await parseInProcess(leftovers.filter((job) => !answered.has(job.path)), onOutcome, progress);
+  };
+
+  const parse = async (jobs: readonly ParseJob[], onProgress?: ProgressCallback): Promise<ParseOutcome[]> => {
+    const outcomes = new Map<string, ParseOutcome>();
+    await each(jobs, (outcome) => void outcomes.set(outcome.path, outcome), onProgress);
     return jobs.map((job) => outcomes.get(job.path) ?? { path: job.path, ok: false, error: 'not parsed' });
   };
 
-  return { parse, warmUp };
+  return { parse, each, warmUp };
 }
 
-interface WorkersResult { outcomes: Map<string, ParseOutcome>; leftovers: ParseJob[] }
-
-/** Hands out batches from one queue to the workers until it is empty, then ends them. */
-async function runWorkers(jobs: readonly ParseJob[], workers: readonly PoolWorker[], progress: () => void): Promise<WorkersResult> {
+/** Hands out batches from one queue to the workers until it is empty, then ends them; returns the jobs no worker answered. */
+async function runWorkers(jobs: readonly ParseJob[], workers: readonly PoolWorker[], onOutcome: OutcomeCallback): Promise<ParseJob[]> {
   const queue = [...jobs];
-  const outcomes = new Map<string, ParseOutcome>();
+  const answered = new Set<string>();
   const leftovers: ParseJob[] = [];
   const threads = workers.length;
 
@@ -156,7 +169,7 @@ async function runWorkers(jobs: readonly ParseJob[], workers: readonly PoolWorke
     const finish = (): void => {
       if (finished) return;
       finished = true;
-      leftovers.push(...inFlight.filter((job) => !outcomes.has(job.path)));
+      leftovers.push(...inFlight.filter((job) => !answered.has(job.path)));
       inFlight = [];
       void worker.terminate().then(() => resolve(), () => resolve());
     };
@@ -170,8 +183,8 @@ async function runWorkers(jobs: readonly ParseJob[], workers: readonly PoolWorke
     worker.ref();
     worker.on('message', (reply: TagsWorkerReply) => {
       for (const outcome of reply.outcomes) {
-        outcomes.set(outcome.path, fromWire(outcome));
-        progress();
+        answered.add(outcome.path);
+        onOutcome(fromWire(outcome));
       }
       sendNext();
     });
@@ -183,5 +196,5 @@ async function runWorkers(jobs: readonly ParseJob[], workers: readonly PoolWorke
   await Promise.all(workers.map(runOne));
   // If every worker died early, what they never took is left in the queue.
   leftovers.push(...queue);
-  return { outcomes, leftovers };
+  return leftovers;
 }
