@@ -27,9 +27,10 @@ export interface TagsPool {
   /**
    * Starts the threads for about `expectedJobs` files of `languages` now, so their start-up
    * (module load, wasm compile, grammars, queries) overlaps what the caller does before `parse`.
-   * Started threads do not keep the process alive, and end if no parse takes them soon.
+   * Started threads do not keep the process alive, and end if no parse takes them soon. With the
+   * `paths` to parse, each thread loads only the languages the plan gives it (see planLanguages).
    */
-  warmUp?(languages: readonly LanguageId[], expectedJobs: number): void;
+  warmUp?(languages: readonly LanguageId[], expectedJobs: number, paths?: readonly string[]): void;
 }
 
 export interface TagsPoolOptions {
@@ -50,6 +51,7 @@ export interface TagsPoolOptions {
 }
 
 const BATCH_SIZE = 16;
+const NO_PLAN: LanguagePlan = { shared: [], own: [] };
 
 /** Two threads is where parsing stops getting faster on the 2-core machines we measured. */
 export function defaultTagThreads(availableParallelism: number): number {
@@ -70,6 +72,37 @@ export function languagesOf(paths: readonly string[]): LanguageId[] {
     if (lang) languages.add(lang);
   }
   return [...languages].sort();
+}
+
+/**
+ * Which languages each of `threads` threads loads. Loading a grammar and compiling its query costs
+ * far more than parsing a few files (0.3-0.8 s for C++ or C#), so a language with less than a
+ * thread's share of the files is loaded by one thread only, the one with the fewest files so far;
+ * languages with at least a share are `shared`: every thread loads them and they split the files.
+ */
+export interface LanguagePlan {
+  readonly shared: readonly LanguageId[];
+  /** Per thread, the languages only that thread loads. */
+  readonly own: readonly (readonly LanguageId[])[];
+}
+
+export function planLanguages(paths: readonly string[], threads: number): LanguagePlan {
+  const counts = new Map<LanguageId, number>();
+  for (const relPath of paths) {
+    const lang = languageForPath(relPath);
+    if (lang) counts.set(lang, (counts.get(lang) ?? 0) + 1);
+  }
+  const byCount = [...counts].sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1));
+  const shared = byCount.filter(([, count]) => threads <= 1 || count * threads >= paths.length).map(([lang]) => lang).sort();
+  const own: LanguageId[][] = Array.from({ length: Math.max(1, threads) }, () => []);
+  const load = own.map(() => 0);
+  for (const [lang, count] of byCount) {
+    if (shared.includes(lang)) continue;
+    const least = load.indexOf(Math.min(...load));
+    own[least]?.push(lang);
+    load[least] = (load[least] ?? 0) + count;
+  }
+  return { shared, own: own.map((list) => list.sort()) };
 }
 
 export function createTagsPool(options: TagsPoolOptions): TagsPool {
@@ -93,24 +126,26 @@ export function createTagsPool(options: TagsPoolOptions): TagsPool {
     worker.on('exit', die);
     return handle;
   };
+  const preloadOf = (plan: LanguagePlan, index: number): LanguageId[] => [...plan.shared, ...(plan.own[index] ?? [])].sort();
   /** The warmed-up threads (at most `count`, the rest ended), topped up with new ones. */
-  const takeWorkers = (count: number, languages: readonly LanguageId[]): PoolWorker[] => {
+  const takeWorkers = (count: number, plan: LanguagePlan): PoolWorker[] => {
     const taken = warm.splice(0, count);
     for (const extra of warm) void extra.worker.terminate();
     warm = [];
-    while (taken.length < count) taken.push(boot(languages));
+    while (taken.length < count) taken.push(boot(preloadOf(plan, taken.length)));
     return taken;
   };
 
-  const warmUp = (languages: readonly LanguageId[], expectedJobs: number): void => {
+  const warmUp = (languages: readonly LanguageId[], expectedJobs: number, paths?: readonly string[]): void => {
     if (warm.length > 0 || expectedJobs <= 0 || !workersAvailable()) return;
     const count = Math.min(options.threads, Math.ceil(expectedJobs / BATCH_SIZE));
-    const started = Array.from({ length: count }, () => boot(languages));
+    const plan = paths ? planLanguages(paths, count) : { shared: languages, own: [] };
+    const started = Array.from({ length: count }, (_, i) => boot(preloadOf(plan, i)));
     for (const { worker } of started) worker.unref();
     warm = started;
     const timer = setTimeout(() => {
       if (warm !== started) return;
-      takeWorkers(0, []);
+      takeWorkers(0, NO_PLAN);
     }, options.warmIdleMs ?? 30_000);
     timer.unref();
   };
@@ -131,13 +166,14 @@ export function createTagsPool(options: TagsPoolOptions): TagsPool {
     // Running from sources (vitest) the built worker does not exist: parse here instead.
     const useWorkers = jobs.length >= inProcessBelow && workersAvailable();
     if (!useWorkers) {
-      takeWorkers(0, []);
+      takeWorkers(0, NO_PLAN);
       return parseInProcess(jobs, onOutcome, progress);
     }
     const threads = Math.min(options.threads, Math.ceil(jobs.length / BATCH_SIZE));
-    const workers = takeWorkers(threads, languagesOf(jobs.map((job) => job.path)));
+    const plan = planLanguages(jobs.map((job) => job.path), threads);
+    const workers = takeWorkers(threads, plan);
     const answered = new Set<string>();
-    const leftovers = await runWorkers(jobs, workers, (outcome) => {
+    const leftovers = await runWorkers(jobs, workers, plan, (outcome) => {
       answered.add(outcome.path);
       onOutcome(outcome);
       progress();
@@ -155,15 +191,29 @@ export function createTagsPool(options: TagsPoolOptions): TagsPool {
   return { parse, each, warmUp };
 }
 
-/** Hands out batches from one queue to the workers until it is empty, then ends them; returns the jobs no worker answered. */
-async function runWorkers(jobs: readonly ParseJob[], workers: readonly PoolWorker[], onOutcome: OutcomeCallback): Promise<ParseJob[]> {
-  const queue = [...jobs];
+/**
+ * Hands out batches to the workers until the queues are empty, then ends them; returns the jobs no
+ * worker answered. Each worker takes the files of its own languages (see planLanguages) first, then
+ * from the queue all share.
+ */
+async function runWorkers(jobs: readonly ParseJob[], workers: readonly PoolWorker[], plan: LanguagePlan, onOutcome: OutcomeCallback): Promise<ParseJob[]> {
+  const ownerOf = new Map<LanguageId, number>();
+  plan.own.forEach((langs, index) => langs.forEach((lang) => ownerOf.set(lang, Math.min(index, workers.length - 1))));
+  const owned: ParseJob[][] = workers.map(() => []);
+  const queue: ParseJob[] = [];
+  for (const job of jobs) {
+    const lang = languageForPath(job.path);
+    const owner = lang ? ownerOf.get(lang) : undefined;
+    if (owner === undefined) queue.push(job);
+    else owned[owner]?.push(job);
+  }
   const answered = new Set<string>();
   const leftovers: ParseJob[] = [];
   const threads = workers.length;
 
-  const runOne = (handle: PoolWorker): Promise<void> => new Promise((resolve) => {
+  const runOne = (handle: PoolWorker, index: number): Promise<void> => new Promise((resolve) => {
     const { worker } = handle;
+    const mine = owned[index] ?? [];
     let inFlight: ParseJob[] = [];
     let finished = false;
     const finish = (): void => {
@@ -175,7 +225,9 @@ async function runWorkers(jobs: readonly ParseJob[], workers: readonly PoolWorke
     };
     const sendNext = (): void => {
       // Smaller batches near the end keep both threads busy when a few files are huge.
-      inFlight = queue.splice(0, Math.max(1, Math.min(BATCH_SIZE, Math.floor(queue.length / (threads * 4)))));
+      inFlight = mine.length > 0
+        ? mine.splice(0, BATCH_SIZE)
+        : queue.splice(0, Math.max(1, Math.min(BATCH_SIZE, Math.floor(queue.length / (threads * 4)))));
       if (inFlight.length === 0) return finish();
       worker.postMessage({ type: 'batch', jobs: inFlight } satisfies TagsWorkerRequest);
     };
@@ -194,7 +246,7 @@ async function runWorkers(jobs: readonly ParseJob[], workers: readonly PoolWorke
   });
 
   await Promise.all(workers.map(runOne));
-  // If every worker died early, what they never took is left in the queue.
-  leftovers.push(...queue);
+  // If every worker died early, what they never took is left in the queues.
+  leftovers.push(...queue, ...owned.flat());
   return leftovers;
 }
