@@ -138,3 +138,29 @@ function lookup(relPath: string, absPath: string, stamp: Stamp, options: Collect
   const stored = cache?.set(relPath, { ...stamp, hash, packed });
   return { packed: stored?.packed ?? packed, shared: true };
 }
+
+/** Files a parse probe looks at before it judges by the share of misses it saw. */
+export const PROBE_FILES = 64;
+
+/**
+ * For starting parser threads early: whether a file the listing found new will need a parse, or
+ * its content is in the user's shared cache. Without one every new file needs a parse. Only the
+ * first PROBE_FILES files are looked up (a read and a hash each); after them a file counts as a
+ * parse when at least half of those probed did, so a second clone, whose contents are all known,
+ * boots no thread for nothing, while a first clone boots them after its first few files.
+ */
+export function createParseProbe(root: string, shared?: SharedTags): (relPath: string) => boolean {
+  if (!shared) return () => true;
+  let probed = 0;
+  let misses = 0;
+  return (relPath) => {
+    if (probed >= PROBE_FILES) return misses * 2 >= probed;
+    const lang = languageForPath(relPath);
+    const bytes = lang ? readBytesSync(path.join(root, relPath)) : null;
+    if (!lang || !bytes) return false;
+    probed++;
+    const miss = shared.get(lang, blobId(bytes)) === null;
+    if (miss) misses++;
+    return miss;
+  };
+}

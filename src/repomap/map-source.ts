@@ -1,6 +1,6 @@
 // Where the map's files and tags come from in a real repository: the file listing and the tag
 // cache, loaded once and shared, so a warm request neither re-reads file heads nor re-stats files.
-import { collectTags, type Stamp } from './collect-tags.js';
+import { collectTags, createParseProbe, type Stamp } from './collect-tags.js';
 import { candidatesDigest, judgeMapFiles, statMapCandidates, type ListMapFilesOptions, type MapFile } from './list-files.js';
 import type { PackedTags } from './packed-tags.js';
 import type { SharedTags } from './shared-tags.js';
@@ -78,8 +78,10 @@ export function createMapSource(root: string, options: MapSourceOptions): MapSou
       // tree with generated files (never cached, never parsed) from booting threads for nothing.
       const uncached = candidates.filter((file) => tags.get(file.path) === undefined).map((file) => file.path);
       let fresh = 0;
-      const onNewSource = (): void => {
-        if (++fresh === WARM_UP_MIN_FILES) options.pool.warmUp?.(languagesOf(uncached), uncached.length, uncached);
+      // New to this checkout is not new to the user: contents in the shared cache need no thread.
+      const needsParse = createParseProbe(root, options.shared);
+      const onNewSource = (relPath: string): void => {
+        if (fresh < WARM_UP_MIN_FILES && needsParse(relPath) && ++fresh === WARM_UP_MIN_FILES) options.pool.warmUp?.(languagesOf(uncached), uncached.length, uncached);
       };
       const files = judgeMapFiles(root, candidates, { known, onNewSource, knownSkipped, onSkipped });
       stamps = new Map(files.map((file) => [file.path, { size: file.size, mtimeMs: file.mtimeMs }]));

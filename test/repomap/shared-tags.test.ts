@@ -10,8 +10,9 @@ import { collectTags, type CollectTagsStats } from '../../src/repomap/collect-ta
 import { findQueriesDir } from '../../src/repomap/extract-tags.js';
 import { packTags, unpackTags } from '../../src/repomap/packed-tags.js';
 import { blobId, createSharedTags, decodeEntry, encodeEntry, type SharedTags } from '../../src/repomap/shared-tags.js';
+import { createMapSource, WARM_UP_MIN_FILES } from '../../src/repomap/map-source.js';
 import { loadTagCache } from '../../src/repomap/tag-cache.js';
-import { createTagsPool } from '../../src/repomap/tags-pool.js';
+import { createTagsPool, type TagsPool } from '../../src/repomap/tags-pool.js';
 import { createTagStore, defaultTagStoreDir } from '../../src/platform/tag-store.js';
 
 const temps: string[] = [];
@@ -200,5 +201,25 @@ describe('shared tag cache', () => {
     expect(before).toContain('class C1');
     expect(await entryFiles(store)).toHaveLength(10);
     expect(await mapOf(second)).toBe(before);
+  });
+
+  it('starts no parser thread early for a checkout whose contents the shared cache holds', async () => {
+    const store = await tempDir('tandem-shared-store-');
+    const many = Object.fromEntries(Array.from({ length: WARM_UP_MIN_FILES + 4 }, (_, i) => [`m${i}.py`, `def g${i}():\n    return ${i}\n`]));
+    const warmUps: number[] = [];
+    const spying: TagsPool = { parse: pool.parse, warmUp: (_languages, expected) => void warmUps.push(expected) };
+    const mapOnce = async (root: string) => {
+      const source = createMapSource(root, { pool: spying, shared: createSharedTags(createTagStore({ dir: store }), VERSION) });
+      const tags = await source.collectTags(await source.listFiles());
+      await source.flush();
+      return tags;
+    };
+    const first = await mapOnce(await makeRepo(many));
+    expect(first.size).toBe(WARM_UP_MIN_FILES + 4);
+    expect(warmUps).toEqual([WARM_UP_MIN_FILES + 4]);
+    warmUps.length = 0;
+    const second = await mapOnce(await makeRepo(many));
+    expect(second.size).toBe(WARM_UP_MIN_FILES + 4);
+    expect(warmUps).toEqual([]);
   });
 });
