@@ -2,7 +2,7 @@
 // large repository, next to `ctags -R` on the same tree; prints a table, writes JSON.
 
 import { execFile } from 'node:child_process';
-import { appendFile, cp, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { appendFile, cp, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -109,6 +109,36 @@ async function freshParseMs(file: string, queriesDir: string): Promise<number> {
 }
 
 /**
+ * Peak RSS of a cold map in a fresh process, as a user's tandem pays it: the CLI's adapter with
+ * o200k token counting, the repository's caches and the user's tag cache empty. (Measured in this
+ * process, the figure would carry the bench's own tokenizer and the garbage of the trees before.)
+ */
+async function freshColdMapPeakRssMb(tree: string, packageRoot: string, threads: number, chatFile: string): Promise<number> {
+  const dist = path.join(path.dirname(findQueriesDir(import.meta.url)), 'dist', 'src');
+  const adapter = pathToFileURL(path.join(dist, 'cli', 'repo-map-adapter.js')).href;
+  const tagCacheDir = await mkdtemp(path.join(os.tmpdir(), 'tandem-bench-tag-cache-'));
+  await rm(tagCachePath(tree), { force: true });
+  await rm(mapStorePath(tree), { force: true });
+  const script = [
+    `const { createRepoMapPort } = await import(${JSON.stringify(adapter)});`,
+    `const { get_encoding } = await import('tiktoken');`,
+    `const encoder = get_encoding('o200k_base');`,
+    `const port = createRepoMapPort({ root: ${JSON.stringify(tree)}, packageRoot: ${JSON.stringify(packageRoot)}, threads: ${threads},`,
+    `  tokens: { count: (text) => encoder.encode_ordinary(text).length }, tokenizer: () => 'o200k_base', refreshMode: 'always', emit: () => {}, tagCacheDir: ${JSON.stringify(tagCacheDir)} });`,
+    `await port.get({ chatFiles: [${JSON.stringify(chatFile)}], readOnlyFiles: [], requestText: '', budget: 1024 });`,
+    'await port.flush();',
+    'process.stdout.write(String(process.resourceUsage().maxRSS / 1024));',
+  ].join('\n');
+  try {
+    // From the package folder, so the child finds tiktoken as the bench does.
+    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: path.dirname(findQueriesDir(import.meta.url)) });
+    return Number(stdout);
+  } finally {
+    await rm(tagCacheDir, { recursive: true, force: true });
+  }
+}
+
+/**
  * Every file's tags on this one thread (read, parse, query), nothing else: what the cold map's
  * parser threads must do between them, so its floor on two perfectly scaling cores is half of this.
  */
@@ -193,6 +223,7 @@ async function benchTree({ label, path: tree, role: treeRole }: RealTree, origin
   const coldMs = mid((r) => r.cold);
   const ownParse = { ms: await freshParseMs(touched, queriesDir) };
   const oneThreadMs = treeRole === 'large' ? await oneThreadTagsMs(tree, files, queriesDir) : undefined;
+  if (treeRole === 'large') peakRssMb = await freshColdMapPeakRssMb(tree, options.packageRoot, options.threads, chatFile);
 
   const megabytes = (await totalBytes(tree, files)) / (1024 * 1024);
   return {
