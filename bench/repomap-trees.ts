@@ -71,6 +71,17 @@ export async function threeRenderersTree(cacheDir: string): Promise<RealTree> {
   return { label: `${THREE} src/renderers`, path: tree, role: 'small' };
 }
 
+export const NODE_GYP = 'node-gyp@11.2.0';
+
+/**
+ * A small polyglot project: node-gyp with gyp inside it (Python, JavaScript, C++, C#, shell, a
+ * TOML, Markdown docs, JSON; 108 files), where a cold map pays each language's start-up.
+ */
+export async function polyglotTree(cacheDir: string): Promise<RealTree> {
+  const tree = await fetchNpmTree(cacheDir, NODE_GYP);
+  return { label: `${NODE_GYP} (polyglot)`, path: tree, role: 'small' };
+}
+
 export interface GeneratedTreeOptions {
   readonly files: number;
   readonly megabytes: number;

@@ -2,8 +2,8 @@
 // large repository, next to `ctags -R` on the same tree; prints a table, writes JSON.
 
 import { execFile } from 'node:child_process';
-import { appendFile, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { readFileSync } from 'node:fs';
+import { appendFile, cp, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -18,7 +18,7 @@ import { listMapFiles } from '../src/repomap/list-files.js';
 import { mapStorePath } from '../src/repomap/map-store.js';
 import { tagCachePath } from '../src/repomap/tag-cache.js';
 import { defaultTagThreads, languagesOf } from '../src/repomap/tags-pool.js';
-import { ensureGitRepo, generateTree, realPythonTree, threeRenderersTree, type RealTree } from './repomap-trees.js';
+import { ensureGitRepo, generateTree, polyglotTree, realPythonTree, threeRenderersTree, type RealTree } from './repomap-trees.js';
 
 const run = promisify(execFile);
 
@@ -64,6 +64,13 @@ export interface TreeResult {
   readonly newChatWarmMs?: number;
   /** Within one process that built a map before: the same chat files at a new budget. */
   readonly newBudgetWarmMs?: number;
+  /**
+   * The large real tree only, with the user's shared tag cache: a second clone's first map after the
+   * first clone was mapped (its own caches empty), and then a branch switch changing every tenth file.
+   */
+  readonly secondCloneMs?: number;
+  readonly branchSwitchMs?: number;
+  readonly branchSwitchFiles?: number;
 }
 
 export interface RepoMapBenchReport {
@@ -108,6 +115,36 @@ async function freshParseMs(file: string, queriesDir: string): Promise<number> {
 }
 
 /**
+ * Peak RSS of a cold map in a fresh process, as a user's tandem pays it: the CLI's adapter with
+ * o200k token counting, the repository's caches and the user's tag cache empty. (Measured in this
+ * process, the figure would carry the bench's own tokenizer and the garbage of the trees before.)
+ */
+async function freshColdMapPeakRssMb(tree: string, packageRoot: string, threads: number, chatFile: string): Promise<number> {
+  const dist = path.join(path.dirname(findQueriesDir(import.meta.url)), 'dist', 'src');
+  const adapter = pathToFileURL(path.join(dist, 'cli', 'repo-map-adapter.js')).href;
+  const tagCacheDir = await mkdtemp(path.join(os.tmpdir(), 'tandem-bench-tag-cache-'));
+  await rm(tagCachePath(tree), { force: true });
+  await rm(mapStorePath(tree), { force: true });
+  const script = [
+    `const { createRepoMapPort } = await import(${JSON.stringify(adapter)});`,
+    `const { get_encoding } = await import('tiktoken');`,
+    `const encoder = get_encoding('o200k_base');`,
+    `const port = createRepoMapPort({ root: ${JSON.stringify(tree)}, packageRoot: ${JSON.stringify(packageRoot)}, threads: ${threads},`,
+    `  tokens: { count: (text) => encoder.encode_ordinary(text).length }, tokenizer: () => 'o200k_base', refreshMode: 'always', emit: () => {}, tagCacheDir: ${JSON.stringify(tagCacheDir)} });`,
+    `await port.get({ chatFiles: [${JSON.stringify(chatFile)}], readOnlyFiles: [], requestText: '', budget: 1024 });`,
+    'await port.flush();',
+    'process.stdout.write(String(process.resourceUsage().maxRSS / 1024));',
+  ].join('\n');
+  try {
+    // From the package folder, so the child finds tiktoken as the bench does.
+    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: path.dirname(findQueriesDir(import.meta.url)) });
+    return Number(stdout);
+  } finally {
+    await rm(tagCacheDir, { recursive: true, force: true });
+  }
+}
+
+/**
  * Every file's tags on this one thread (read, parse, query), nothing else: what the cold map's
  * parser threads must do between them, so its floor on two perfectly scaling cores is half of this.
  */
@@ -126,9 +163,9 @@ async function totalBytes(tree: string, files: readonly string[]): Promise<numbe
 }
 
 /** One map as a fresh tandem process builds it: the CLI's own adapter (list, stored maps, tag cache, tag, rank, fit, render). */
-async function buildMap(tree: string, packageRoot: string, threads: number, chatFile: string, countTokens: (text: string) => number) {
+async function buildMap(tree: string, packageRoot: string, threads: number, chatFile: string, countTokens: (text: string) => number, tagCacheDir: string) {
   const port = createRepoMapPort({
-    root: tree, packageRoot, threads, tokens: { count: countTokens }, tokenizer: () => 'o200k_base', refreshMode: 'always', emit: () => {},
+    root: tree, packageRoot, threads, tokens: { count: countTokens }, tokenizer: () => 'o200k_base', refreshMode: 'always', emit: () => {}, tagCacheDir,
   });
   const text = await port.get({ chatFiles: [chatFile], readOnlyFiles: [], requestText: '', budget: 1024 });
   return { text, stats: port.lastStats(), flush: () => port.flush() };
@@ -142,10 +179,10 @@ const NEW_BUDGET = 256;
  * chat-file set, a map at a new budget, and a map after one file is touched. Its first map is built
  * with no map kept on disk, so it ranks (a map shown from disk ranks nothing).
  */
-async function sameProcessRound(tree: string, packageRoot: string, threads: number, files: readonly string[], touched: string, countTokens: (text: string) => number) {
+async function sameProcessRound(tree: string, packageRoot: string, threads: number, files: readonly string[], touched: string, countTokens: (text: string) => number, tagCacheDir: string) {
   await rm(mapStorePath(tree), { force: true });
   const port = createRepoMapPort({
-    root: tree, packageRoot, threads, tokens: { count: countTokens }, tokenizer: () => 'o200k_base', refreshMode: 'always', emit: () => {},
+    root: tree, packageRoot, threads, tokens: { count: countTokens }, tokenizer: () => 'o200k_base', refreshMode: 'always', emit: () => {}, tagCacheDir,
   });
   const ask = (chatFiles: string[], budget = 1024) => port.get({ chatFiles, readOnlyFiles: [], requestText: '', budget });
   const first = files[0] ?? '';
@@ -161,23 +198,42 @@ async function sameProcessRound(tree: string, packageRoot: string, threads: numb
   return { newChat: newChat.ms, newBudget: newBudget.ms, touched: after.ms };
 }
 
+/** A copy of `tree` beside it (made once), its own git work tree: the second clone. */
+async function cloneOf(tree: string): Promise<string> {
+  const clone = `${tree}-second-clone`;
+  if (!existsSync(path.join(clone, '.complete-clone'))) {
+    await rm(clone, { recursive: true, force: true });
+    await cp(tree, clone, { recursive: true, filter: (source) => !source.includes(`${path.sep}.tandem`) && !source.endsWith(`${path.sep}.git`) });
+    await writeFile(path.join(clone, '.complete-clone'), '');
+  }
+  await ensureGitRepo(clone);
+  return clone;
+}
+
 async function benchTree({ label, path: tree, role: treeRole }: RealTree, origin: TreeResult['origin'], options: Required<Pick<RepoMapBenchOptions, 'threads' | 'packageRoot' | 'rounds'>>, queriesDir: string, countTokens: (t: string) => number): Promise<TreeResult> {
   await ensureGitRepo(tree);
   // Listed once outside the timings, for the counts and to pick the chat file and the touched file.
   const files = await listMapFiles(tree);
   const chatFile = files[0] ?? '';
-  const build = (): ReturnType<typeof buildMap> => buildMap(tree, options.packageRoot, options.threads, chatFile, countTokens);
+  // The user's shared tag cache, emptied at each round's start (so each cold map is cold).
+  const tagCacheDir = path.join(options.packageRoot, '.bench-cache', `tag-cache-${process.pid}`);
+  const buildIn = (root: string): ReturnType<typeof buildMap> => buildMap(root, options.packageRoot, options.threads, chatFile, countTokens, tagCacheDir);
+  const build = (): ReturnType<typeof buildMap> => buildIn(tree);
+  const clone = treeRole === 'large' ? await cloneOf(tree) : undefined;
+  // A branch switch: every tenth listed file gets contents no checkout had before.
+  const switched = files.filter((_, i) => i % 10 === 5);
   const touched = path.join(tree, files[Math.floor(files.length / 2)] ?? '');
   const original = await readFile(touched);
   const tagsOut = path.join(os.tmpdir(), `tandem-bench-ctags-${process.pid}`);
   // Rounds of cold, warm, touched and ctags one after another, so each figure's median and its
   // reference's come from the same stretch of time on a shared machine.
-  const rounds: { cold: number; warm: number; touched: number; ctags: number; sameTouched: number; newChat: number; newBudget: number }[] = [];
+  const rounds: { cold: number; warm: number; touched: number; ctags: number; sameTouched: number; newChat: number; newBudget: number; secondClone?: number; branchSwitch?: number }[] = [];
   let stats: RepoMapStats | undefined;
   let peakRssMb = 0;
   for (let round = 0; round < options.rounds; round++) {
     await rm(tagCachePath(tree), { force: true });
     await rm(mapStorePath(tree), { force: true });
+    await rm(tagCacheDir, { recursive: true, force: true });
     // Each build writes its caches after its map is done; the next build (a new process) needs them.
     const cold = await timed(build);
     await cold.value.flush();
@@ -190,15 +246,18 @@ async function benchTree({ label, path: tree, role: treeRole }: RealTree, origin
     const after = await timed(build);
     await after.value.flush();
     await writeFile(touched, original);
-    const same = await sameProcessRound(tree, options.packageRoot, options.threads, files, touched, countTokens);
+    const same = await sameProcessRound(tree, options.packageRoot, options.threads, files, touched, countTokens, tagCacheDir);
     const ctags = await timed(() => run('ctags', ['-R', '-f', tagsOut, '.'], { cwd: tree, maxBuffer: 64 * 1024 * 1024 }));
     await rm(tagsOut, { force: true });
-    rounds.push({ cold: cold.ms, warm: warm.ms, touched: after.ms, ctags: ctags.ms, sameTouched: same.touched, newChat: same.newChat, newBudget: same.newBudget });
+    const second = clone === undefined ? undefined : await secondCloneRound(clone, switched, round, buildIn);
+    rounds.push({ cold: cold.ms, warm: warm.ms, touched: after.ms, ctags: ctags.ms, sameTouched: same.touched, newChat: same.newChat, newBudget: same.newBudget, ...second });
   }
+  await rm(tagCacheDir, { recursive: true, force: true });
   const mid = (pick: (r: (typeof rounds)[number]) => number): number => median(rounds.map(pick));
   const coldMs = mid((r) => r.cold);
   const ownParse = { ms: await freshParseMs(touched, queriesDir) };
   const oneThreadMs = treeRole === 'large' ? await oneThreadTagsMs(tree, files, queriesDir) : undefined;
+  if (treeRole === 'large') peakRssMb = await freshColdMapPeakRssMb(tree, options.packageRoot, options.threads, chatFile);
 
   const megabytes = (await totalBytes(tree, files)) / (1024 * 1024);
   return {
@@ -222,7 +281,30 @@ async function benchTree({ label, path: tree, role: treeRole }: RealTree, origin
     touchedSameProcessMs: mid((r) => r.sameTouched),
     newChatWarmMs: mid((r) => r.newChat),
     newBudgetWarmMs: mid((r) => r.newBudget),
+    ...(clone === undefined ? {} : {
+      secondCloneMs: mid((r) => r.secondClone ?? 0), branchSwitchMs: mid((r) => r.branchSwitch ?? 0), branchSwitchFiles: switched.length,
+    }),
   };
+}
+
+/**
+ * The second clone's first map (its own caches empty, the shared one filled by the first clone's
+ * cold map), then a branch switch: `switched` files get new contents, mapped, and put back.
+ */
+async function secondCloneRound(clone: string, switched: readonly string[], round: number, buildIn: (root: string) => ReturnType<typeof buildMap>): Promise<{ secondClone: number; branchSwitch: number }> {
+  await rm(tagCachePath(clone), { force: true });
+  await rm(mapStorePath(clone), { force: true });
+  const second = await timed(() => buildIn(clone));
+  await second.value.flush();
+  const originals = await Promise.all(switched.map((file) => readFile(path.join(clone, file))));
+  await Promise.all(switched.map((file) => appendFile(path.join(clone, file), `\n# branch ${process.pid}-${round}\n`)));
+  try {
+    const afterSwitch = await timed(() => buildIn(clone));
+    await afterSwitch.value.flush();
+    return { secondClone: second.ms, branchSwitch: afterSwitch.ms };
+  } finally {
+    await Promise.all(switched.map((file, i) => writeFile(path.join(clone, file), originals[i] ?? '')));
+  }
 }
 
 export function formatReport(report: RepoMapBenchReport): string {
@@ -261,6 +343,7 @@ export async function runRepoMapBench(options: RepoMapBenchOptions): Promise<Rep
     log('fetching real code from the npm registry');
     trees.push({ tree: await threeRenderersTree(cacheDir), origin: 'real' });
     trees.push({ tree: await realPythonTree(cacheDir), origin: 'real' });
+    trees.push({ tree: await polyglotTree(cacheDir), origin: 'real' });
   }
   log('generating the large repository');
   const generated = await generateTree(cacheDir, { files: options.generatedFiles ?? 1600, megabytes: options.generatedMegabytes ?? 30 });

@@ -47,7 +47,7 @@ const IO_MODULES = new Set(['fs', 'node:fs', 'fs/promises', 'node:fs/promises', 
 const IO_ALLOWED = ['platform/', 'cli/'];
 // Modules still moving their I/O behind the port in this wave (src/repomap/ is issue 28's, prompt-files.ts
 // the coder classes'): remove each entry once it has, so the rule holds there too.
-const ALLOWED_IO_FOR_NOW = ['repomap/'];
+const ALLOWED_IO_FOR_NOW = ['repomap/list-files.ts'];
 for (const file of files) {
   const rel = relative(src, file).split('\\').join('/');
   if ([...IO_ALLOWED, ...ALLOWED_IO_FOR_NOW].some((folder) => rel.startsWith(folder))) continue;

@@ -41,6 +41,7 @@ import { missingApiKeyProblem, withApiKeyCheck } from './api-key-check.js';
 import { EXIT } from '../session/exit-codes.js';
 import { createGitCommands } from './git-adapter.js';
 import { createProgressBar, createRepoMapPort, type RepoMapHandle } from './repo-map-adapter.js';
+import { defaultTagStoreDir } from '../platform/tag-store.js';
 import { requestRules } from '../model/model-profile.js';
 import { ReasoningControls } from '../session/reasoning-controls.js';
 import { SessionTotals } from '../session/totals.js';
@@ -87,6 +88,7 @@ function createMap(input: BuildInput, root: string, tokens: TokenCounter, tokeni
     stateReader,
     progress: showProgress ? (input.mapProgress ?? createProgressBar({ write: (t) => void environment.stderr.write(t), columns: environment.columns })) : undefined,
     subtree: subtreeOf(input),
+    tagCacheDir: settings['tag-cache-dir'] ? resolve(environment.cwd, settings['tag-cache-dir']) : defaultTagStoreDir(environment.env, environment.homeDir),
   });
 }
 

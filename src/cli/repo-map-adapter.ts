@@ -7,6 +7,7 @@ import type { RepoMapPort, TokenCounter } from '../coders/ports.js';
 import { createMapSource } from '../repomap/map-source.js';
 import { budgetGrowthOf, storedMaps, type StoredMapShape } from '../repomap/map-policy.js';
 import { createRepoMap, findMentions, type MapRefreshMode, type RepoMapStats } from '../repomap/repo-map.js';
+import { openSharedTags } from '../repomap/shared-tags.js';
 import { createTagsPool, defaultTagThreads, type ProgressCallback } from '../repomap/tags-pool.js';
 import { definitionKinds, type PackedTags } from '../repomap/packed-tags.js';
 import { mentionedDefinitions } from '../repomap/mentioned.js';
@@ -50,6 +51,8 @@ export interface RepoMapAdapterOptions {
   readonly subtree?: string | null;
   /** How the caches in `.tandem/` are read (confined; files git tracks ignored). */
   readonly stateReader?: StateReader;
+  /** The user's tag cache shared by every checkout (--tag-cache-dir); without it only the repository's. */
+  readonly tagCacheDir?: string;
 }
 
 /** Whether `path` (repository-relative) lies under `subtree` (every path when there is none). */
@@ -72,7 +75,8 @@ export function createRepoMapPort(options: RepoMapAdapterOptions): RepoMapHandle
   const pool = createTagsPool({ queriesDir: join(options.packageRoot, 'queries'), threads: options.threads ?? defaultTagThreads(availableParallelism()) });
   const onProgress = options.progress ? onlyWhenMany(options.progress) : undefined;
   // One source per port: the tag cache is loaded on the first request and kept for the next ones.
-  const source = createMapSource(root, { pool, onProgress, stateReader: options.stateReader });
+  const shared = options.tagCacheDir ? openSharedTags(options.tagCacheDir, join(options.packageRoot, 'queries')) : undefined;
+  const source = createMapSource(root, { pool, onProgress, stateReader: options.stateReader, shared });
   let files: readonly string[] | undefined;
   const listed = async (): Promise<readonly string[]> => (files ??= (await source.listFiles()).filter((path) => inSubtree(options.subtree, path)));
   let refreshNext = false;

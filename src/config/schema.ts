@@ -168,6 +168,11 @@ export const OPTIONS = {
     type: 'enum', values: ['auto', 'always', 'files', 'manual'], default: 'auto', group: 'repomap', metavar: 'WHEN',
     help: 'when to rebuild the repo map',
   },
+  // The user's own cache folder, shared by every checkout: a repository must not aim it anywhere.
+  'tag-cache-dir': {
+    type: 'string', default: null, group: 'repomap', metavar: 'DIR', repo: 'user-only',
+    defaultLabel: '$XDG_CACHE_HOME/tandem/tags', help: 'the tags of file contents parsed before, shared by all your checkouts (up to 512 MB)',
+  },
   'show-repo-map': {
     type: 'boolean', default: false, negatable: false, cliOnly: true, group: 'repomap',
     help: 'print the repo map for the given files and exit',

@@ -1,5 +1,6 @@
 // Loads web-tree-sitter and the tree-sitter-wasms grammars on demand: one Language and one Parser
 // per language per loader. web-tree-sitter is imported lazily so start-up stays light.
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Language, Parser } from 'web-tree-sitter';
@@ -80,6 +81,41 @@ type WebTreeSitter = typeof import('web-tree-sitter');
 function defaultGrammarDir(): string {
   const require = createRequire(import.meta.url);
   return path.join(path.dirname(require.resolve('tree-sitter-wasms/package.json')), 'out');
+}
+
+/**
+ * The versions of the tree-sitter runtime and of the grammars, e.g. `web-tree-sitter@0.25.3
+ * tree-sitter-wasms@0.1.13` ('?' for one that cannot be read): tags stored across runs are keyed by it.
+ */
+export function grammarVersions(): string {
+  const require = createRequire(import.meta.url);
+  return ['web-tree-sitter', 'tree-sitter-wasms'].map((name) => `${name}@${installedVersion(require, name)}`).join(' ');
+}
+
+/** The version in the package.json above the package's resolved entry ('?' when there is none). */
+function installedVersion(require: NodeJS.Require, name: string): string {
+  let dir: string;
+  try {
+    dir = path.dirname(require.resolve(`${name}/package.json`));
+  } catch {
+    try {
+      // A package whose `exports` hide its package.json: walk up from its entry.
+      dir = path.dirname(require.resolve(name));
+    } catch {
+      return '?';
+    }
+  }
+  for (;;) {
+    try {
+      const meta = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { name?: unknown; version?: unknown };
+      if (meta.name === name) return String(meta.version);
+    } catch {
+      // no package.json here: keep walking up
+    }
+    const parent = path.dirname(dir);
+    if (parent === dir) return '?';
+    dir = parent;
+  }
 }
 
 export function createGrammarLoader(options: GrammarLoaderOptions = {}): GrammarLoader {

@@ -1,10 +1,12 @@
-// The one entry point the map uses for tags: stat every file, reuse cached tags, parse the
-// misses (on the pool), and save the cache.
-import { readFile, stat } from 'node:fs/promises';
+// The one entry point the map uses for tags: stat every file, reuse cached tags (the repository's
+// cache by stat, then by content: its own and the user's shared one), parse the misses (on the
+// pool), and save the cache.
 import path from 'node:path';
-import { hashBytes } from './parse-file.js';
-import type { ParseJob } from './parse-file.js';
+import { readBytesSync, statRegularFile } from '../platform/tag-files.js';
+import { languageForPath } from '../platform/tree-sitter.js';
+import { blobId, type ParseJob, type ParseOutcome } from './parse-file.js';
 import type { PackedTags } from './packed-tags.js';
+import type { SharedTags } from './shared-tags.js';
 import type { TagCache, TagCacheEntry } from './tag-cache.js';
 import type { ProgressCallback, TagsPool } from './tags-pool.js';
 
@@ -12,6 +14,8 @@ export interface CollectTagsOptions {
   readonly pool: TagsPool;
   /** Without a cache every file is parsed. */
   readonly cache?: TagCache;
+  /** The user's tag cache shared by all checkouts, looked up by content before parsing. */
+  readonly shared?: SharedTags;
   /** Called as files are parsed (cache hits are not counted): `(done, total)`. */
   readonly onProgress?: ProgressCallback;
   /** Sizes and mtimes already known (from listing the files): those files are not stat'ed again. */
@@ -20,7 +24,14 @@ export interface CollectTagsOptions {
   readonly deferSave?: boolean;
 }
 
-export interface CollectTagsStats { files: number; hits: number; parsed: number; failed: number }
+export interface CollectTagsStats {
+  files: number;
+  /** Files whose tags came from a cache, of which `sharedHits` from the user's shared one. */
+  hits: number;
+  sharedHits?: number;
+  parsed: number;
+  failed: number;
+}
 
 export interface Stamp { readonly size: number; readonly mtimeMs: number }
 
@@ -51,29 +62,44 @@ export async function collectTags(
     } else pending.push(relPath);
   }
   await Promise.all(pending.map(async (relPath) => {
-    const absPath = path.join(root, relPath);
-    const stamp = options.stamps?.get(relPath) ?? await statStamp(absPath);
-    if (!stamp) return;
-    stamps.set(relPath, stamp);
-    const cached = cache ? await lookup(cache, relPath, absPath, stamp) : undefined;
-    if (cached) found.set(relPath, cached);
-    else misses.push({ path: relPath, absPath });
+    const stamp = options.stamps?.get(relPath) ?? await statRegularFile(path.join(root, relPath));
+    if (stamp) stamps.set(relPath, stamp);
   }));
+  let sharedHits = 0;
+  for (const relPath of pending) {
+    const stamp = stamps.get(relPath);
+    if (!stamp) continue;
+    const absPath = path.join(root, relPath);
+    const cached = lookup(relPath, absPath, stamp, options);
+    if (cached === undefined) {
+      misses.push({ path: relPath, absPath });
+      continue;
+    }
+    found.set(relPath, cached.packed);
+    if (cached.shared) sharedHits++;
+  }
   stats.files = stamps.size;
   stats.hits = found.size;
+  if (options.shared) stats.sharedHits = sharedHits;
 
   misses.sort((a, b) => (a.path < b.path ? -1 : 1));
-  for (const outcome of await pool.parse(misses, options.onProgress)) {
+  // Each outcome goes into the cache's table as it arrives, so the file's own copy can go.
+  const take = (outcome: ParseOutcome): void => {
     if (!outcome.ok) {
       stats.failed++;
-      continue;
+      return;
     }
     stats.parsed++;
     const stamp = stamps.get(outcome.path);
+    const lang = languageForPath(outcome.path);
     // Stored tags name their names by the cache's shared ids, which is the form the ranking wants.
     const stored = cache && stamp ? cache.set(outcome.path, { ...stamp, hash: outcome.hash, packed: outcome.packed }) : undefined;
-    found.set(outcome.path, stored?.packed ?? outcome.packed);
-  }
+    const packed = stored?.packed ?? outcome.packed;
+    if (lang) options.shared?.put(lang, outcome.hash, packed);
+    found.set(outcome.path, packed);
+  };
+  if (pool.each) await pool.each(misses, take, options.onProgress);
+  else for (const outcome of await pool.parse(misses, options.onProgress)) take(outcome);
   if (cache) {
     cache.retain(new Set(stamps.keys()));
     if (!options.deferSave) await cache.save();
@@ -86,22 +112,55 @@ export async function collectTags(
   return result;
 }
 
-async function statStamp(absPath: string): Promise<Stamp | null> {
-  const info = await stat(absPath).catch(() => null);
-  return info?.isFile() ? { size: info.size, mtimeMs: info.mtimeMs } : null;
+/**
+ * Tags for a file the stat did not match. By content: when the repository's entry has the same
+ * size (only the mtime moved: checkout, touch) or the user's shared cache is there, the bytes are
+ * read and hashed; equal content keeps the tags (refreshing the stamp), saving a parse.
+ */
+function lookup(relPath: string, absPath: string, stamp: Stamp, options: CollectTagsOptions): { packed: PackedTags; shared: boolean } | undefined {
+  const { cache, shared } = options;
+  const entry = cache?.get(relPath);
+  const sameSize = entry !== undefined && entry.size === stamp.size;
+  if (sameSize && entry.mtimeMs === stamp.mtimeMs) return { packed: entry.packed, shared: false };
+  if (!sameSize && !shared) return undefined;
+  const lang = languageForPath(relPath);
+  if (!lang) return undefined;
+  const bytes = readBytesSync(absPath);
+  if (!bytes) return undefined;
+  const hash = blobId(bytes);
+  if (cache && entry && sameSize && entry.hash === hash) {
+    const refreshed: TagCacheEntry = { ...entry, mtimeMs: stamp.mtimeMs };
+    cache.set(relPath, refreshed);
+    return { packed: entry.packed, shared: false };
+  }
+  const packed = shared?.get(lang, hash);
+  if (!packed) return undefined;
+  const stored = cache?.set(relPath, { ...stamp, hash, packed });
+  return { packed: stored?.packed ?? packed, shared: true };
 }
 
+/** Files a parse probe looks at before it judges by the share of misses it saw. */
+export const PROBE_FILES = 64;
+
 /**
- * A hit when size and mtime match. When only the mtime moved (checkout, touch) the bytes are
- * hashed: equal content keeps the tags and refreshes the stamp, saving a parse.
+ * For starting parser threads early: whether a file the listing found new will need a parse, or
+ * its content is in the user's shared cache. Without one every new file needs a parse. Only the
+ * first PROBE_FILES files are looked up (a read and a hash each); after them a file counts as a
+ * parse when at least half of those probed did, so a second clone, whose contents are all known,
+ * boots no thread for nothing, while a first clone boots them after its first few files.
  */
-async function lookup(cache: TagCache, relPath: string, absPath: string, stamp: Stamp): Promise<PackedTags | undefined> {
-  const entry = cache.get(relPath);
-  if (!entry || entry.size !== stamp.size) return undefined;
-  if (entry.mtimeMs === stamp.mtimeMs) return entry.packed;
-  const bytes = await readFile(absPath).catch(() => null);
-  if (!bytes || hashBytes(bytes) !== entry.hash) return undefined;
-  const refreshed: TagCacheEntry = { ...entry, mtimeMs: stamp.mtimeMs };
-  cache.set(relPath, refreshed);
-  return entry.packed;
+export function createParseProbe(root: string, shared?: SharedTags): (relPath: string) => boolean {
+  if (!shared) return () => true;
+  let probed = 0;
+  let misses = 0;
+  return (relPath) => {
+    if (probed >= PROBE_FILES) return misses * 2 >= probed;
+    const lang = languageForPath(relPath);
+    const bytes = lang ? readBytesSync(path.join(root, relPath)) : null;
+    if (!lang || !bytes) return false;
+    probed++;
+    const miss = shared.get(lang, blobId(bytes)) === null;
+    if (miss) misses++;
+    return miss;
+  };
 }

@@ -1,10 +1,9 @@
 // Turns one file's text into tags: parse with its grammar, run our tags query from `queries/`,
 // and fall back to the file's identifiers as references when the query yields none.
-import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Node, Query, Tree } from 'web-tree-sitter';
+import { pathExists, readTextOrNull } from '../platform/tag-files.js';
 import type { GrammarLoader, LanguageId } from '../platform/tree-sitter.js';
 import type { Tag } from './tag.js';
 import { TandemError } from '../platform/errors.js';
@@ -35,7 +34,7 @@ export function findQueriesDir(moduleUrl: string): string {
   let dir = path.dirname(fileURLToPath(moduleUrl));
   for (;;) {
     const candidate = path.join(dir, 'queries');
-    if (existsSync(path.join(dir, 'package.json')) && existsSync(candidate)) return candidate;
+    if (pathExists(path.join(dir, 'package.json')) && pathExists(candidate)) return candidate;
     const parent = path.dirname(dir);
     if (parent === dir) throw new Error(`no queries/ folder above ${moduleUrl}`);
     dir = parent;
@@ -107,10 +106,7 @@ const INHERITS = /^;\s*inherits:\s*(.+)$/m;
 
 async function readQuerySource(dir: string, name: string, seen: string[]): Promise<string | null> {
   if (seen.includes(name)) throw new Error(`query inheritance cycle: ${[...seen, name].join(' -> ')}`);
-  const source = await readFile(path.join(dir, `${name}.scm`), 'utf8').catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return null;
-    throw error;
-  });
+  const source = await readTextOrNull(path.join(dir, `${name}.scm`));
   if (source === null) return null;
   const parents = INHERITS.exec(source.split('\n', 3).join('\n'))?.[1]?.split(',').map((p) => p.trim()) ?? [];
   const inherited: string[] = [];

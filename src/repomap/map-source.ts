@@ -1,8 +1,9 @@
 // Where the map's files and tags come from in a real repository: the file listing and the tag
 // cache, loaded once and shared, so a warm request neither re-reads file heads nor re-stats files.
-import { collectTags, type Stamp } from './collect-tags.js';
+import { collectTags, createParseProbe, type Stamp } from './collect-tags.js';
 import { candidatesDigest, judgeMapFiles, statMapCandidates, type ListMapFilesOptions, type MapFile } from './list-files.js';
 import type { PackedTags } from './packed-tags.js';
+import type { SharedTags } from './shared-tags.js';
 import { loadTagCache, type TagCache } from './tag-cache.js';
 import type { StateReader } from '../platform/state-files.js';
 import { languagesOf, type ProgressCallback, type TagsPool } from './tags-pool.js';
@@ -13,6 +14,8 @@ export interface MapSourceOptions {
   readonly listOptions?: Omit<ListMapFilesOptions, 'known'>;
   /** How `.tandem/tags.cache` is read (confined; files git tracks ignored). */
   readonly stateReader?: StateReader;
+  /** The user's tag cache shared by every checkout (--tag-cache-dir); none: only the repository's. */
+  readonly shared?: SharedTags;
 }
 
 /**
@@ -75,8 +78,10 @@ export function createMapSource(root: string, options: MapSourceOptions): MapSou
       // tree with generated files (never cached, never parsed) from booting threads for nothing.
       const uncached = candidates.filter((file) => tags.get(file.path) === undefined).map((file) => file.path);
       let fresh = 0;
-      const onNewSource = (): void => {
-        if (++fresh === WARM_UP_MIN_FILES) options.pool.warmUp?.(languagesOf(uncached), uncached.length);
+      // New to this checkout is not new to the user: contents in the shared cache need no thread.
+      const needsParse = createParseProbe(root, options.shared);
+      const onNewSource = (relPath: string): void => {
+        if (fresh < WARM_UP_MIN_FILES && needsParse(relPath) && ++fresh === WARM_UP_MIN_FILES) options.pool.warmUp?.(languagesOf(uncached), uncached.length, uncached);
       };
       const files = judgeMapFiles(root, candidates, { known, onNewSource, knownSkipped, onSkipped });
       stamps = new Map(files.map((file) => [file.path, { size: file.size, mtimeMs: file.mtimeMs }]));
@@ -84,11 +89,12 @@ export function createMapSource(root: string, options: MapSourceOptions): MapSou
     },
     async collectTags(files) {
       const cache = await cacheOnce();
-      const tags = await collectTags(root, files, { pool: options.pool, cache, onProgress: options.onProgress, stamps, deferSave: true });
+      const tags = await collectTags(root, files, { pool: options.pool, cache, shared: options.shared, onProgress: options.onProgress, stamps, deferSave: true });
       // Encoding a big cache takes a fifth of a second: do it after the caller has built its map.
       // The cache is an optimisation, so a failed write only costs the next run a parse.
       const previous = saving;
-      saving = new Promise<void>((resolve) => setImmediate(resolve)).then(() => previous).then(() => cache.save()).catch(() => {});
+      saving = new Promise<void>((resolve) => setImmediate(resolve)).then(() => previous).then(() => cache.save()).catch(() => {})
+        .then(() => options.shared?.flush()).catch(() => {});
       return tags;
     },
     flush: () => saving,

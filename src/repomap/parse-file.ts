@@ -1,6 +1,6 @@
 // Reads, hashes and tags one file: the unit of work shared by the in-process path and the workers.
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readBytesSync } from '../platform/tag-files.js';
 import type { TagExtractor } from './extract-tags.js';
 import { packTags, type PackedTags } from './packed-tags.js';
 
@@ -14,9 +14,15 @@ export type ParseOutcome =
   | { readonly path: string; readonly ok: true; readonly hash: string; readonly packed: PackedTags }
   | { readonly path: string; readonly ok: false; readonly error: string };
 
-export function hashBytes(bytes: Uint8Array): string {
-  return createHash('sha1').update(bytes).digest('hex');
+/**
+ * The content hash tags are cached by: git's blob id of the bytes, sha1 of `blob <length>\0` and
+ * the bytes. Equal content, equal id, in any checkout (see shared-tags.ts).
+ */
+export function blobId(bytes: Uint8Array): string {
+  return createHash('sha1').update(`blob ${bytes.byteLength}\0`).update(bytes).digest('hex');
 }
+
+export const hashBytes = blobId;
 
 /**
  * Never throws: a file that vanished or failed to parse becomes an outcome with `ok: false`.
@@ -26,7 +32,8 @@ export function hashBytes(bytes: Uint8Array): string {
  */
 export async function parseFile(extractor: TagExtractor, job: ParseJob): Promise<ParseOutcome> {
   try {
-    const bytes = readFileSync(job.absPath);
+    const bytes = readBytesSync(job.absPath);
+    if (bytes === null) return { path: job.path, ok: false, error: `cannot read ${job.path}` };
     const tags = await extractor.extract(job.path, bytes.toString('utf8'));
     return { path: job.path, ok: true, hash: hashBytes(bytes), packed: packTags(tags) };
   } catch (error) {

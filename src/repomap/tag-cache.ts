@@ -1,9 +1,10 @@
 // The persistent tag cache at <root>/.tandem/tags.cache, so a warm run parses nothing.
 // Entries are keyed by path and checked against size and mtime; when only the mtime moved
 // (checkout, touch) the caller compares a content hash before reparsing.
-import { randomBytes } from 'node:crypto';
-import { appendFile, mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { appendText, writeAtomically } from '../platform/tag-files.js';
+// map-store.ts writes its file the same way.
+export { writeAtomically } from '../platform/tag-files.js';
 import { createStateReader, readStateText, STATE_CAPS, type StateReader } from '../platform/state-files.js';
 import { compactNames, NameTable } from './name-table.js';
 import { isWellFormed, type PackedTags } from './packed-tags.js';
@@ -12,7 +13,7 @@ import { isWellFormed, type PackedTags } from './packed-tags.js';
  * Format (JSON lines):
  *   line 1: {"format":"tandem-tags","version":N,"endian":"le"|"be"}
  *   names: {"from":N,"names":["name", ...]}, names N, N+1, ... of the cache's one table of names
- *   per file: ["path", size, mtimeMs, "sha1", ["role:kind", ...], "base64"]
+ *   per file: ["path", size, mtimeMs, "blob id", ["role:kind", ...], "base64"]
  *   or, for a file dropped since: ["path", null]
  * The base64 string holds the packed Int32Array (nameId, kindIndex, line, endLine per tag) in the
  * writer's byte order, name ids pointing into the table as read so far: decoding it is a copy, where
@@ -26,7 +27,7 @@ import { isWellFormed, type PackedTags } from './packed-tags.js';
  * half the entries the file is rewritten whole, atomically (temp file + rename), with a table of
  * only the names still used.
  */
-export const TAG_CACHE_VERSION = 5;
+export const TAG_CACHE_VERSION = 6;
 const FORMAT = 'tandem-tags';
 const ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1 ? 'le' : 'be';
 const HEADER = JSON.stringify({ format: FORMAT, version: TAG_CACHE_VERSION, endian: ENDIAN });
@@ -34,7 +35,7 @@ const HEADER = JSON.stringify({ format: FORMAT, version: TAG_CACHE_VERSION, endi
 export interface TagCacheEntry {
   readonly size: number;
   readonly mtimeMs: number;
-  /** sha1 of the file's bytes, hex. */
+  /** git's blob id of the file's bytes, hex (see shared-tags.ts). */
   readonly hash: string;
   readonly packed: PackedTags;
 }
@@ -98,7 +99,7 @@ export async function loadTagCache(root: string, reader: StateReader = createSta
         if (table.names.length > namesOnDisk) lines.unshift(encodeNames(namesOnDisk, table.names.slice(namesOnDisk)));
         namesOnDisk = table.names.length;
         linesOnDisk += paths.length;
-        await appendFile(file, `${lines.join('\n')}\n`, 'utf8');
+        await appendText(file, `${lines.join('\n')}\n`);
         return;
       }
       // Entries move to the compacted table before the write, so later appends refer to its ids.
@@ -107,7 +108,7 @@ export async function loadTagCache(root: string, reader: StateReader = createSta
       for (const [relPath, entry] of compact.entries) entries.set(relPath, entry);
       namesOnDisk = table.names.length;
       linesOnDisk = entries.size;
-      await writeAtomically(file, encodeTable(table, compact.entries));
+      await writeAtomically(file, encodeLines(table, compact.entries));
       fileUsable = true;
     },
   };
@@ -132,8 +133,21 @@ function compactEntries(entries: ReadonlyMap<string, TagCacheEntry>): { table: N
 }
 
 function encodeTable(table: NameTable, entries: ReadonlyMap<string, TagCacheEntry>): string {
-  const lines = [...entries].map(([relPath, entry]) => encodeEntry(relPath, entry));
-  return `${[HEADER, encodeNames(0, table.names), ...lines].join('\n')}\n`;
+  return [...encodeLines(table, entries)].join('');
+}
+
+/**
+ * The file's lines one by one, each with its newline: a big cache is written without one string of
+ * all. The names line is made now, since the table may grow while the lines are being written.
+ */
+function encodeLines(table: NameTable, entries: ReadonlyMap<string, TagCacheEntry>): Iterable<string> {
+  const names = `${encodeNames(0, table.names)}\n`;
+  const list = [...entries];
+  return (function* lines(): Generator<string> {
+    yield `${HEADER}\n`;
+    yield names;
+    for (const [relPath, entry] of list) yield `${encodeEntry(relPath, entry)}\n`;
+  })();
 }
 
 /** The whole cache file for `entries`, whatever tables their names come from. */
@@ -208,17 +222,4 @@ function decodePacked(table: NameTable, kinds: unknown, base64: unknown): Packed
   new Uint8Array(data.buffer).set(bytes);
   const packed = { names: table.names, kinds, data };
   return isWellFormed(packed) ? packed : null;
-}
-
-/** Temp file in the same folder, then rename: readers see the old file or the new, never half. */
-export async function writeAtomically(file: string, content: string): Promise<void> {
-  await mkdir(path.dirname(file), { recursive: true });
-  const temp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
-  try {
-    await writeFile(temp, content, 'utf8');
-    await rename(temp, file);
-  } catch (error) {
-    await rm(temp, { force: true });
-    throw error;
-  }
 }

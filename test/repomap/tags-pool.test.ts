@@ -6,7 +6,7 @@ import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import { findQueriesDir } from '../../src/repomap/extract-tags.js';
 import type { ParseJob } from '../../src/repomap/parse-file.js';
-import { createTagsPool, defaultTagThreads, languagesOf } from '../../src/repomap/tags-pool.js';
+import { createTagsPool, defaultTagThreads, languagesOf, planLanguages } from '../../src/repomap/tags-pool.js';
 import type { TagsWorkerReply, TagsWorkerRequest } from '../../src/repomap/tags-worker.js';
 import { CLI } from '../support/cli.js';
 
@@ -28,6 +28,17 @@ async function fixtureJobs(): Promise<ParseJob[]> {
 }
 
 describe('tags pool', () => {
+  it('loads a language with less than a thread\'s share of the files in one thread only', () => {
+    const paths = [
+      ...Array.from({ length: 58 }, (_, i) => `gyp/m${i}.py`), ...Array.from({ length: 18 }, (_, i) => `lib/m${i}.js`),
+      'a.cc', 'b.cc', 'Find.cs', 'test.sh', 'README.md',
+    ];
+    expect(planLanguages(paths, 2)).toEqual({ shared: ['python'], own: [['javascript'], ['bash', 'cpp', 'csharp']] });
+    // Two languages with a share each: both threads load both and split their files.
+    expect(planLanguages(['a.py', 'b.ts'], 2)).toEqual({ shared: ['python', 'typescript'], own: [[], []] });
+    expect(planLanguages(['a.py', 'b.ts', 'c.go'], 1)).toEqual({ shared: ['go', 'python', 'typescript'], own: [[]] });
+  });
+
   it('parses on worker threads (the .ts worker through tsx) exactly as in-process', async () => {
     const jobs = await fixtureJobs();
     const inProcess = await inProcessPool.parse(jobs);

@@ -1,0 +1,137 @@
+// The user's tag cache shared by every checkout: a file's tags keyed by its content (its git blob
+// id) and the language, grammar and query versions that made them, so a second clone, a worktree
+// or a branch switch parses only content this user never parsed before. Entries are tandem's own
+// data derived from contents by hash, kept outside every repository (src/platform/tag-store.ts);
+// an entry that is torn, foreign or of another version reads as absent.
+import { createHash } from 'node:crypto';
+import { digestFolder } from '../platform/tag-files.js';
+import { createTagStore, type TagStore } from '../platform/tag-store.js';
+import { grammarVersions, type LanguageId } from '../platform/tree-sitter.js';
+import { isWellFormed, type PackedTags } from './packed-tags.js';
+import { TAG_CACHE_VERSION } from './tag-cache.js';
+
+const MAGIC = Buffer.from('TNDTAGS1');
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
+export interface SharedTags {
+  /** The stored tags of this content in this language (names local to the file), or null. */
+  get(lang: LanguageId, blobId: string): PackedTags | null;
+  /** Remembers tags to store on the next flush (names may be local or a shared table's). */
+  put(lang: LanguageId, blobId: string, packed: PackedTags): void;
+  /** Writes what was put since the last flush, refreshes the entries read, and prunes now and then. */
+  flush(): Promise<void>;
+}
+
+export { blobId } from './parse-file.js';
+
+/** What besides a file's content shapes its tags: tag format, grammar and runtime versions, the queries. */
+export function tagsVersion(queriesDir: string): string {
+  return JSON.stringify([TAG_CACHE_VERSION, grammarVersions(), digestFolder(queriesDir, '.scm'), LITTLE_ENDIAN ? 'le' : 'be']);
+}
+
+/** The shared cache in `dir` (see --tag-cache-dir) for tags made with the queries in `queriesDir`. */
+export function openSharedTags(dir: string, queriesDir: string, maxBytes?: number): SharedTags {
+  return createSharedTags(createTagStore({ dir, ...(maxBytes === undefined ? {} : { maxBytes }) }), tagsVersion(queriesDir));
+}
+
+/**
+ * `version` names everything besides the content that shapes a file's tags: the tag format, the
+ * grammar and runtime versions and the queries' digest (see tagsVersion).
+ */
+export function createSharedTags(store: TagStore, version: string): SharedTags {
+  const pending = new Map<string, { lang: LanguageId; blob: string; packed: PackedTags }>();
+  const keyOf = (lang: LanguageId, blob: string): string => createHash('sha1').update(`${version}\0${lang}\0${blob}`).digest('hex');
+  return {
+    get(lang, blob) {
+      const bytes = store.read(keyOf(lang, blob));
+      return bytes === null ? null : decodeEntry(bytes, { version, lang, blob });
+    },
+    put(lang, blob, packed) {
+      pending.set(keyOf(lang, blob), { lang, blob, packed });
+    },
+    async flush() {
+      const entries = [...pending].map(([key, { lang, blob, packed }]) => ({ key, bytes: () => encodeEntry({ version, lang, blob }, packed) }));
+      pending.clear();
+      await store.write(entries);
+      await store.prune();
+    },
+  };
+}
+
+interface EntryHeader {
+  readonly version: string;
+  readonly lang: string;
+  readonly blob: string;
+}
+
+/**
+ * Format: "TNDTAGS1", u32 LE length of a JSON header ({version, lang, blob, names: count, kinds,
+ * tuples}), the header, u32 LE length of the names joined by NUL, the names, zero padding to a
+ * multiple of 4, then the tuples (4 int32 LE each, see PackedTags). Null when a name holds a NUL.
+ */
+export function encodeEntry(header: EntryHeader, packed: PackedTags): Uint8Array | null {
+  const local = localNames(packed);
+  if (local.names.some((name) => name.includes('\0'))) return null;
+  const json = Buffer.from(JSON.stringify({ ...header, names: local.names.length, kinds: packed.kinds, tuples: local.data.length / 4 }));
+  const names = Buffer.from(local.names.join('\0'));
+  const headLength = MAGIC.length + 4 + json.length + 4 + names.length;
+  const padded = headLength + ((4 - (headLength % 4)) % 4);
+  const out = Buffer.alloc(padded + local.data.byteLength);
+  MAGIC.copy(out, 0);
+  out.writeUInt32LE(json.length, MAGIC.length);
+  json.copy(out, MAGIC.length + 4);
+  out.writeUInt32LE(names.length, MAGIC.length + 4 + json.length);
+  names.copy(out, MAGIC.length + 8 + json.length);
+  if (LITTLE_ENDIAN) out.set(new Uint8Array(local.data.buffer, local.data.byteOffset, local.data.byteLength), padded);
+  else local.data.forEach((value, i) => out.writeInt32LE(value, padded + i * 4));
+  return out;
+}
+
+/** The entry's tags when it is whole, well formed and made for exactly `expected`; else null. */
+export function decodeEntry(bytes: Buffer, expected: EntryHeader): PackedTags | null {
+  try {
+    if (bytes.length < MAGIC.length + 8 || !bytes.subarray(0, MAGIC.length).equals(MAGIC)) return null;
+    const jsonLength = bytes.readUInt32LE(MAGIC.length);
+    const namesAt = MAGIC.length + 4 + jsonLength;
+    if (namesAt + 4 > bytes.length) return null;
+    const header = JSON.parse(bytes.toString('utf8', MAGIC.length + 4, namesAt)) as Record<string, unknown>;
+    if (header['version'] !== expected.version || header['lang'] !== expected.lang || header['blob'] !== expected.blob) return null;
+    const { names: nameCount, kinds, tuples } = header;
+    if (typeof nameCount !== 'number' || typeof tuples !== 'number' || !Array.isArray(kinds) || !kinds.every((k) => typeof k === 'string')) return null;
+    const namesLength = bytes.readUInt32LE(namesAt);
+    const namesEnd = namesAt + 4 + namesLength;
+    const dataAt = namesEnd + ((4 - (namesEnd % 4)) % 4);
+    // Exactly as long as the header says: a torn (truncated) or padded file is not this entry.
+    if (!Number.isInteger(tuples) || tuples < 0 || dataAt + tuples * 16 !== bytes.length) return null;
+    const names = nameCount === 0 ? [] : bytes.toString('utf8', namesAt + 4, namesEnd).split('\0');
+    if (names.length !== nameCount) return null;
+    const data = new Int32Array(tuples * 4);
+    if (LITTLE_ENDIAN) new Uint8Array(data.buffer).set(bytes.subarray(dataAt));
+    else for (let i = 0; i < data.length; i++) data[i] = bytes.readInt32LE(dataAt + i * 4);
+    const packed: PackedTags = { names, kinds: kinds as string[], data };
+    return isWellFormed(packed) ? packed : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The tags with only the names they use, numbered from 0 (a shared table's tags made local). */
+function localNames(packed: PackedTags): PackedTags {
+  const { data } = packed;
+  const remap = new Map<number, number>();
+  const names: string[] = [];
+  const out = new Int32Array(data.length);
+  for (let i = 0; i < data.length; i += 4) {
+    const id = data[i] ?? 0;
+    let local = remap.get(id);
+    if (local === undefined) {
+      local = names.push(packed.names[id] ?? '') - 1;
+      remap.set(id, local);
+    }
+    out[i] = local;
+    out[i + 1] = data[i + 1] ?? 0;
+    out[i + 2] = data[i + 2] ?? 0;
+    out[i + 3] = data[i + 3] ?? 0;
+  }
+  return { names, kinds: packed.kinds, data: out };
+}
