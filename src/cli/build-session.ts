@@ -227,7 +227,7 @@ export async function buildSession(rawInput: BuildInput): Promise<BuiltSession> 
   });
   sessionRef = session;
   if (resumed) {
-    session.restore(resumed.history, resumed.chatFiles);
+    session.restore(resumed.history, resumed.chatFiles, resumed.layout);
     for (const notice of [...resumed.notices, ...restoreContext(session, resumed, root)]) emit({ type: 'warning', message: notice });
     emit({ type: 'info', message: `Resumed session ${resumed.log.id} with ${resumed.history.length} messages.` });
   }
