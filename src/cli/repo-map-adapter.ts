@@ -52,6 +52,8 @@ export interface RepoMapAdapterOptions {
   readonly subtree?: string | null;
   /** How the caches in `.tandem/` are read (confined; files git tracks ignored). */
   readonly stateReader?: StateReader;
+  /** The request's listing of the repository's files (see git/repo-listing.ts); default the map's own git call. */
+  readonly listFiles?: () => Promise<readonly string[] | null>;
 }
 
 /** Whether `path` (repository-relative) lies under `subtree` (every path when there is none). */
@@ -86,7 +88,7 @@ export function createRepoMapPort(options: RepoMapAdapterOptions): RepoMapHandle
   const pool = createTagsPool({ queriesDir: join(options.packageRoot, 'queries'), threads: options.threads ?? defaultTagThreads(availableParallelism()) });
   const onProgress = options.progress ? onlyWhenMany(options.progress) : undefined;
   // One source per port: the tag cache is loaded on the first request and kept for the next ones.
-  const source = createMapSource(root, { pool, onProgress, stateReader: options.stateReader });
+  const source = createMapSource(root, { pool, onProgress, stateReader: options.stateReader, listOptions: options.listFiles ? { listFiles: options.listFiles } : undefined });
   let files: readonly string[] | undefined;
   const listed = async (): Promise<readonly string[]> => (files ??= (await source.listFiles()).filter((path) => inSubtree(options.subtree, path)));
   let refreshNext = false;

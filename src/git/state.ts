@@ -3,6 +3,7 @@
 // reports as committed an edit that git ignores.
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { listIndex, type IndexEntry } from './ls-files.js';
 import { createGit, runGit, toRepoPaths, type Git, type GitOptions } from './repo.js';
 
 const IN_PROGRESS: ReadonlyArray<readonly [string, string]> = [
@@ -37,10 +38,12 @@ export interface UntrackablePath {
  */
 export async function untrackablePaths(root: string, paths: readonly string[], options: GitOptions = {}): Promise<UntrackablePath[]> {
   if (paths.length === 0) return [];
-  const git = createGit(root, options);
-  const relative = toRepoPaths(root, paths);
+  return untrackableIn(await listIndex(createGit(root, options)), toRepoPaths(root, paths));
+}
+
+/** untrackablePaths over an index listing already made (`relative`: repository-relative paths). */
+export function untrackableIn(index: readonly IndexEntry[], relative: readonly string[]): UntrackablePath[] {
   const found: UntrackablePath[] = [];
-  const index = await indexEntries(git);
   const wanted = new Set(relative);
   for (const { tag, path } of index) {
     if (!wanted.has(path)) continue;
@@ -55,20 +58,4 @@ export async function untrackablePaths(root: string, paths: readonly string[], o
     }
   }
   return found;
-}
-
-interface IndexEntry {
-  /** ls-files -v's tag: S for skip-worktree, lower case for assume-unchanged. */
-  readonly tag: string;
-  readonly mode: string;
-  readonly path: string;
-}
-
-/** Every index entry with its tag and mode, in one listing (`<tag> <mode> <hash> <stage>\t<path>`). */
-async function indexEntries(git: Git): Promise<IndexEntry[]> {
-  const out = await runGit(git, ['ls-files', '-s', '-v', '-z']);
-  return out
-    .split('\0')
-    .filter((record) => record.includes('\t'))
-    .map((record) => ({ tag: record[0] ?? '', mode: record.slice(2, record.indexOf(' ', 2)), path: record.slice(record.indexOf('\t') + 1) }));
 }

@@ -25,6 +25,11 @@ export interface ListMapFilesOptions {
   knownSkipped?: (relPath: string, size: number, mtimeMs: number) => boolean;
   /** Called for each file whose head was read and judged not a source. */
   onSkipped?: (relPath: string, size: number, mtimeMs: number) => void;
+  /**
+   * The repository's files as git lists them (null: not a repository); default one `git ls-files` call.
+   * The CLI passes its request listing, so the map asks git nothing of its own.
+   */
+  listFiles?: () => Promise<readonly string[] | null>;
 }
 
 /** A listed file and the stat it was judged by (reused as the tag cache's key). */
@@ -67,7 +72,7 @@ export async function listMapFileStats(root: string, options: ListMapFilesOption
 export async function statMapCandidates(root: string, options: ListMapFilesOptions = {}): Promise<MapFile[]> {
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_FILE_BYTES;
   const accept = options.accept ?? defaultAccept;
-  const candidates = (await listRepoFiles(root)) ?? (await walkFiles(root));
+  const candidates = (await (options.listFiles ? options.listFiles() : listRepoFiles(root))) ?? (await walkFiles(root));
   const ignored = await tandemIgnore(root);
   const byName = candidates.filter((rel) =>
     !rel.startsWith('.tandem/') && !ignored(rel) && accept(rel) && !isSkippedByName(rel)).sort();
