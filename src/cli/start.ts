@@ -87,6 +87,8 @@ export async function startTandem(environment: CliEnvironment, parsed: ParsedArg
     // Runs that talk to no model (--show-repo-map, --apply, --copy-paste, --lint, --test) ask the server nothing either.
     const action = checkActionOf(settings);
     const noModel = settings['show-repo-map'] || reply !== null || settings['copy-paste'] || (action !== null && action !== 'commit');
+    // The model client's SDK loads while the server is asked and the repository listed (its first use awaits it).
+    if (!noModel) preloadModelClient();
     const server = noModel ? NO_SERVER_ANSWER : await askServerAtStart({ settings, modelGiven: sources.get('model') !== 'default', layers: loaded.models.layers, aliases: loaded.models.aliases, http: environment.http });
     if (server.model !== null) settings = { ...settings, model: server.model };
     if (server.note !== null) emit({ type: 'info', message: server.note });
@@ -109,6 +111,16 @@ export async function startTandem(environment: CliEnvironment, parsed: ParsedArg
     await built?.close();
     await tracing?.close();
   }
+}
+
+/**
+ * Starts loading the `openai` package (the client imports it on its first request): its parse and compile
+ * then fill the start-up's waits for git and the server instead of following them.
+ */
+function preloadModelClient(): void {
+  import('openai').catch(() => {
+    // The client's own import reports a failure, when it needs the package.
+  });
 }
 
 /** --load FILE: its commands run before the first request; the first that fails ends the run (exit 2). */
