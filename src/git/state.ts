@@ -2,10 +2,10 @@
 // tree (skip-worktree, assume-unchanged, inside a submodule), so tandem never stages a conflict or
 // reports as committed an edit that git ignores.
 import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { listIndex, type IndexEntry } from './ls-files.js';
-import { createGit, runGit, toRepoPaths, type Git, type GitOptions } from './repo.js';
+import { createGit, gitPaths, toRepoPaths, type Git, type GitOptions } from './repo.js';
 
+/** Each marker's name (one of GIT_PATH_NAMES) and what it means. */
 const IN_PROGRESS: ReadonlyArray<readonly [string, string]> = [
   ['MERGE_HEAD', 'a merge'],
   ['CHERRY_PICK_HEAD', 'a cherry-pick'],
@@ -16,10 +16,9 @@ const IN_PROGRESS: ReadonlyArray<readonly [string, string]> = [
 
 /** "a merge", "a rebase"... when one is in progress, else null. */
 export async function operationInProgress(git: Git): Promise<string | null> {
-  const out = await runGit(git, ['rev-parse', ...IN_PROGRESS.flatMap(([name]) => ['--git-path', name])]);
-  const paths = out.split('\n').filter((line) => line !== '');
-  const index = paths.findIndex((path) => existsSync(resolve(git.root, path)));
-  return index >= 0 ? (IN_PROGRESS[index]?.[1] ?? null) : null;
+  const paths = await gitPaths(git);
+  const found = IN_PROGRESS.find(([name]) => existsSync(paths.get(name)!));
+  return found?.[1] ?? null;
 }
 
 /** Unmerged status codes of porcelain v1 (both sides' columns). */
