@@ -38,6 +38,9 @@ import { createStateReader } from '../platform/state-files.js';
 type ParsedArgs = Extract<ParseArgsResult, { ok: true }>;
 
 export async function startTandem(environment: CliEnvironment, parsed: ParsedArgs): Promise<number> {
+  // The terminal renderer (Markdown, wrapping) is most of what a run without --json loads: it loads while
+  // git finds the repository and lists its config, not after.
+  const rendererLoad = parsed.flags.json || parsed.flags.sessions ? null : loadTerminalRenderer();
   const gitEnv = { ...environment.env };
   // One listing of git's config per repository for the whole run (the session's git calls share it).
   const gitGuards = new Map<string, GuardState>();
@@ -57,7 +60,7 @@ export async function startTandem(environment: CliEnvironment, parsed: ParsedArg
   const reply = await replyToApply(settings, environment);
   const interactive = !json && message === null && reply === null && environment.stdinIsTTY;
   const lines = createLineReader(environment, interactive);
-  const renderer = await createRenderer(environment, settings);
+  const renderer = await createRenderer(environment, settings, rendererLoad);
   const { settle, mapProgress } = renderer;
   const tracing = await startTracingIfAsked(environment, settings);
   const render = tracing ? tracing.wrap(renderer.emit) : renderer.emit;
@@ -197,10 +200,17 @@ function readMessage(settings: Settings, cwd: string): string | null {
   }
 }
 
+function loadTerminalRenderer(): Promise<typeof import('./render-terminal.js')> {
+  const loading = import('./render-terminal.js');
+  // Not awaited when the settings turn --json on after all; its failure then belongs to nobody.
+  loading.catch(() => {});
+  return loading;
+}
+
 /** The terminal renderer (Markdown, wrapping, spinner) is loaded only by a run that draws on a terminal. */
-async function createRenderer(environment: CliEnvironment, settings: Settings): Promise<TerminalRenderer> {
+async function createRenderer(environment: CliEnvironment, settings: Settings, loading: ReturnType<typeof loadTerminalRenderer> | null): Promise<TerminalRenderer> {
   if (settings.json) return { emit: createJsonRenderer((text) => void environment.stdout.write(text)), settle: () => {} };
-  const { createTerminalEmit } = await import('./render-terminal.js');
+  const { createTerminalEmit } = await (loading ?? loadTerminalRenderer());
   const stdout = streamTerminal(environment.stdout, { isTTY: environment.stdoutIsTTY });
   const stderr = streamTerminal(environment.stderr, { isTTY: environment.stderrIsTTY, columns: environment.columns });
   return createTerminalEmit({ stdout, stderr, env: environment.env }, settings.pretty);
