@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createTokenizerPool } from '../src/model/tokens.js';
 import { CHAT_STEPS, MAIN_MODEL, chatArgs, chatRepo, chatServer, chatStdin, promptReuse, promptText, type PromptMessage, type RequestReuse } from './cache-chat.js';
+import { RESUME_REUSE_TARGET, RESUME_RUNS, runResumeChain, summarizeResumeChain } from './cache-resume.js';
 import { builtPaths, type BenchRow, type SectionContext, type SectionResult } from './measure.js';
 
 export const REUSE_TARGET = 0.85;
@@ -76,9 +77,14 @@ export function summarizeCacheChat(run: CacheChatRun, count: (text: string) => n
 export async function runCacheBench(ctx: SectionContext): Promise<SectionResult> {
   const run = await runCacheChat(ctx.packageRoot, ctx.pathEnv);
   if (run.code !== 0) throw new Error(`the scripted chat exited ${run.code}: ${run.stderr.trim().split('\n').at(-1) ?? ''}`);
+  const chain = await runResumeChain(ctx.packageRoot, ctx.pathEnv);
+  const failed = chain.runs.findIndex((r) => r.code !== 0);
+  if (failed >= 0) throw new Error(`resumed run ${failed + 1} exited ${chain.runs[failed]!.code}: ${chain.runs[failed]!.stderr.trim().split('\n').at(-1) ?? ''}`);
   const pool = createTokenizerPool();
   try {
-    const summary = summarizeCacheChat(run, (text) => pool.counterFor('gpt-4o').count(text));
+    const count = (text: string): number => pool.counterFor('gpt-4o').count(text);
+    const summary = summarizeCacheChat(run, count);
+    const resumed = summarizeResumeChain(chain, count);
     const percent = (r: RequestReuse): string => `${Math.round((100 * r.reusedTokens) / Math.max(1, r.promptTokens))}%`;
     const rows: BenchRow[] = [
       {
@@ -90,8 +96,16 @@ export async function runCacheBench(ctx: SectionContext): Promise<SectionResult>
       },
       { metric: `per request (prompt tokens): ${summary.perRequest.map((r) => `${percent(r)} of ${r.promptTokens}`).join(', ')}`, value: summary.perRequest.length, unit: 'requests' },
       { metric: `edits landed on the current file`, value: summary.editsApplied, unit: `of ${summary.editsExpected}`, ok: summary.editsApplied === summary.editsExpected && summary.editsFailed === 0 },
+      {
+        metric: `${RESUME_RUNS} one-shot runs chained with --resume: prompt tokens repeating the previous prefix`,
+        value: resumed.overall * 100,
+        unit: '%',
+        target: `>= ${RESUME_REUSE_TARGET * 100}%`,
+        ok: resumed.overall >= RESUME_REUSE_TARGET,
+      },
+      { metric: `per resumed run (prompt tokens): ${resumed.perRequest.map((r) => `${percent(r)} of ${r.promptTokens}`).join(', ')}`, value: resumed.perRequest.length, unit: 'requests' },
     ];
-    return { name: 'cache', rows, notes: ['Overall counts requests 2..N; the first has no previous prompt.'], details: summary };
+    return { name: 'cache', rows, notes: ['Overall counts requests 2..N; the first has no previous prompt.', 'Resumed runs: each a new process (`--message ... --resume`), against one fake server.'], details: { chat: summary, resumed } };
   } finally {
     pool.free();
   }

@@ -58,6 +58,8 @@ export interface ChildRun {
   readonly stderr: string;
   /** The child's own peak resident set size in MB (NaN when the probe did not report). */
   readonly peakRssMb: number;
+  /** The child's own CPU time (user + system) in ms, from the same probe (NaN without it). */
+  readonly cpuMs: number;
 }
 
 export interface ChildOptions {
@@ -104,7 +106,8 @@ export function runTimed(command: string, args: readonly string[], options: Chil
     child.on('close', (code) => {
       const ms = performance.now() - started;
       const kb = Number(/maxrss=(\d+)/.exec(probe)?.[1] ?? Number.NaN);
-      resolve({ code, ms, stdout, stderr, peakRssMb: kb / 1024 });
+      const cpuMs = Number(/cpu=([\d.]+)/.exec(probe)?.[1] ?? Number.NaN);
+      resolve({ code, ms, stdout, stderr, peakRssMb: kb / 1024, cpuMs });
     });
   });
 }

@@ -3,7 +3,7 @@
 // repo whose repo-map cache is warm. The fake answers at once, so the wall time is tandem's own cost.
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -29,7 +29,22 @@ export interface BenchRepo {
 export interface RequestRunner {
   readonly server: FakeOpenAIServer;
   request(repo: BenchRepo, options?: { rssProbe?: string }): Promise<ChildRun>;
+  /** The git processes one request on `repo` starts (counted by a `git` first on PATH that logs and runs the real one). */
+  countGit(repo: BenchRepo): Promise<number>;
   close(): Promise<void>;
+}
+
+/**
+ * A `git` that writes one line per call to `log` and runs the real git found on `pathEnv`. Its folder name
+ * must not hold the API key (`bench`): tandem leaves any variable holding it, PATH too, out of git's environment.
+ */
+async function gitCounter(pathEnv: string): Promise<{ dir: string; log: string }> {
+  const real = pathEnv.split(path.delimiter).map((dir) => path.join(dir, 'git')).find((file) => existsSync(file));
+  if (!real) throw new Error('no git on PATH');
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'tandem-gitcount-'));
+  const log = path.join(dir, 'calls.log');
+  await writeFile(path.join(dir, 'git'), `#!/bin/sh\necho "$1" >> '${log}'\nexec '${real}' "$@"\n`, { mode: 0o755 });
+  return { dir, log };
 }
 
 async function git(root: string, ...args: string[]): Promise<string> {
@@ -89,22 +104,32 @@ export async function startRequestRunner(ctx: SectionContext, extraArgs: readonl
   const env = { PATH: ctx.pathEnv, HOME: home, NO_COLOR: '1', GIT_CONFIG_NOSYSTEM: '1' };
   const args = ['--message', 'Greet the world', '--yes-always', '--no-stream', '--base-url', server.url,
     '--api-key', 'bench', '--model', 'bench-main', '--weak-model', 'bench-weak', ...extraArgs, HELLO_PATH];
+  const counter = await gitCounter(ctx.pathEnv);
+  const request = async (repo: BenchRepo, options: { rssProbe?: string; env?: Record<string, string> } = {}): Promise<ChildRun> => {
+    const result = await runNode([cli, ...args], { cwd: repo.root, env: options.env ?? env, rssProbe: options.rssProbe });
+    if (result.code !== 0) throw new Error(`one-shot request exited ${result.code}: ${result.stderr.trim().slice(0, 500)}`);
+    return result;
+  };
   return {
     server,
-    async request(repo, options = {}) {
-      const result = await runNode([cli, ...args], { cwd: repo.root, env, rssProbe: options.rssProbe });
-      if (result.code !== 0) throw new Error(`one-shot request exited ${result.code}: ${result.stderr.trim().slice(0, 500)}`);
-      return result;
+    request,
+    async countGit(repo) {
+      await repo.reset();
+      await writeFile(counter.log, '');
+      await request(repo, { env: { ...env, PATH: `${counter.dir}${path.delimiter}${ctx.pathEnv}` } });
+      await repo.reset();
+      return (await readFile(counter.log, 'utf8')).split('\n').filter(Boolean).length;
     },
     async close() {
       await server.close();
       await rm(home, { recursive: true, force: true });
+      await rm(counter.dir, { recursive: true, force: true });
     },
   };
 }
 
 /** `runs` requests on `repo`, after `warmUps` untimed ones that fill the OS and repo-map caches. */
-export async function timeRequests(runner: RequestRunner, repo: BenchRepo, runs: number, warmUps = 1): Promise<ChildRun[]> {
+export async function timeRequests(runner: RequestRunner, repo: BenchRepo, runs: number, warmUps = 1, rssProbe?: string): Promise<ChildRun[]> {
   for (let i = 0; i < warmUps; i++) {
     await repo.reset();
     await runner.request(repo);
@@ -112,7 +137,7 @@ export async function timeRequests(runner: RequestRunner, repo: BenchRepo, runs:
   const results: ChildRun[] = [];
   for (let round = 0; round < runs; round++) {
     await repo.reset();
-    results.push(await runner.request(repo));
+    results.push(await runner.request(repo, { rssProbe }));
   }
   await repo.reset();
   return results;
@@ -122,27 +147,39 @@ export async function runOneShotBench(ctx: SectionContext): Promise<SectionResul
   const runs = ctx.quick ? 1 : 7;
   const runner = await startRequestRunner(ctx);
   const small = await smallRepo();
+  // Every timed child (node -e 0 too) carries the probe, for its own CPU time beside the wall time.
+  const { rssProbe } = builtPaths(ctx.packageRoot);
   try {
     const env = { PATH: ctx.pathEnv };
-    const nodeRuns: number[] = [];
-    for (let i = 0; i < runs; i++) nodeRuns.push((await runNode(['-e', '0'], { env })).ms);
-    const reference = { label: 'node -e 0', value: median(nodeRuns) };
+    const nodeRuns: ChildRun[] = [];
+    for (let i = 0; i < runs; i++) nodeRuns.push(await runNode(['-e', '0'], { env, rssProbe }));
+    const reference = { label: 'node -e 0', value: median(nodeRuns.map((r) => r.ms)) };
+    const cpuReference = { label: 'node -e 0 CPU', value: median(nodeRuns.map((r) => r.cpuMs)) };
     ctx.log('one-shot: small repository');
     // Quick mode skips the small repo's warm-up: it has no map cache worth warming.
-    const smallMs = median((await timeRequests(runner, small, runs, ctx.quick ? 0 : 1)).map((r) => r.ms));
+    const smallRuns = await timeRequests(runner, small, runs, ctx.quick ? 0 : 1, rssProbe);
+    const smallMs = median(smallRuns.map((r) => r.ms));
+    const smallGit = await runner.countGit(small);
     ctx.log('one-shot: large repository (warming the repo-map cache)');
     const large = await largeRepo(ctx.cacheDir, largeSize(ctx.quick));
-    const largeMs = median((await timeRequests(runner, large, runs)).map((r) => r.ms));
+    const largeRuns = await timeRequests(runner, large, runs, 1, rssProbe);
+    const largeMs = median(largeRuns.map((r) => r.ms));
+    const largeGit = await runner.countGit(large);
     return {
       name: 'one-shot',
       rows: [
-        ratioRow('request, small repo', smallMs, 'ms', reference),
+        ratioRow('request, small repo', smallMs, 'ms', reference, { target: '<= 8x', ok: smallMs <= 8 * reference.value }),
+        ratioRow('request, small repo: CPU (user + system)', median(smallRuns.map((r) => r.cpuMs)), 'ms', cpuReference),
+        { metric: 'git processes per request, small repo', value: smallGit, unit: 'processes', target: '<= 4', ok: smallGit <= 4 },
         ratioRow(`request, ${large.files}-file repo, warm map`, largeMs, 'ms', reference),
+        ratioRow(`request, ${large.files}-file repo, warm map: CPU (user + system)`, median(largeRuns.map((r) => r.cpuMs)), 'ms', cpuReference),
+        { metric: `git processes per request, ${large.files}-file repo`, value: largeGit, unit: 'processes' },
         ratioRow('large / small', largeMs, 'ms', { label: 'small repo', value: smallMs }),
       ],
       notes: [
         `median of ${runs} requests each after one warm-up; each request = spawn, 2 model calls (edit + commit message), apply, commit`,
         'model time excluded: the fake server answers instantly in this process',
+        'CPU: the child process alone (user + system), git children not included; git processes counted in one more, untimed request',
       ],
     };
   } finally {

@@ -1,5 +1,5 @@
 // Preloaded into a measured child (`node --import rss-probe.js ...`): at exit it writes the process's
-// own peak RSS in KiB to fd 3, which the bench opened as a pipe; stdout and stderr stay the child's own.
+// own peak RSS in KiB and its CPU time (user + system, ms) to fd 3, which the bench opened as a pipe; stdout and stderr stay the child's own.
 import { readFileSync, writeSync } from 'node:fs';
 
 /**
@@ -19,7 +19,8 @@ function peakRssKiB(): number {
 // Registering at import is this module's whole job: it only exists to be preloaded.
 process.on('exit', () => {
   try {
-    writeSync(3, `maxrss=${peakRssKiB()}\n`);
+    const cpu = process.cpuUsage();
+    writeSync(3, `maxrss=${peakRssKiB()}\ncpu=${(cpu.user + cpu.system) / 1000}\n`);
   } catch {
     // No fd 3 (run without the bench): nothing to report to.
   }

@@ -21,7 +21,7 @@ import { createClipboard } from '../platform/clipboard.js';
 import { createClipboardClient } from '../model/clipboard-client.js';
 import { restoreContext } from './restore-context.js';
 import { createStateReader, stateTrackedWarning, type StateReader } from '../platform/state-files.js';
-import { trackedUnder } from '../git/ls-files.js';
+import { RequestListing } from '../git/repo-listing.js';
 import type { GuardState } from '../git/repo.js';
 import type { EmitEvent } from '../session/events.js';
 import { ModelProfiles } from '../session/model-profiles.js';
@@ -72,7 +72,7 @@ function createModelClient(settings: Settings, cwd: string, profileOf: ProfileBu
   return withApiKeyCheck(logged, missingApiKeyProblem(settings['base-url'], settings['api-key']));
 }
 
-function createMap(input: BuildInput, root: string, tokens: TokenCounter, tokenizer: () => string, contextWindow: number, stateReader: StateReader): RepoMapHandle | null {
+function createMap(input: BuildInput, root: string, tokens: TokenCounter, tokenizer: () => string, contextWindow: number, stateReader: StateReader, listing: RequestListing | null): RepoMapHandle | null {
   const { environment, settings } = input;
   if (settings['map-tokens'] <= 0) return null;
   const showProgress = environment.stderrIsTTY && !settings.json;
@@ -89,6 +89,7 @@ function createMap(input: BuildInput, root: string, tokens: TokenCounter, tokeni
     progress: showProgress ? (input.mapProgress ?? createProgressBar({ write: (t) => void environment.stderr.write(t), columns: environment.columns })) : undefined,
     subtree: subtreeOf(input),
     tagCacheDir: settings['tag-cache-dir'] ? resolve(environment.cwd, settings['tag-cache-dir']) : defaultTagStoreDir(environment.env, environment.homeDir),
+    listFiles: listing ? () => listing.files() : undefined,
   });
 }
 
@@ -123,7 +124,10 @@ export async function buildSession(rawInput: BuildInput): Promise<BuiltSession> 
   const stateProblem = input.repoRoot ? stateDirProblem(root) : null;
   if (stateProblem) emit({ type: 'warning', message: stateProblem });
   // Nothing in .tandem/ is trusted because it is there: files git tracks came with the repository.
-  const trackedState = input.repoRoot ? await trackedUnder(input.repoRoot, '.tandem', gitOptions) : new Set<string>();
+  // One listing of the repository per request (git/repo-listing.ts); start-up's serves a one-shot request too.
+  const oneShot = settings.message !== null || settings['message-file'] !== null;
+  const listing = input.repoRoot ? new RequestListing(input.repoRoot, { ...gitOptions, firstRequestAtOnce: oneShot }) : null;
+  const trackedState = listing ? await listing.trackedUnder('.tandem') : new Set<string>();
   const trackedWarning = stateTrackedWarning(trackedState);
   if (trackedWarning) emit({ type: 'warning', message: trackedWarning });
   const stateReader = createStateReader(root, { tracked: trackedState, warn: (message) => emit({ type: 'warning', message }) });
@@ -159,14 +163,14 @@ export async function buildSession(rawInput: BuildInput): Promise<BuiltSession> 
   const runShell = (command: string, { lint, ...extra }: ShellRunOptions = {}): ReturnType<ShellPort['run']> =>
     runner.run(command, { cwd: root, timeoutMs: commandTimeoutMs, env: lint === true ? withSafeImportPaths(childEnv) : childEnv, ...extra });
   // The map's tag cache and stored maps live in .tandem/ too
-  const repoMap = stateProblem ? null : createMap(input, root, tokens, () => profiles.get('main').name, choice.contextWindow, stateReader);
+  const repoMap = stateProblem ? null : createMap(input, root, tokens, () => profiles.get('main').name, choice.contextWindow, stateReader, listing);
 
   if (stateProblem && settings.resume !== null) throw new CliError(`cannot resume: ${stateProblem}`, EXIT.usage);
   const resumed = settings.resume !== null ? resumeSession(root, settings.resume, stateReader) : null;
   const log = stateProblem ? { recorder: null, emit } : openSessionLog(input, root, choice, resumed);
   if (log.recorder) sessionId = () => log.recorder.id;
   const stateUsable = input.repoRoot !== null && stateProblem === null;
-  const ports = createRequestPorts(input, { root, gitOptions, client, repoMap, runner, runShell, commandTimeoutMs, emit: log.emit, audit, mainModel: () => profiles.get('main').name, stateUsable, trackedState });
+  const ports = createRequestPorts(input, { root, gitOptions, client, repoMap, runner, runShell, commandTimeoutMs, emit: log.emit, audit, mainModel: () => profiles.get('main').name, stateUsable, trackedState, listing });
   const gitIncludes = input.repoRoot ? configFilesInRepository(input.repoRoot, gitConfigFiles) : [];
   const session = new Session({ ...sessionOptionsFrom(settings, choice, root), hooksDir, gitIncludes, sandbox: sandboxNote(settings) }, {
     ports,
@@ -178,14 +182,14 @@ export async function buildSession(rawInput: BuildInput): Promise<BuiltSession> 
   });
   sessionRef = session;
   if (resumed) {
-    session.restore(resumed.history, resumed.chatFiles);
+    session.restore(resumed.history, resumed.chatFiles, resumed.layout);
     for (const notice of [...resumed.notices, ...restoreContext(session, resumed, root)]) emit({ type: 'warning', message: notice });
     emit({ type: 'info', message: `Resumed session ${resumed.log.id} with ${resumed.history.length} messages.` });
   }
   const found = readInstructions(root, environment.cwd);
   session.addInstructions(found.instructions);
   for (const note of found.notes) emit({ type: 'warning', message: note });
-  const git = input.repoRoot ? createGitCommands(input.repoRoot, gitOptions) : null;
+  const git = input.repoRoot ? createGitCommands(input.repoRoot, gitOptions, listing) : null;
   const built: BuiltSession = {
     session,
     settings,

@@ -83,10 +83,20 @@ export interface ServerAnswer {
 
 export const NO_SERVER_ANSWER: ServerAnswer = { windows: new Map(), model: null, note: null };
 
+/**
+ * Whether the settings already say all a server's answer could: the model is named and its context window
+ * set (--context-window, or the user's model settings file), so whatever the server reports goes unused.
+ */
+export function settingsSayEverything(query: Pick<ServerQuery, 'settings' | 'modelGiven' | 'layers' | 'aliases'>): boolean {
+  if (!query.modelGiven) return false;
+  if (query.settings['context-window'] !== null) return true;
+  return lookupModelSettings(resolveModelAlias(query.settings.model, query.aliases), query.layers).contextWindowFrom === 'file';
+}
+
 /** Asks a server that is not a known hosted API what it serves, at start-up; silent when it says nothing useful. */
 export async function askServerAtStart(query: ServerQuery): Promise<ServerAnswer> {
   const baseURL = query.settings['base-url'] ?? DEFAULT_BASE_URL;
-  if (isHostedApi(baseURL)) return NO_SERVER_ANSWER;
+  if (isHostedApi(baseURL) || settingsSayEverything(query)) return NO_SERVER_ANSWER;
   const info = await askServer({
     baseURL,
     apiKey: query.settings['api-key'],

@@ -53,6 +53,8 @@ export interface RepoMapAdapterOptions {
   readonly stateReader?: StateReader;
   /** The user's tag cache shared by every checkout (--tag-cache-dir); without it only the repository's. */
   readonly tagCacheDir?: string;
+  /** The request's listing of the repository's files (see git/repo-listing.ts); default the map's own git call. */
+  readonly listFiles?: () => Promise<readonly string[] | null>;
 }
 
 /** Whether `path` (repository-relative) lies under `subtree` (every path when there is none). */
@@ -76,7 +78,7 @@ export function createRepoMapPort(options: RepoMapAdapterOptions): RepoMapHandle
   const onProgress = options.progress ? onlyWhenMany(options.progress) : undefined;
   // One source per port: the tag cache is loaded on the first request and kept for the next ones.
   const shared = options.tagCacheDir ? openSharedTags(options.tagCacheDir, join(options.packageRoot, 'queries')) : undefined;
-  const source = createMapSource(root, { pool, onProgress, stateReader: options.stateReader, shared });
+  const source = createMapSource(root, { pool, onProgress, stateReader: options.stateReader, shared, listOptions: options.listFiles ? { listFiles: options.listFiles } : undefined });
   let files: readonly string[] | undefined;
   const listed = async (): Promise<readonly string[]> => (files ??= (await source.listFiles()).filter((path) => inSubtree(options.subtree, path)));
   let refreshNext = false;

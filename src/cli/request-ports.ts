@@ -11,6 +11,7 @@ import type { AuditLog } from '../platform/audit-log.js';
 import { createRepoLock } from '../platform/repo-lock.js';
 import { NO_MODEL } from '../model/clipboard-client.js';
 import type { GuardState } from '../git/repo.js';
+import type { RequestListing } from '../git/repo-listing.js';
 import type { EmitEvent } from '../session/events.js';
 import { createAsker } from './asker.js';
 import { createChecksPort } from './checks-adapter.js';
@@ -35,6 +36,8 @@ export interface PortParts {
   /** `.tandem` is a real folder of a repository: the lock and the apply journal may live there. */
   readonly stateUsable: boolean;
   readonly trackedState: ReadonlySet<string>;
+  /** The request's one listing of the repository (null outside a repository). */
+  readonly listing: RequestListing | null;
 }
 
 /** --attribute-author / --attribute-committer / --attribute-co-authored-by for tandem's commits. */
@@ -55,7 +58,7 @@ export function createRequestPorts(input: BuildInput, parts: PortParts): Request
     model: client,
     // With --copy-paste there is no model for commit messages and summaries: tandem writes its own.
     weakModel: settings['copy-paste'] ? NO_MODEL : client,
-    git: input.repoRoot ? createGitPort(input.repoRoot, gitOptions, settings['git-commit-verify'], () => creditOf(settings, parts.mainModel())) : null,
+    git: input.repoRoot ? createGitPort(input.repoRoot, gitOptions, settings['git-commit-verify'], () => creditOf(settings, parts.mainModel()), parts.listing) : null,
     checks: createChecksPort({ root, runner, env: childEnv, lintEnv: withSafeImportPaths(childEnv), lintCommands: settings['lint-cmd'], testCommand: settings['test-cmd'], timeoutMs: commandTimeoutMs }),
     asker: createAsker({
       yesAlways: settings['yes-always'],
@@ -66,7 +69,7 @@ export function createRequestPorts(input: BuildInput, parts: PortParts): Request
     }),
     repoMap,
     shell: { run: (command) => runShell(command) },
-    files: input.repoRoot ? createRepoFilesPort(input.repoRoot, gitOptions, subtreeOf(input)) : null,
+    files: input.repoRoot ? createRepoFilesPort(input.repoRoot, gitOptions, subtreeOf(input), parts.listing) : null,
     lock:
       input.repoRoot && parts.stateUsable
         ? createRepoLock(input.repoRoot, {

@@ -39,6 +39,9 @@ import { createStateReader } from '../platform/state-files.js';
 type ParsedArgs = Extract<ParseArgsResult, { ok: true }>;
 
 export async function startTandem(environment: CliEnvironment, parsed: ParsedArgs): Promise<number> {
+  // The terminal renderer (Markdown, wrapping) is most of what a run without --json loads: it loads while
+  // git finds the repository and lists its config, not after.
+  const rendererLoad = parsed.flags.json || parsed.flags.sessions ? null : loadTerminalRenderer();
   const gitEnv = { ...environment.env };
   // One listing of git's config per repository for the whole run (the session's git calls share it).
   const gitGuards = new Map<string, GuardState>();
@@ -58,7 +61,7 @@ export async function startTandem(environment: CliEnvironment, parsed: ParsedArg
   const reply = await replyToApply(settings, environment);
   const interactive = !json && message === null && reply === null && environment.stdinIsTTY;
   const lines = createLineReader(environment, interactive);
-  const renderer = await createRenderer(environment, settings);
+  const renderer = await createRenderer(environment, settings, rendererLoad);
   const { settle, mapProgress } = renderer;
   const tracing = await startTracingIfAsked(environment, settings);
   const render = tracing ? tracing.wrap(renderer.emit) : renderer.emit;
@@ -89,6 +92,8 @@ export async function startTandem(environment: CliEnvironment, parsed: ParsedArg
     // Runs that talk to no model (--show-repo-map, --apply, --copy-paste, --lint, --test) ask the server nothing either.
     const action = checkActionOf(settings);
     const noModel = settings['show-repo-map'] || reply !== null || settings['copy-paste'] || (action !== null && action !== 'commit');
+    // The model client's SDK loads while the server is asked and the repository listed (its first use awaits it).
+    if (!noModel) preloadModelClient();
     const server = noModel ? NO_SERVER_ANSWER : await askServerAtStart({ settings, modelGiven: sources.get('model') !== 'default', layers: loaded.models.layers, aliases: loaded.models.aliases, http: environment.http });
     if (server.model !== null) settings = { ...settings, model: server.model };
     if (server.note !== null) emit({ type: 'info', message: server.note });
@@ -111,6 +116,16 @@ export async function startTandem(environment: CliEnvironment, parsed: ParsedArg
     await built?.close();
     await tracing?.close();
   }
+}
+
+/**
+ * Starts loading the `openai` package (the client imports it on its first request): its parse and compile
+ * then fill the start-up's waits for git and the server instead of following them.
+ */
+function preloadModelClient(): void {
+  import('openai').catch(() => {
+    // The client's own import reports a failure, when it needs the package.
+  });
 }
 
 /** --load FILE: its commands run before the first request; the first that fails ends the run (exit 2). */
@@ -187,10 +202,17 @@ function readMessage(settings: Settings, cwd: string): string | null {
   }
 }
 
+function loadTerminalRenderer(): Promise<typeof import('./render-terminal.js')> {
+  const loading = import('./render-terminal.js');
+  // Not awaited when the settings turn --json on after all; its failure then belongs to nobody.
+  loading.catch(() => {});
+  return loading;
+}
+
 /** The terminal renderer (Markdown, wrapping, spinner) is loaded only by a run that draws on a terminal. */
-async function createRenderer(environment: CliEnvironment, settings: Settings): Promise<TerminalRenderer> {
+async function createRenderer(environment: CliEnvironment, settings: Settings, loading: ReturnType<typeof loadTerminalRenderer> | null): Promise<TerminalRenderer> {
   if (settings.json) return { emit: createJsonRenderer((text) => void environment.stdout.write(text)), settle: () => {} };
-  const { createTerminalEmit } = await import('./render-terminal.js');
+  const { createTerminalEmit } = await (loading ?? loadTerminalRenderer());
   const stdout = streamTerminal(environment.stdout, { isTTY: environment.stdoutIsTTY });
   const stderr = streamTerminal(environment.stderr, { isTTY: environment.stderrIsTTY, columns: environment.columns });
   return createTerminalEmit({ stdout, stderr, env: environment.env }, settings.pretty);

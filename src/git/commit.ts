@@ -1,6 +1,6 @@
 // Commits exactly the given files, leaving every other staged or dirty file as it was. Tandem's own
 // commits carry a `Tandem-Commit: yes` trailer and a committer name ending in " (tandem)".
-import { createGit, runGit, toRepoPaths, tryGit, type Git, type GitOptions } from './repo.js';
+import { configListing, createGit, runGit, toRepoPaths, tryGit, type Git, type GitOptions } from './repo.js';
 import { GitOperationError } from './errors.js';
 import { isUntracked, statusOf, type StatusEntry } from './status.js';
 import { isUnmerged, operationInProgress } from './state.js';
@@ -36,13 +36,22 @@ interface Identity {
   readonly email: string;
 }
 
-/** The configured user identity (the last value of each key wins, as in git), tandem's own for what is missing. */
+/**
+ * The configured user identity (the last value of each key wins, as in git), tandem's own for what is
+ * missing. Read from the config listing the guard made already (every scope, includes followed), so a
+ * commit asks git for nothing more; when that listing failed, git is asked for the two keys.
+ */
 async function resolveIdentity(git: Git): Promise<Identity> {
-  const out = (await tryGit(git, ['config', '-z', '--get-regexp', '^user\\.(name|email)$'])) ?? '';
   const values = new Map<string, string>();
-  for (const record of out.split('\0')) {
-    const newline = record.indexOf('\n');
-    if (newline > 0) values.set(record.slice(0, newline), record.slice(newline + 1).trim());
+  const listed = await configListing(git);
+  if (listed) {
+    for (const { key, value } of listed) if (key === 'user.name' || key === 'user.email') values.set(key, value.trim());
+  } else {
+    const out = (await tryGit(git, ['config', '-z', '--get-regexp', '^user\\.(name|email)$'])) ?? '';
+    for (const record of out.split('\0')) {
+      const newline = record.indexOf('\n');
+      if (newline > 0) values.set(record.slice(0, newline), record.slice(newline + 1).trim());
+    }
   }
   return { name: values.get('user.name') || FALLBACK_NAME, email: values.get('user.email') || FALLBACK_EMAIL };
 }
@@ -102,14 +111,12 @@ export async function commitFiles(
 }
 
 /**
- * Stages the work-tree side of `entries`: tracked files with `add --update` (so a tracked file an ignore
- * rule matches is staged like any other), new files with `add --force` (they are in the commit because
- * they were asked for by path). Fully staged entries (a staged deletion) are left alone.
+ * Stages the new files among `entries` with `add --force` (they are in the commit because they were asked
+ * for by path). Tracked files need no staging: `commit --only` takes their work-tree side itself (edits
+ * and deletions alike, whatever an ignore rule says), and leaves a fully staged entry (a staged deletion) as it is.
  */
 async function stage(git: Git, entries: readonly StatusEntry[]): Promise<void> {
-  const tracked = unique(entries.filter((entry) => entry.worktree !== ' ' && !isUntracked(entry)).map((entry) => entry.path));
   const created = unique(entries.filter(isUntracked).map((entry) => entry.path));
-  if (tracked.length > 0) await runGit(git, ['--literal-pathspecs', 'add', '--update', '--', ...tracked]);
   if (created.length > 0) await runGit(git, ['--literal-pathspecs', 'add', '--force', '--', ...created]);
 }
 

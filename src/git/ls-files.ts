@@ -1,5 +1,5 @@
 // The repository's files as git sees them: tracked, plus untracked ones git does not ignore.
-import { createGit, runGit, type GitOptions } from './repo.js';
+import { createGit, runGit, type Git, type GitOptions } from './repo.js';
 
 /** Repo-relative posix paths, or null when `root` is not in a git work tree. */
 export async function listRepoFiles(root: string, env?: Readonly<Record<string, string | undefined>>): Promise<string[] | null> {
@@ -20,4 +20,31 @@ export async function trackedUnder(root: string, folder: string, options: GitOpt
   } catch {
     return new Set();
   }
+}
+
+/** One entry of git's index, as `ls-files -s -v` shows it. */
+export interface IndexEntry {
+  /** ls-files -v's tag: H tracked, S skip-worktree, M unmerged...; lower case for assume-unchanged. */
+  readonly tag: string;
+  readonly mode: string;
+  /** 0, or 1-3 for the sides of a conflict. */
+  readonly stage: number;
+  readonly path: string;
+}
+
+/** Every index entry with its tag, mode and stage, in one listing. */
+export async function listIndex(git: Git): Promise<IndexEntry[]> {
+  return parseIndexListing(await runGit(git, ['ls-files', '-s', '-v', '-z']));
+}
+
+/** Parses `ls-files -s -v -z`: records `<tag> <mode> <hash> <stage>\t<path>`. */
+export function parseIndexListing(out: string): IndexEntry[] {
+  return out
+    .split('\0')
+    .filter((record) => record.includes('\t'))
+    .map((record) => {
+      const tab = record.indexOf('\t');
+      const [tag = '', mode = '', , stage = '0'] = record.slice(0, tab).split(' ');
+      return { tag, mode, stage: Number(stage), path: record.slice(tab + 1) };
+    });
 }

@@ -29,6 +29,32 @@ export interface GuardState {
   listing?: Promise<ConfigEntry[] | null>;
   /** `.git/config`'s size and change time when it was listed. */
   stamp?: string;
+  /**
+   * Where the files of GIT_PATH_NAMES live (absolute), asked once per run: they follow from the layout of
+   * the repository (a worktree's own folder, the common one), which a run does not change.
+   */
+  gitPaths?: Promise<ReadonlyMap<string, string>>;
+}
+
+/** The files tandem looks for in git's folder: its exclude file and the markers of an operation in progress. */
+export const GIT_PATH_NAMES: readonly string[] = ['info/exclude', 'MERGE_HEAD', 'CHERRY_PICK_HEAD', 'REVERT_HEAD', 'rebase-merge', 'rebase-apply'];
+const GIT_PATH_ARGS = GIT_PATH_NAMES.flatMap((name) => ['--git-path', name]);
+
+/** `rev-parse --git-path` answers (one per line, relative to `cwd`) as absolute paths by name. */
+function gitPathMap(lines: readonly string[], cwd: string): Map<string, string> {
+  return new Map(GIT_PATH_NAMES.map((name, i) => [name, resolve(cwd, lines[i] ?? '')]));
+}
+
+/** Where git keeps each of GIT_PATH_NAMES for this repository (one rev-parse per run, or none after findRepoRoot). */
+export function gitPaths(git: Git): Promise<ReadonlyMap<string, string>> {
+  if (git.guard.gitPaths) return git.guard.gitPaths;
+  const asked = runGit(git, ['rev-parse', ...GIT_PATH_ARGS]).then((out) => gitPathMap(out.split('\n').filter((line) => line !== ''), git.root));
+  git.guard.gitPaths = asked;
+  // A failure is not kept: the next caller asks git again.
+  asked.catch(() => {
+    if (git.guard.gitPaths === asked) git.guard.gitPaths = undefined;
+  });
+  return asked;
 }
 
 /** A git runner rooted at one folder; every git call of the git layer goes through runGit. */
@@ -167,17 +193,20 @@ export async function tryGit(git: Git, args: string[]): Promise<string | null> {
 export async function findRepoRoot(cwd: string, options: GitOptions = {}): Promise<string | null> {
   let top: string | null;
   try {
-    top = await tryGit(createGit(cwd, options), ['rev-parse', '--show-toplevel']);
+    // git's folder paths come with the top folder in the same call, for the rest of the run (see gitPaths).
+    top = await tryGit(createGit(cwd, options), ['rev-parse', '--show-toplevel', ...GIT_PATH_ARGS]);
   } catch {
     return null;
   }
-  const root = top?.trim();
+  const [first, ...paths] = (top ?? '').split('\n').filter((line) => line !== '');
+  const root = first?.trim();
   if (!root) return null;
   // `core.worktree` in a shipped `.git/config` can name any folder (your home) as the work tree: tandem
   // works only in a work tree that contains the folder it was started in.
   if (!containsFolder(root, cwd)) {
     throw new GitOperationError('not_a_repo', `git's work tree for ${cwd} is ${root} (core.worktree in the repository's config?), which does not contain this folder; tandem does not work there.`);
   }
+  if (options.guards && paths.length === GIT_PATH_NAMES.length) sharedGuard(options.guards, root).gitPaths ??= Promise.resolve(gitPathMap(paths, cwd));
   return root;
 }
 

@@ -1,10 +1,11 @@
 // What git is in the middle of (a merge, a rebase...) and which files git will not take from the work
 // tree (skip-worktree, assume-unchanged, inside a submodule), so tandem never stages a conflict or
 // reports as committed an edit that git ignores.
-import { resolve } from 'node:path';
 import { nodeFileSystem as fs } from '../platform/file-system.js';
-import { createGit, runGit, toRepoPaths, type Git, type GitOptions } from './repo.js';
+import { listIndex, type IndexEntry } from './ls-files.js';
+import { createGit, gitPaths, toRepoPaths, type Git, type GitOptions } from './repo.js';
 
+/** Each marker's name (one of GIT_PATH_NAMES) and what it means. */
 const IN_PROGRESS: ReadonlyArray<readonly [string, string]> = [
   ['MERGE_HEAD', 'a merge'],
   ['CHERRY_PICK_HEAD', 'a cherry-pick'],
@@ -15,10 +16,9 @@ const IN_PROGRESS: ReadonlyArray<readonly [string, string]> = [
 
 /** "a merge", "a rebase"... when one is in progress, else null. */
 export async function operationInProgress(git: Git): Promise<string | null> {
-  const out = await runGit(git, ['rev-parse', ...IN_PROGRESS.flatMap(([name]) => ['--git-path', name])]);
-  const paths = out.split('\n').filter((line) => line !== '');
-  const index = paths.findIndex((path) => fs.exists(resolve(git.root, path)));
-  return index >= 0 ? (IN_PROGRESS[index]?.[1] ?? null) : null;
+  const paths = await gitPaths(git);
+  const found = IN_PROGRESS.find(([name]) => fs.exists(paths.get(name)!));
+  return found?.[1] ?? null;
 }
 
 /** Unmerged status codes of porcelain v1 (both sides' columns). */
@@ -37,10 +37,12 @@ export interface UntrackablePath {
  */
 export async function untrackablePaths(root: string, paths: readonly string[], options: GitOptions = {}): Promise<UntrackablePath[]> {
   if (paths.length === 0) return [];
-  const git = createGit(root, options);
-  const relative = toRepoPaths(root, paths);
+  return untrackableIn(await listIndex(createGit(root, options)), toRepoPaths(root, paths));
+}
+
+/** untrackablePaths over an index listing already made (`relative`: repository-relative paths). */
+export function untrackableIn(index: readonly IndexEntry[], relative: readonly string[]): UntrackablePath[] {
   const found: UntrackablePath[] = [];
-  const index = await indexEntries(git);
   const wanted = new Set(relative);
   for (const { tag, path } of index) {
     if (!wanted.has(path)) continue;
@@ -55,20 +57,4 @@ export async function untrackablePaths(root: string, paths: readonly string[], o
     }
   }
   return found;
-}
-
-interface IndexEntry {
-  /** ls-files -v's tag: S for skip-worktree, lower case for assume-unchanged. */
-  readonly tag: string;
-  readonly mode: string;
-  readonly path: string;
-}
-
-/** Every index entry with its tag and mode, in one listing (`<tag> <mode> <hash> <stage>\t<path>`). */
-async function indexEntries(git: Git): Promise<IndexEntry[]> {
-  const out = await runGit(git, ['ls-files', '-s', '-v', '-z']);
-  return out
-    .split('\0')
-    .filter((record) => record.includes('\t'))
-    .map((record) => ({ tag: record[0] ?? '', mode: record.slice(2, record.indexOf(' ', 2)), path: record.slice(record.indexOf('\t') + 1) }));
 }

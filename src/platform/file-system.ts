@@ -12,6 +12,7 @@ import {
   openSync,
   readdirSync,
   readFileSync,
+  readSync,
   realpathSync,
   renameSync,
   rmSync,
@@ -37,6 +38,10 @@ export interface FileSystem {
   statSync(path: string): Stats;
   /** Stats of the link itself, not what it points at. */
   lstatSync(path: string): Stats;
+  /** Like lstatSync, but undefined when nothing is there. */
+  lstatIfAnySync(path: string): Stats | undefined;
+  /** Reads the file's first bytes into `buffer` (at most its length): the bytes read, or null when it cannot be read. */
+  readHeadSync(path: string, buffer: Buffer): Buffer | null;
   realpathSync(path: string): string;
   readdirSync(path: string): string[];
   readFileSync(path: string): Buffer;
@@ -94,6 +99,22 @@ export const nodeFileSystem: FileSystem = {
   exists: (path) => existsSync(path),
   statSync: (path) => statSync(path),
   lstatSync: (path) => lstatSync(path),
+  lstatIfAnySync: (path) => lstatSync(path, { throwIfNoEntry: false }),
+  readHeadSync(path, buffer) {
+    let fd: number;
+    try {
+      fd = openSync(path, 'r');
+    } catch {
+      return null;
+    }
+    try {
+      return buffer.subarray(0, readSync(fd, buffer, 0, buffer.length, 0));
+    } catch {
+      return null;
+    } finally {
+      closeSync(fd);
+    }
+  },
   realpathSync: (path) => realpathSync(path),
   readdirSync: (path) => readdirSync(path),
   readFileSync: (path) => readFileSync(path),

@@ -2,8 +2,7 @@
 // without git), minus .tandem/, .tandemignore matches, binaries, generated/minified files,
 // lock files, big files and files no code grammar covers.
 import { createHash } from 'node:crypto';
-import { closeSync, lstatSync, openSync, readSync } from 'node:fs';
-import { readdir, readFile } from 'node:fs/promises';
+import { nodeFileSystem as fs } from '../platform/file-system.js';
 import path from 'node:path';
 import ignore from 'ignore';
 import { listRepoFiles } from '../git/ls-files.js';
@@ -25,6 +24,11 @@ export interface ListMapFilesOptions {
   knownSkipped?: (relPath: string, size: number, mtimeMs: number) => boolean;
   /** Called for each file whose head was read and judged not a source. */
   onSkipped?: (relPath: string, size: number, mtimeMs: number) => void;
+  /**
+   * The repository's files as git lists them (null: not a repository); default one `git ls-files` call.
+   * The CLI passes its request listing, so the map asks git nothing of its own.
+   */
+  listFiles?: () => Promise<readonly string[] | null>;
 }
 
 /** A listed file and the stat it was judged by (reused as the tag cache's key). */
@@ -67,7 +71,7 @@ export async function listMapFileStats(root: string, options: ListMapFilesOption
 export async function statMapCandidates(root: string, options: ListMapFilesOptions = {}): Promise<MapFile[]> {
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_FILE_BYTES;
   const accept = options.accept ?? defaultAccept;
-  const candidates = (await listRepoFiles(root)) ?? (await walkFiles(root));
+  const candidates = (await (options.listFiles ? options.listFiles() : listRepoFiles(root))) ?? (await walkFiles(root));
   const ignored = await tandemIgnore(root);
   const byName = candidates.filter((rel) =>
     !rel.startsWith('.tandem/') && !ignored(rel) && accept(rel) && !isSkippedByName(rel)).sort();
@@ -76,7 +80,7 @@ export async function statMapCandidates(root: string, options: ListMapFilesOptio
   const files: MapFile[] = [];
   for (const rel of byName) {
     // lstat: a symlink (maybe to a file outside the repository) is never mapped; its target is, when inside
-    const info = lstatSync(path.join(root, rel), { throwIfNoEntry: false });
+    const info = fs.lstatIfAnySync(path.join(root, rel));
     if (info?.isFile() && info.size <= maxBytes) files.push({ path: rel, size: info.size, mtimeMs: info.mtimeMs });
   }
   return files;
@@ -132,19 +136,7 @@ const headBuffer = Buffer.alloc(HEAD_BYTES);
 
 /** The file's first bytes (a view of a shared buffer: use it before the next read). */
 function readHeadSync(absPath: string): Buffer | null {
-  let fd: number;
-  try {
-    fd = openSync(absPath, 'r');
-  } catch {
-    return null;
-  }
-  try {
-    return headBuffer.subarray(0, readSync(fd, headBuffer, 0, HEAD_BYTES, 0));
-  } catch {
-    return null;
-  } finally {
-    closeSync(fd);
-  }
+  return fs.readHeadSync(absPath, headBuffer);
 }
 
 /** null when root is not inside a git work tree (or git is missing). */
@@ -154,7 +146,7 @@ async function walkFiles(root: string): Promise<string[]> {
   const pending = [''];
   while (pending.length > 0) {
     const dir = pending.pop() ?? '';
-    const entries = await readdir(path.join(root, dir), { withFileTypes: true }).catch(() => []);
+    const entries = await fs.readdirEntries(path.join(root, dir)).catch(() => []);
     for (const entry of entries) {
       const rel = dir ? `${dir}/${entry.name}` : entry.name;
       if (entry.isDirectory()) {
@@ -168,7 +160,7 @@ async function walkFiles(root: string): Promise<string[]> {
 }
 
 export async function tandemIgnore(root: string): Promise<(rel: string) => boolean> {
-  const rules = await readFile(path.join(root, '.tandemignore'), 'utf8').catch(() => null);
+  const rules = await fs.readFile(path.join(root, '.tandemignore')).then((bytes) => bytes.toString('utf8'), () => null);
   if (rules === null) return () => false;
   const matcher = ignore().add(rules);
   return (rel) => matcher.ignores(rel);

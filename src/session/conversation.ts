@@ -14,7 +14,9 @@ export class Conversation {
 
   /** The request is in the log before it is sent, so a crash during the reply still leaves it to resume. */
   logRequest(content: string): void {
-    this.recorder?.record({ type: 'message', role: 'user', content });
+    // With the message as the model gets it, so a resumed chat repeats this prompt byte for byte.
+    const layout = this.recorder ? this.layout.pendingRecord(this.history) : null;
+    this.recorder?.record({ type: 'message', role: 'user', content, ...(layout ? { layout } : {}) });
   }
 
   /** The exchange joins the history; the reply (the request was logged already) joins the log. */
@@ -31,5 +33,6 @@ export class Conversation {
     const content = `${last.content}\n\n[tandem: ${note}]`;
     this.history[this.history.length - 1] = { ...last, content };
     this.layout.amendLastReply(this.history, content);
+    this.recorder?.record({ type: 'amend', content });
   }
 }

@@ -16,12 +16,28 @@ function isMessage(v: unknown): boolean {
   return isString(role) && ROLES.has(role) && isString(content);
 }
 
+function isLayout(v: unknown): boolean {
+  return (
+    isRecord(v) &&
+    isString(v['sent']) &&
+    typeof v['rebuilt'] === 'boolean' &&
+    Array.isArray(v['files']) &&
+    v['files'].every((f) => isRecord(f) && isString(f['path']) && isString(f['text']))
+  );
+}
+
 const CHECKS: Readonly<Record<string, Check>> = {
   meta: (v) =>
     ['id', 'version', 'created', 'model', 'editFormat'].every((k) => isString(v[k])) && isStringList(v['files']) && isStringList(v['readOnly'])
       ? null
       : 'a meta entry needs id, version, created, model, editFormat (strings) and files, readOnly (lists of names)',
-  message: (v) => (isMessage(v) ? null : 'a message entry needs role user or assistant and a text content'),
+  message: (v) =>
+    !isMessage(v)
+      ? 'a message entry needs role user or assistant and a text content'
+      : v['layout'] === undefined || (v['role'] === 'user' && isLayout(v['layout']))
+        ? null
+        : "a message entry's layout needs sent (text), files (path, text) and rebuilt (true or false)",
+  amend: (v) => (isString(v['content']) ? null : 'an amend entry needs a text content'),
   files: (v) => (isStringList(v['chat']) && isStringList(v['readOnly']) ? null : 'a files entry needs chat and readOnly lists of names'),
   summary: (v) =>
     Array.isArray(v['messages']) && v['messages'].every(isMessage) && Number.isInteger(v['replaced']) && (v['replaced'] as number) >= 0

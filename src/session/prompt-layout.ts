@@ -21,6 +21,25 @@ export interface LayoutTurn {
   readonly rebuilt: boolean;
 }
 
+/**
+ * What a sent turn adds to the layout, as the session log keeps it so a resumed chat goes on appending:
+ * the request's message as sent, the copies of chat files the model received with it (whole or by diff),
+ * and whether it started a new conversation.
+ */
+export interface LayoutRecord {
+  readonly sent: string;
+  readonly files: ReadonlyArray<{ readonly path: string; readonly text: string }>;
+  readonly rebuilt: boolean;
+}
+
+/** A conversation as the model last saw it, put back from a session log. */
+export interface RestoredLayout {
+  /** Earlier turns exactly as they were sent, replies included. */
+  readonly conversation: readonly ChatMessage[];
+  /** The text of each chat file the model has a copy of. */
+  readonly files: ReadonlyArray<{ readonly path: string; readonly text: string }>;
+}
+
 interface KnownFile {
   /** The text the model has, after every diff sent so far. */
   readonly text: string;
@@ -61,6 +80,29 @@ export class PromptLayout {
   sent(history: readonly ChatMessage[], turn: LayoutTurn, message: ChatMessage): void {
     const known = this.planned.get(turn);
     this.pending = known ? { turn, history, historyLength: history.length, message, known } : null;
+  }
+
+  /**
+   * The turn last given to sent() for `history`, as the session log keeps it; null when there is none or
+   * its message carries images (never logged: a resumed chat then starts a new conversation).
+   */
+  pendingRecord(history: readonly ChatMessage[]): LayoutRecord | null {
+    const pending = this.pending;
+    if (!pending || pending.history !== history || history.length !== pending.historyLength || pending.message.images?.length) return null;
+    const { turn, known } = pending;
+    const changed = turn.rebuilt ? [...known.keys()] : [...turn.fullFiles.map((f) => f.path), ...turn.changes.map((c) => c.path)];
+    return { sent: pending.message.content, files: changed.map((path) => ({ path, text: known.get(path)!.text })), rebuilt: turn.rebuilt };
+  }
+
+  /** Continues a conversation a session log describes: the next turn appends to it as if it had never stopped. */
+  restore(history: readonly ChatMessage[], restored: RestoredLayout): void {
+    this.pending = null;
+    this.state = {
+      history,
+      historyLength: history.length,
+      conversation: [...restored.conversation],
+      known: new Map(restored.files.map((f): [string, KnownFile] => [f.path, { text: f.text, diffChars: 0 }])),
+    };
   }
 
   /**

@@ -6,6 +6,7 @@ import type { ChatMessage } from '../model/types.js';
 import { nodeFileSystem, type FileSystem, type TextFileSystem } from '../platform/file-system.js';
 import { logEntryProblem } from './log-entry-shape.js';
 import { TandemError } from '../platform/errors.js';
+import type { LayoutRecord, RestoredLayout } from './prompt-layout.js';
 
 export type LogEntry =
   | {
@@ -20,7 +21,10 @@ export type LogEntry =
       /** false for one-shot and piped runs, which `--resume` without an id passes over. */
       readonly interactive?: boolean;
     }
-  | { readonly type: 'message'; readonly role: ChatMessage['role']; readonly content: string }
+  /** A request (user) carries `layout`: the message as sent and the file copies it gave the model. */
+  | { readonly type: 'message'; readonly role: ChatMessage['role']; readonly content: string; readonly layout?: LayoutRecord }
+  /** tandem added a note to the last reply (what became of its edits): the reply now reads `content`. */
+  | { readonly type: 'amend'; readonly content: string }
   | { readonly type: 'files'; readonly chat: string[]; readonly readOnly: string[] }
   /** The first `replaced` history messages were replaced by `messages` (a summary and its acknowledgement). */
   | { readonly type: 'summary'; readonly messages: ChatMessage[]; readonly replaced: number }
@@ -173,6 +177,54 @@ export interface ReplayedSession {
   readonly readOnly: string[];
   readonly pages: LoggedPage[];
   readonly images: LoggedImage[];
+  /** The conversation as the model last saw it, when the log describes it to its end (see LayoutReplay). */
+  readonly layout: RestoredLayout | null;
+}
+
+/**
+ * Replays the prompt layout beside the history: each logged request's message as sent, then its reply,
+ * appended to the conversation the way the running chat did. Anything the log cannot vouch for (a
+ * request logged without its layout, an unanswered one, a summary or /clear) leaves no layout, and the
+ * resumed chat starts a new conversation, as before.
+ */
+class LayoutReplay {
+  private conversation: ChatMessage[] | null = null;
+  private files = new Map<string, string>();
+  private sent: string | null = null;
+
+  request(entry: Extract<LogEntry, { type: 'message' }>, history: readonly ChatMessage[]): void {
+    const layout = entry.layout;
+    this.sent = null;
+    if (!layout) return this.drop();
+    if (layout.rebuilt) {
+      this.conversation = [...history];
+      this.files = new Map();
+    }
+    if (this.conversation === null) return;
+    for (const file of layout.files) this.files.set(file.path, file.text);
+    this.sent = layout.sent;
+  }
+
+  reply(content: string): void {
+    if (this.conversation === null || this.sent === null) return this.drop();
+    this.conversation.push({ role: 'user', content: this.sent }, { role: 'assistant', content });
+    this.sent = null;
+  }
+
+  amend(content: string): void {
+    const last = this.conversation?.at(-1);
+    if (this.conversation && last?.role === 'assistant') this.conversation[this.conversation.length - 1] = { ...last, content };
+  }
+
+  drop(): void {
+    this.conversation = null;
+    this.sent = null;
+  }
+
+  result(): RestoredLayout | null {
+    if (this.conversation === null || this.sent !== null) return null;
+    return { conversation: this.conversation, files: [...this.files].map(([path, text]) => ({ path, text })) };
+  }
 }
 
 /** Rebuilds the chat a log describes. */
@@ -183,6 +235,7 @@ export function replaySession(entries: readonly LogEntry[]): ReplayedSession {
   let readOnly: string[] = [];
   let pages: LoggedPage[] = [];
   let images: LoggedImage[] = [];
+  const layout = new LayoutReplay();
   for (const entry of entries) {
     switch (entry.type) {
       case 'meta':
@@ -191,18 +244,29 @@ export function replaySession(entries: readonly LogEntry[]): ReplayedSession {
         readOnly = [...entry.readOnly];
         break;
       case 'message':
-        if (entry.role === 'user') closeUnanswered(history);
+        if (entry.role === 'user') {
+          if (closeUnanswered(history)) layout.drop();
+          layout.request(entry, history);
+        } else layout.reply(entry.content);
         history.push({ role: entry.role, content: entry.content });
         break;
+      case 'amend': {
+        const last = history.at(-1);
+        if (last?.role === 'assistant') history[history.length - 1] = { ...last, content: entry.content };
+        layout.amend(entry.content);
+        break;
+      }
       case 'files':
         chatFiles = [...entry.chat];
         readOnly = [...entry.readOnly];
         break;
       case 'summary':
         history = [...entry.messages, ...history.slice(entry.replaced)];
+        layout.drop();
         break;
       case 'clear':
         history = [];
+        layout.drop();
         break;
       case 'context':
         pages = [...entry.pages];
@@ -212,13 +276,16 @@ export function replaySession(entries: readonly LogEntry[]): ReplayedSession {
         break;
     }
   }
-  closeUnanswered(history);
-  return { meta, history, chatFiles, readOnly, pages, images };
+  if (closeUnanswered(history)) layout.drop();
+  return { meta, history, chatFiles, readOnly, pages, images, layout: layout.result() };
 }
 
 /** Requests are logged before they are sent: one whose reply never came (an error, a crash) gets a note. */
 const UNANSWERED_NOTE = '[no reply: the request failed or tandem stopped before the reply arrived]';
 
-function closeUnanswered(history: ChatMessage[]): void {
-  if (history.at(-1)?.role === 'user') history.push({ role: 'assistant', content: UNANSWERED_NOTE });
+/** True when it added the note. */
+function closeUnanswered(history: ChatMessage[]): boolean {
+  if (history.at(-1)?.role !== 'user') return false;
+  history.push({ role: 'assistant', content: UNANSWERED_NOTE });
+  return true;
 }

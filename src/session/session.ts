@@ -17,7 +17,7 @@ import { endWithError } from './error-ending.js';
 import type { EmitEvent, Totals } from './events.js';
 import { readChatFileTexts, readReadOnlyTexts, RefusalWarnings } from './file-texts.js';
 import type { ModelProfiles, ModelRole } from './model-profiles.js';
-import { PromptLayout } from './prompt-layout.js';
+import { PromptLayout, type RestoredLayout } from './prompt-layout.js';
 import { requestReply, requestWithinWindow, type RequestStepDeps } from './request-step.js';
 import type { ChatMode, Instruction, LoadedCoder, ReadOnlyFile, RequestOutcome, SessionDeps, SessionOptions, StepResult } from './session-types.js';
 import { summarizeHistory } from './summarize.js';
@@ -151,10 +151,12 @@ export class Session {
   }
 
   /** Puts back a chat read from a session log (nothing is recorded again). */
-  restore(history: readonly ChatMessage[], chatFiles: readonly string[]): void {
+  restore(history: readonly ChatMessage[], chatFiles: readonly string[], layout: RestoredLayout | null = null): void {
     // A log written before reasoning was kept apart may still hold it: it is never sent back.
     this.history = history.map((m) => (m.role === 'assistant' ? { ...m, content: withoutReasoning(m.content) } : m));
     this.files.splice(0, this.files.length, ...chatFiles);
+    // The next request appends to the conversation the model last saw, so its prompt cache still holds.
+    if (layout) this.layoutOf(this.history).restore(this.history, layout);
   }
 
   /** One user request and its reflections, in the session's mode or a one-off `mode`. */

@@ -140,7 +140,12 @@ describe('bench sections (quick)', () => {
     // Separate caches, so the two can run side by side: only the shape is checked here.
     const [oneShot, memory] = await Promise.all([runOneShotBench(await context()), runMemoryBench(await context())]);
     expectRows(oneShot, 'one-shot');
-    expect(oneShot.rows).toHaveLength(3);
+    expect(oneShot.rows).toHaveLength(7);
+    // Counted through a `git` first on PATH: a request starts a few (never none: it commits).
+    const gitRow = oneShot.rows.find((r) => r.metric === 'git processes per request, small repo')!;
+    expect(gitRow.value).toBeGreaterThanOrEqual(2);
+    expect(gitRow.value).toBeLessThan(30);
+    expect(oneShot.rows.find((r) => r.metric.endsWith('CPU (user + system)'))?.reference?.label).toBe('node -e 0 CPU');
     expectRows(memory, 'memory');
     // The probe reports the child's own RSS: tandem with a map needs more than an empty node.
     expect(memory.rows[1]!.ratio).toBeGreaterThan(1);

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { REUSE_TARGET, runCacheChat, summarizeCacheChat } from '../../bench/cache.js';
 import { CHAT_FILE, CHAT_STEPS, promptReuse, sharedPrefixLength } from '../../bench/cache-chat.js';
+import { resumeRunArgs } from '../../bench/cache-resume.js';
 
 const PACKAGE_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const PATH_ENV = process.env['PATH'] ?? '/usr/bin:/bin';
@@ -41,5 +42,15 @@ describe('prefix reuse arithmetic', () => {
     expect(sharedPrefixLength('xbc', 'abc')).toBe(0);
     const reuse = promptReuse(['aaaa', 'aaaabb', 'baaaabb'], (t) => t.length);
     expect(reuse).toEqual([{ promptTokens: 4, reusedTokens: 0 }, { promptTokens: 6, reusedTokens: 4 }, { promptTokens: 7, reusedTokens: 0 }]);
+  });
+});
+
+describe('the resumed-runs chain', () => {
+  it('names the chat file in the first run only and resumes the latest session after it', () => {
+    const first = resumeRunArgs('http://127.0.0.1:1/v1', 0);
+    const later = resumeRunArgs('http://127.0.0.1:1/v1', 2);
+    expect(first.slice(-3)).toEqual(['--message', CHAT_STEPS[0]!.input, CHAT_FILE]);
+    expect(later.slice(-3)).toEqual(['--message', CHAT_STEPS[2]!.input, '--resume']);
+    expect(later).not.toContain(CHAT_FILE);
   });
 });
