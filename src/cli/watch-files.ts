@@ -4,7 +4,7 @@
 // What git writes (checkout, pull, rebase, merge, stash) fires nothing: a comment that HEAD's version
 // of the file holds (or a merge's other side, or a stash entry) is git's, whenever its event arrives.
 // tandem's own writes fire nothing either.
-import { closeSync, constants, existsSync, fstatSync, openSync, readSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { createGit, tryGit } from '../git/repo.js';
@@ -12,6 +12,7 @@ import { listRepoFiles } from '../git/ls-files.js';
 import { tandemIgnore } from '../repomap/list-files.js';
 import type { FileWatcher, WatchFiles } from '../platform/file-watcher.js';
 import { readConfinedText } from '../platform/text-files.js';
+import { readRegularFile } from '../platform/state-files.js';
 import { findAiComments, watchesPath, type AiComment } from '../watch/ai-comments.js';
 import { AiCommentTracker } from '../watch/comment-tracker.js';
 import { SaveBurst, type Burst, type BurstTimer } from '../watch/save-burst.js';
@@ -104,7 +105,7 @@ export class FileWatch {
     this.dirs = new Set(files.flatMap(parentDirs));
     for (let i = 0; i < files.length; i++) {
       const path = files[i]!;
-      const text = readRegularFile(join(root, path), MAX_WATCHED_BYTES);
+      const text = readRegularText(join(root, path), MAX_WATCHED_BYTES);
       if (text !== null) this.tracker.absorb(path, findAiComments(path, text));
       if (i % READS_PER_TURN === READS_PER_TURN - 1) await yieldToLoop();
     }
@@ -239,27 +240,6 @@ function parentDirs(path: string): string[] {
  * The text of a regular file (not a symlink, not a device, at most `maxBytes`), or null. The quick read
  * for taking stock at start: what it finds is only ever marked foreign, so it needs no realpath checks.
  */
-function readRegularFile(path: string, maxBytes: number): string | null {
-  let fd: number;
-  try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-  } catch {
-    return null;
-  }
-  try {
-    const st = fstatSync(fd);
-    if (!st.isFile() || st.size > maxBytes) return null;
-    const buffer = Buffer.allocUnsafe(st.size);
-    let length = 0;
-    while (length < buffer.length) {
-      const n = readSync(fd, buffer, length, buffer.length - length, null);
-      if (n === 0) break;
-      length += n;
-    }
-    return buffer.toString('utf8', 0, length);
-  } catch {
-    return null;
-  } finally {
-    closeSync(fd);
-  }
+function readRegularText(path: string, maxBytes: number): string | null {
+  return readRegularFile(path, (st) => st.size <= maxBytes)?.data.toString('utf8') ?? null;
 }

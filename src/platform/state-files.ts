@@ -85,6 +85,35 @@ export function readUserFile(file: string, maxBytes: number): StateRead {
   return readAtMost(file, file, maxBytes);
 }
 
+/**
+ * A regular file's bytes, opened without following a link and without blocking on a FIFO, and judged by
+ * the stat of what was opened: null when it is anything else, `accept` refuses it, or it cannot be read.
+ */
+export function readRegularFile(file: string, accept: (st: Stats) => boolean): { readonly data: Buffer; readonly stat: Stats } | null {
+  let fd: number;
+  try {
+    fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch {
+    return null;
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile() || !accept(st)) return null;
+    const buffer = Buffer.allocUnsafe(st.size);
+    let length = 0;
+    while (length < buffer.length) {
+      const n = readSync(fd, buffer, length, buffer.length - length, null);
+      if (n === 0) break;
+      length += n;
+    }
+    return { data: buffer.subarray(0, length), stat: st };
+  } catch {
+    return null;
+  } finally {
+    closeSync(fd);
+  }
+}
+
 function readAtMost(file: string, rel: string, maxBytes: number): StateRead {
   let fd: number;
   try {

@@ -4,7 +4,7 @@
 // The folder lies outside every repository, so no clone can plant an entry; still, an entry is read
 // as the confined state files are (src/platform/state-files.ts): never through a link, never blocking
 // on a FIFO, only a regular file of ours under a cap, and a refusal reads as absent.
-import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { readRegularFile } from './state-files.js';
 import { lstat, mkdir, readdir, rename, rm, utimes, writeFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
@@ -65,29 +65,10 @@ export function createTagStore(options: TagStoreOptions): TagStore {
   const read = (key: string): Buffer | null => {
     if (!KEY.test(key)) return null;
     const file = entryPath(key);
-    let fd: number;
-    try {
-      fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-    } catch {
-      return null;
-    }
-    try {
-      const st = fstatSync(fd);
-      if (!st.isFile() || st.size > MAX_ENTRY_BYTES || (uid >= 0 && st.uid !== uid)) return null;
-      const buffer = Buffer.allocUnsafe(st.size);
-      let length = 0;
-      while (length < buffer.length) {
-        const n = readSync(fd, buffer, length, buffer.length - length, null);
-        if (n === 0) break;
-        length += n;
-      }
-      if (now() - st.mtimeMs > TOUCH_AFTER_MS) touched.push(file);
-      return buffer.subarray(0, length);
-    } catch {
-      return null;
-    } finally {
-      closeSync(fd);
-    }
+    const got = readRegularFile(file, (st) => st.size <= MAX_ENTRY_BYTES && (uid < 0 || st.uid === uid));
+    if (got === null) return null;
+    if (now() - got.stat.mtimeMs > TOUCH_AFTER_MS) touched.push(file);
+    return got.data;
   };
 
   const writeOne = async (key: string, bytes: Uint8Array): Promise<void> => {
