@@ -148,26 +148,34 @@ export async function runOneShotBench(ctx: SectionContext): Promise<SectionResul
   const runner = await startRequestRunner(ctx);
   const small = await smallRepo();
   // Wall times come from plain runs; the CPU rows from runs of their own that carry the probe (its
-  // preload costs a few ms of start-up, so it stays out of the wall times and of `node -e 0`).
+  // preload costs a few ms of start-up, so it stays out of the wall times and of `node -e 0`). Quick mode
+  // (the suite's smoke test) makes one probed run of each and reads both figures from it.
   const { rssProbe } = builtPaths(ctx.packageRoot);
-  const cpuRuns = ctx.quick ? 1 : 3;
+  const cpuRuns = 3;
+  const wallProbe = ctx.quick ? rssProbe : undefined;
+  const probed = async (timed: ChildRun[], more: () => Promise<ChildRun[]>): Promise<ChildRun[]> => (ctx.quick ? timed : more());
   try {
     const env = { PATH: ctx.pathEnv };
     const nodeRuns: ChildRun[] = [];
-    for (let i = 0; i < runs; i++) nodeRuns.push(await runNode(['-e', '0'], { env }));
-    const nodeCpu: ChildRun[] = [];
-    for (let i = 0; i < cpuRuns; i++) nodeCpu.push(await runNode(['-e', '0'], { env, rssProbe }));
+    for (let i = 0; i < runs; i++) nodeRuns.push(await runNode(['-e', '0'], { env, rssProbe: wallProbe }));
+    const nodeCpu = await probed(nodeRuns, async () => {
+      const more: ChildRun[] = [];
+      for (let i = 0; i < cpuRuns; i++) more.push(await runNode(['-e', '0'], { env, rssProbe }));
+      return more;
+    });
     const reference = { label: 'node -e 0', value: median(nodeRuns.map((r) => r.ms)) };
     const cpuReference = { label: 'node -e 0 CPU', value: median(nodeCpu.map((r) => r.cpuMs)) };
     ctx.log('one-shot: small repository');
     // Quick mode skips the small repo's warm-up: it has no map cache worth warming.
-    const smallMs = median((await timeRequests(runner, small, runs, ctx.quick ? 0 : 1)).map((r) => r.ms));
-    const smallRuns = await timeRequests(runner, small, cpuRuns, 0, rssProbe);
+    const smallTimed = await timeRequests(runner, small, runs, ctx.quick ? 0 : 1, wallProbe);
+    const smallMs = median(smallTimed.map((r) => r.ms));
+    const smallRuns = await probed(smallTimed, () => timeRequests(runner, small, cpuRuns, 0, rssProbe));
     const smallGit = await runner.countGit(small);
     ctx.log('one-shot: large repository (warming the repo-map cache)');
     const large = await largeRepo(ctx.cacheDir, largeSize(ctx.quick));
-    const largeMs = median((await timeRequests(runner, large, runs)).map((r) => r.ms));
-    const largeRuns = await timeRequests(runner, large, cpuRuns, 0, rssProbe);
+    const largeTimed = await timeRequests(runner, large, runs, 1, wallProbe);
+    const largeMs = median(largeTimed.map((r) => r.ms));
+    const largeRuns = await probed(largeTimed, () => timeRequests(runner, large, cpuRuns, 0, rssProbe));
     const largeGit = await runner.countGit(large);
     return {
       name: 'one-shot',
@@ -183,7 +191,7 @@ export async function runOneShotBench(ctx: SectionContext): Promise<SectionResul
       notes: [
         `median of ${runs} requests each after one warm-up; each request = spawn, 2 model calls (edit + commit message), apply, commit`,
         'model time excluded: the fake server answers instantly in this process',
-        `CPU: the child process alone (user + system), git children not included, median of ${cpuRuns} more requests; git processes counted in one more, untimed request`,
+        `CPU: the child process alone (user + system), git children not included, median of ${ctx.quick ? 'the same' : cpuRuns} requests (quick mode: the timed ones, probe on); git processes counted in one more, untimed request`,
       ],
     };
   } finally {
