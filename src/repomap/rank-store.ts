@@ -172,6 +172,7 @@ export function tagFingerprints(index: NameIndex): Fingerprints {
   index.packs.forEach((packed, file) => {
     const kindA = packed.kinds.map((kind) => hashString(kind, SEED_A));
     const kindB = packed.kinds.map((kind) => hashString(kind, SEED_B));
+    const isRef = packed.kinds.map((kind) => kind.startsWith('ref:'));
     let a = SEED_A;
     let b = SEED_B;
     const { data, names } = packed;
@@ -184,8 +185,7 @@ export function tagFingerprints(index: NameIndex): Fingerprints {
         nameB[name] = hashString(text, SEED_B);
       }
       const kind = data[i + 1] ?? 0;
-      const isRef = packed.kinds[kind]?.startsWith('ref:') === true;
-      const count = isRef ? (data[i + 3] ?? 1) : 0;
+      const count = isRef[kind] === true ? (data[i + 3] ?? 1) : 0;
       a = mix(mix(mix(a, nameA[name] ?? 0), kindA[kind] ?? 0), count);
       b = mix(mix(mix(b, nameB[name] ?? 0), kindB[kind] ?? 0), count);
     }
@@ -199,19 +199,23 @@ export function tagFingerprints(index: NameIndex): Fingerprints {
 export function definedDigests(index: NameIndex, prints: Fingerprints): { defStarts: Int32Array; defDigests: Uint32Array } {
   const n = index.files.length;
   const defStarts = new Int32Array(n + 1);
-  const digests: number[] = [];
+  const digests = new Uint32Array(index.defName.length * 2);
+  // The file that last wrote each name: a name defined twice in one file is kept once.
+  const lastFile = new Int32Array(prints.nameA.length).fill(-1);
+  let count = 0;
   for (let file = 0; file < n; file++) {
-    defStarts[file] = digests.length / 2;
-    const seen = new Set<number>();
+    defStarts[file] = count;
     for (let k = index.defStart[file] ?? 0; k < (index.defStart[file + 1] ?? 0); k++) {
       const name = index.defName[k] ?? 0;
-      if (seen.has(name)) continue;
-      seen.add(name);
-      digests.push(prints.nameA[name] ?? 0, prints.nameB[name] ?? 0);
+      if (lastFile[name] === file) continue;
+      lastFile[name] = file;
+      digests[count * 2] = prints.nameA[name] ?? 0;
+      digests[count * 2 + 1] = prints.nameB[name] ?? 0;
+      count++;
     }
   }
-  defStarts[n] = digests.length / 2;
-  return { defStarts, defDigests: Uint32Array.from(digests) };
+  defStarts[n] = count;
+  return { defStarts, defDigests: digests.slice(0, count * 2) };
 }
 
 /** What a ranker works out once per index to use or write a stored graph. */
