@@ -93,7 +93,7 @@ export function encodeGraph({ filesDigest, fingerprints, defStarts, defDigests, 
 export function decodeGraph(data: Uint8Array): GraphSnapshot | undefined {
   if (data.byteLength < HEADER_WORDS * 4) return undefined;
   // Typed views need an aligned start: copy when the bytes sit at an odd offset.
-  const bytes = data.byteOffset % 8 === 0 ? data : data.slice();
+  const bytes = data.byteOffset % 8 === 0 ? data : new Uint8Array(data);
   const { buffer, byteOffset } = bytes;
   const header = new Uint32Array(buffer, byteOffset, HEADER_WORDS);
   const [magic, version, n = 0, edges = 0, digestA = 0, digestB = 0, defs = 0] = header;
