@@ -153,7 +153,7 @@ export function filesDigest(files: readonly string[]): [number, number] {
   return [a, b >>> 0];
 }
 
-/** Per file a digest of its tags; per name id (of the names the files use) a digest of its text. */
+/** Per file a digest of its tags; per name id of the table a digest of its text. */
 export interface Fingerprints {
   readonly files: Uint32Array;
   readonly nameA: Uint32Array;
@@ -165,34 +165,55 @@ export interface Fingerprints {
  * tuple's name (as text, so independent of this process's name ids), kind, and reference count.
  */
 export function tagFingerprints(index: NameIndex): Fingerprints {
-  const nameA = new Uint32Array(index.names.length);
-  const nameB = new Uint32Array(index.names.length);
-  const seen = new Uint8Array(index.names.length);
+  const { nameA, nameB } = nameDigests(index.names);
   const out = new Uint32Array(index.files.length * 2);
   index.packs.forEach((packed, file) => {
-    const kindA = packed.kinds.map((kind) => hashString(kind, SEED_A));
-    const kindB = packed.kinds.map((kind) => hashString(kind, SEED_B));
-    const isRef = packed.kinds.map((kind) => kind.startsWith('ref:'));
-    let a = SEED_A;
-    let b = SEED_B;
-    const { data, names } = packed;
-    for (let i = 0; i < data.length; i += 4) {
-      const name = data[i] ?? 0;
-      if (seen[name] === 0) {
-        seen[name] = 1;
-        const text = names[name] ?? '';
-        nameA[name] = hashString(text, SEED_A);
-        nameB[name] = hashString(text, SEED_B);
-      }
-      const kind = data[i + 1] ?? 0;
-      const count = isRef[kind] === true ? (data[i + 3] ?? 1) : 0;
-      a = mix(mix(mix(a, nameA[name] ?? 0), kindA[kind] ?? 0), count);
-      b = mix(mix(mix(b, nameB[name] ?? 0), kindB[kind] ?? 0), count);
-    }
+    const kinds = packed.kinds.length;
+    const kindA = new Uint32Array(kinds);
+    const kindB = new Uint32Array(kinds);
+    const isRef = new Uint8Array(kinds);
+    packed.kinds.forEach((kind, k) => {
+      kindA[k] = hashString(kind, SEED_A);
+      kindB[k] = hashString(kind, SEED_B);
+      isRef[k] = kind.startsWith('ref:') ? 1 : 0;
+    });
+    const [a, b] = fileDigest(packed.data, nameA, nameB, kindA, kindB, isRef);
     out[file * 2] = a;
     out[file * 2 + 1] = b;
   });
   return { files: out, nameA, nameB };
+}
+
+/** Two digests of every name of the table, in one pass over each name's characters. */
+function nameDigests(names: readonly string[]): { nameA: Uint32Array; nameB: Uint32Array } {
+  const nameA = new Uint32Array(names.length);
+  const nameB = new Uint32Array(names.length);
+  for (let id = 0; id < names.length; id++) {
+    const text = names[id] ?? '';
+    let ha = SEED_A;
+    let hb = SEED_B;
+    for (let c = 0; c < text.length; c++) {
+      const code = text.charCodeAt(c);
+      ha = Math.imul(ha ^ code, 0x01000193);
+      hb = Math.imul(hb ^ code, 0x01000197);
+    }
+    nameA[id] = ha >>> 0;
+    nameB[id] = hb >>> 0;
+  }
+  return { nameA, nameB };
+}
+
+function fileDigest(data: Int32Array, nameA: Uint32Array, nameB: Uint32Array, kindA: Uint32Array, kindB: Uint32Array, isRef: Uint8Array): [number, number] {
+  let a = SEED_A;
+  let b = SEED_B;
+  for (let i = 0; i < data.length; i += 4) {
+    const name = data[i] ?? 0;
+    const kind = data[i + 1] ?? 0;
+    const count = isRef[kind] === 1 ? (data[i + 3] ?? 1) : 0;
+    a = Math.imul(Math.imul(Math.imul(a ^ (nameA[name] ?? 0), 0x01000193) ^ (kindA[kind] ?? 0), 0x01000193) ^ count, 0x01000193);
+    b = Math.imul(Math.imul(Math.imul(b ^ (nameB[name] ?? 0), 0x01000193) ^ (kindB[kind] ?? 0), 0x01000193) ^ count, 0x01000193);
+  }
+  return [a >>> 0, b >>> 0];
 }
 
 /** Each file's defined names as digest pairs, file after file (defStarts as in GraphSnapshot). */
