@@ -16,6 +16,7 @@ import type { RepoMapStats } from '../src/repomap/repo-map.js';
 import { median } from './measure.js';
 import { listMapFiles } from '../src/repomap/list-files.js';
 import { mapStorePath } from '../src/repomap/map-store.js';
+import { rankGraphPath } from '../src/repomap/rank-store.js';
 import { tagCachePath } from '../src/repomap/tag-cache.js';
 import { defaultTagThreads, languagesOf } from '../src/repomap/tags-pool.js';
 import { ensureGitRepo, generateTree, realPythonTree, threeRenderersTree, type RealTree } from './repomap-trees.js';
@@ -178,6 +179,7 @@ async function benchTree({ label, path: tree, role: treeRole }: RealTree, origin
   for (let round = 0; round < options.rounds; round++) {
     await rm(tagCachePath(tree), { force: true });
     await rm(mapStorePath(tree), { force: true });
+    await rm(rankGraphPath(tree), { force: true });
     // Each build writes its caches after its map is done; the next build (a new process) needs them.
     const cold = await timed(build);
     await cold.value.flush();
