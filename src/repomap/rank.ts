@@ -363,7 +363,7 @@ export function createRanker(store?: GraphStore): Ranker {
         const { adjacency, shares } = last;
         const ranks = pageRankAdjacency(adjacency, { personalization: teleport, shares }).ranks;
         ranked = { adjacency, ranks, defRanks: definitionRanks(index, weigh, ranks, mentionedIds) };
-        if (persist && plainBuilt > 0) saveGraph(store, index, digestsOf(index), plainRows, refWeigher(multipliers.values, new Set()));
+        if (persist && plainBuilt > 0) saveGraph(store, index, () => digestsOf(index), plainRows, refWeigher(multipliers.values, new Set()));
       }
       rankings.delete(rankingKey);
       rankings.set(rankingKey, ranked);
@@ -387,12 +387,13 @@ export function createRanker(store?: GraphStore): Ranker {
  * Writes the plain rows in the background (a chat file's plain row, not needed for this ranking,
  * is built then). The rows are never changed in place, so they can be read after the map is shown.
  */
-function saveGraph(store: GraphStore, index: NameIndex, digests: IndexDigests, plainRows: readonly (EdgeRow | undefined)[], plain: RefWeight): void {
+function saveGraph(store: GraphStore, index: NameIndex, digestsNow: () => IndexDigests, plainRows: readonly (EdgeRow | undefined)[], plain: RefWeight): void {
   const rows = plainRows.slice();
   store.save(() => {
     const scratch = rowScratch(index.files.length);
     const complete = index.files.map((_file, source) => rows[source] ?? buildRow(index, plain, source, scratch));
-    const { prints, defStarts, defDigests, files } = digests;
+    // Digests too are worked out after the map is shown (a cold build has none yet).
+    const { prints, defStarts, defDigests, files } = digestsNow();
     return { filesDigest: files, fingerprints: prints.files, defStarts, defDigests, adjacency: assemble(complete) };
   });
 }
