@@ -11,6 +11,7 @@ import { openSharedTags } from '../repomap/shared-tags.js';
 import { createTagsPool, defaultTagThreads, type ProgressCallback } from '../repomap/tags-pool.js';
 import { definitionKinds, type PackedTags } from '../repomap/packed-tags.js';
 import { mentionedDefinitions } from '../repomap/mentioned.js';
+import { createGraphStore } from '../repomap/rank-store.js';
 import type { EmitEvent } from '../session/events.js';
 import type { StateReader } from '../platform/state-files.js';
 
@@ -93,6 +94,8 @@ export function createRepoMapPort(options: RepoMapAdapterOptions): RepoMapHandle
   const { tokenizer } = options;
   const shape = (): StoredMapShape => ({ version, tokenizer: tokenizer?.() ?? '', noFilesMultiplier: options.noFilesMultiplier, contextWindow: options.contextWindow, subtree: options.subtree });
   const stored = tokenizer ? storedMaps(root, source, shape, options.stateReader) : undefined;
+  // Kept on disk where the maps are: a new process after one file changed re-ranks only what moved.
+  const rankStore = stored ? createGraphStore(root, options.stateReader) : undefined;
   const map = createRepoMap({
     listFiles: listed,
     collectTags: collect,
@@ -102,6 +105,7 @@ export function createRepoMapPort(options: RepoMapAdapterOptions): RepoMapHandle
     refreshMode: options.refreshMode,
     budgetGrowth: budgetGrowthOf(options.noFilesMultiplier, options.contextWindow),
     stored: stored?.maps,
+    rankStore,
   });
   return {
     async get(request) {
@@ -138,6 +142,7 @@ export function createRepoMapPort(options: RepoMapAdapterOptions): RepoMapHandle
     flush: async () => {
       await source.flush();
       await stored?.save();
+      await rankStore?.flush();
     },
     lastStats: () => map.lastStats(),
   };
