@@ -8,7 +8,7 @@ import { createStateReader, readStateText, STATE_CAPS, type StateReader } from '
 import { nodeFileSystem, type TextFileSystem } from '../platform/file-system.js';
 import type { EmitEvent, SessionEvent } from '../session/events.js';
 import { listSessions, newSessionId, readSessionLog, replaySession, SessionLog, sessionsDir, type LogEntry, type ReplayedSession, type SessionRecorder } from '../session/session-log.js';
-import { describeFsError } from '../edits/apply.js';
+import { describeFsError } from '../round/apply.js';
 import { CliError } from './cli-error.js';
 import { EXIT } from '../session/exit-codes.js';
 import { isBelow } from '../platform/path-inside.js';

@@ -1,6 +1,5 @@
 // Decodes file bytes into a FileSnapshot ('\n' text + how it was stored) and encodes planned text back
 // the same way: line endings, BOM and final-newline state survive an edit.
-import type { FileSystem } from '../platform/file-system.js';
 import type { FileSnapshot } from './types.js';
 
 export const DEFAULT_MAX_FILE_BYTES = 1024 * 1024;
@@ -47,31 +46,6 @@ export function decodeFileBytes(
   const eol = crlf > lf ? '\r\n' : '\n';
   const text = raw.replace(/\r\n/g, '\n');
   return { ok: true, snapshot: { path, text, eol, bom, finalNewline: text.endsWith('\n') } };
-}
-
-/** Reads `absPath`; a missing file gives a snapshot with `text: null`. */
-export async function readFileSnapshot(
-  fs: FileSystem,
-  absPath: string,
-  repoPath: string,
-  maxBytes = DEFAULT_MAX_FILE_BYTES,
-): Promise<DecodeResult> {
-  let bytes: Buffer;
-  try {
-    const st = await fs.stat(absPath);
-    // A FIFO or device would block or never end: edited like a binary file, i.e. not at all
-    if (!st.isFile()) return { ok: false, reason: 'binary', message: `${repoPath} is not a regular file; it cannot be edited.` };
-    if (st.size > maxBytes) return { ok: false, reason: 'too_large', message: `${repoPath} is ${st.size} bytes, over the ${maxBytes}-byte limit for edits.` };
-    bytes = await fs.readFile(absPath);
-  } catch (err) {
-    // ENOTDIR (a parent is a file) and ENAMETOOLONG: no file here either; checkWrites tells the model.
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'ENAMETOOLONG') {
-      return { ok: true, snapshot: missingSnapshot(repoPath) };
-    }
-    throw err;
-  }
-  return decodeFileBytes(repoPath, bytes, maxBytes);
 }
 
 /**

@@ -1,8 +1,6 @@
 // Turns a path written by the model into a safe repository-relative posix path, or refuses it.
-// Lexical checks are pure (usable by the planner); symlink checks read the file system through the port.
+// Pure lexical checks (the planner's); the symlink checks that read the file system are round/real-repo-path.ts.
 import path from 'node:path';
-import { nodeFileSystem, type FileSystem, type Stats } from '../platform/file-system.js';
-import { isBelow } from '../platform/path-inside.js';
 import { TandemError } from '../platform/errors.js';
 import { normalizePath } from '../platform/repo-path.js';
 
@@ -25,7 +23,7 @@ export class PathRefusedError extends TandemError {
   }
 }
 
-function refuse(kind: PathRefusalKind, requested: string): PathRefusedError {
+export function refuse(kind: PathRefusalKind, requested: string): PathRefusedError {
   const why: Record<PathRefusalKind, string> = {
     empty: 'the path is empty',
     escapes_root: 'the path uses `..` to leave the repository',
@@ -66,42 +64,3 @@ export function normalizeRepoPath(relOrAbs: string, root?: string): string | Pat
   return segments.join('/');
 }
 
-async function lstatOrNull(fs: FileSystem, p: string): Promise<Stats | null> {
-  try {
-    return await fs.lstat(p);
-  } catch {
-    return null;
-  }
-}
-
-/**
- * Resolves `relOrAbs` against `root` and follows every symlink on the way: the real location of
- * the deepest existing component must stay inside the real root and outside `.git/`.
- * Throws PathRefusedError; returns the lexical repo-relative path.
- */
-export async function resolveRepoPath(root: string, relOrAbs: string, fs: FileSystem = nodeFileSystem): Promise<string> {
-  const realRoot = await fs.realpath(root);
-  let rel = normalizeRepoPath(relOrAbs, root);
-  if (rel instanceof PathRefusedError && rel.kind === 'absolute_outside' && realRoot !== root) {
-    rel = normalizeRepoPath(relOrAbs, realRoot);
-  }
-  if (rel instanceof PathRefusedError) throw rel;
-  const segments = rel.split('/');
-  for (let i = segments.length; i > 0; i--) {
-    const abs = path.join(realRoot, ...segments.slice(0, i));
-    const st = await lstatOrNull(fs, abs);
-    if (st === null) continue;
-    let real: string;
-    try {
-      real = await fs.realpath(abs);
-    } catch {
-      // A dangling symlink: we cannot prove where a write through it would land.
-      throw refuse('symlink_outside', relOrAbs);
-    }
-    if (!isBelow(realRoot, real)) throw refuse('symlink_outside', relOrAbs);
-    const first = path.relative(realRoot, real).split(path.sep)[0] ?? '';
-    if (first.toLowerCase() === '.git') throw refuse('git_internal', relOrAbs);
-    break;
-  }
-  return rel;
-}

@@ -3,10 +3,11 @@
 // midway puts back what the plan already wrote, so a reply lands whole or not at all.
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { DEFAULT_MAX_FILE_BYTES, encodeSnapshotText, readFileSnapshot } from './file-text.js';
-import { PathRefusedError, normalizeRepoPath, resolveRepoPath } from './paths.js';
-import type { RefusedPath } from './plan.js';
-import type { EditPlan, FileSnapshot, PlannedFile } from './types.js';
+import { DEFAULT_MAX_FILE_BYTES, decodeFileBytes, encodeSnapshotText, missingSnapshot, type DecodeResult } from '../edits/file-text.js';
+import { PathRefusedError, normalizeRepoPath } from '../edits/paths.js';
+import { resolveRepoPath } from './real-repo-path.js';
+import type { RefusedPath } from '../edits/plan.js';
+import type { EditPlan, FileSnapshot, PlannedFile } from '../edits/types.js';
 import { nodeFileSystem, type FileSystem } from '../platform/file-system.js';
 import { forgetJournalNonce, recordJournalNonce, removeEmptyFolders, removeJournal, sha256, writeJournal } from './apply-journal.js';
 import { hostname } from 'node:os';
@@ -272,4 +273,29 @@ export function describeFsError(err: unknown): string {
   };
   if (code && words[code]) return words[code];
   return code ?? (err instanceof Error ? err.message.split('\n')[0] ?? 'unknown error' : String(err));
+}
+
+/** Reads `absPath`; a missing file gives a snapshot with `text: null`. */
+export async function readFileSnapshot(
+  fs: FileSystem,
+  absPath: string,
+  repoPath: string,
+  maxBytes = DEFAULT_MAX_FILE_BYTES,
+): Promise<DecodeResult> {
+  let bytes: Buffer;
+  try {
+    const st = await fs.stat(absPath);
+    // A FIFO or device would block or never end: edited like a binary file, i.e. not at all
+    if (!st.isFile()) return { ok: false, reason: 'binary', message: `${repoPath} is not a regular file; it cannot be edited.` };
+    if (st.size > maxBytes) return { ok: false, reason: 'too_large', message: `${repoPath} is ${st.size} bytes, over the ${maxBytes}-byte limit for edits.` };
+    bytes = await fs.readFile(absPath);
+  } catch (err) {
+    // ENOTDIR (a parent is a file) and ENAMETOOLONG: no file here either; checkWrites tells the model.
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'ENAMETOOLONG') {
+      return { ok: true, snapshot: missingSnapshot(repoPath) };
+    }
+    throw err;
+  }
+  return decodeFileBytes(repoPath, bytes, maxBytes);
 }

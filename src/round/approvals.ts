@@ -2,7 +2,7 @@
 // file declined earlier in this chat. What is refused or declined leaves the set with its reason.
 import type { FileSystem } from '../platform/file-system.js';
 import { decideEdit, type EditPolicyDecision } from '../edits/edit-policy.js';
-import { realRepoPath } from '../edits/real-repo-path.js';
+import { realRepoPath } from './real-repo-path.js';
 import { replyLimitReason } from '../edits/reply-limits.js';
 import type { PlannedFile } from '../edits/types.js';
 import type { AuditKind, AuditLog } from '../platform/audit-log.js';

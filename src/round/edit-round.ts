@@ -1,14 +1,14 @@
 // One parsed reply becomes a change: lock -> plan a ChangeSet (dry run) -> refuse what cannot be written
 // -> approvals -> write -> commit -> unlock. Everything the model must fix comes back as text in
 // `problems`; nothing here throws for a model mistake.
-import { ApplyError, loadSnapshots, type JournalOptions } from '../edits/apply.js';
-import { recoverJournal } from '../edits/apply-journal.js';
+import { ApplyError, loadSnapshots, type JournalOptions } from './apply.js';
+import { recoverJournal } from './apply-journal.js';
 import { describeRoundProblems } from '../edits/failure-message.js';
 import { placeholderFolder } from '../edits/redirect.js';
 import type { BlockFailure, Edit, ParseResult, PlannedFile } from '../edits/types.js';
 import { unifiedDiff } from '../edits/unified-diff.js';
 import { nodeFileSystem, type FileSystem } from '../platform/file-system.js';
-import { checkWrites } from '../edits/write-plan.js';
+import { checkWrites } from './write-plan.js';
 import { join } from 'node:path';
 import type { AuditLog } from '../platform/audit-log.js';
 import type { RepoLock } from '../platform/repo-lock.js';

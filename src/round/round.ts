@@ -2,7 +2,7 @@
 // needs gets them offered; otherwise its edits are planned, approved, written and committed, the files
 // they failed on and the commands it suggests are offered, the checks run, and what failed becomes the
 // next message for the model. The session calls the round and gets back how the step ends.
-import { ApplyError } from '../edits/apply.js';
+import { ApplyError } from './apply.js';
 import { fillPlaceholders } from '../platform/placeholders.js';
 import type { Coder } from '../coders/base-coder.js';
 import type { RequestPorts } from '../coders/ports.js';

@@ -3,7 +3,7 @@
 // committed; the one exception (git mid-merge) leaves tandem's writes uncommitted, in the ledger.
 import { GitOperationError } from '../git/errors.js';
 import { isTandemError, TandemError } from '../platform/errors.js';
-import { ApplyError, applyPlanWithUndo, type AppliedPlan, type JournalOptions } from '../edits/apply.js';
+import { ApplyError, applyPlanWithUndo, type AppliedPlan, type JournalOptions } from './apply.js';
 import type { PlannedFile } from '../edits/types.js';
 import type { FileSystem } from '../platform/file-system.js';
 import type { GitPort } from '../coders/ports.js';

@@ -2,7 +2,7 @@
 // or written by the same reply), a name longer than the file system allows. These are the model's
 // mistakes and go back to it as edit failures; nothing is written for them.
 import path from 'node:path';
-import type { PlannedFile } from './types.js';
+import type { PlannedFile } from '../edits/types.js';
 import { nodeFileSystem, type FileSystem } from '../platform/file-system.js';
 
 // Linux limits: 255 bytes a name, 4096 bytes a path (NAME_MAX, PATH_MAX).

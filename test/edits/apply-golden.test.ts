@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { applyPlanWithUndo, loadSnapshots } from '../../src/edits/apply.js';
+import { applyPlanWithUndo, loadSnapshots } from '../../src/round/apply.js';
 import { parseReply } from '../../src/coders/registry.js';
 import { planEdits } from '../../src/edits/plan.js';
 import type { EditFormat } from '../../src/edits/types.js';

@@ -2,7 +2,8 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { PathRefusedError, normalizeRepoPath, resolveRepoPath } from '../../src/edits/paths.js';
+import { PathRefusedError, normalizeRepoPath } from '../../src/edits/paths.js';
+import { resolveRepoPath } from '../../src/round/real-repo-path.js';
 
 let root: string;
 let outside: string;

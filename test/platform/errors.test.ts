@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { isTandemError, TandemError } from '../../src/platform/errors.js';
 import { GitOperationError } from '../../src/git/errors.js';
-import { ApplyError } from '../../src/edits/apply.js';
+import { ApplyError } from '../../src/round/apply.js';
 import { PathRefusedError } from '../../src/edits/paths.js';
 import { SandboxError } from '../../src/platform/sandbox.js';
 import { ReadRefusedError } from '../../src/platform/text-files.js';

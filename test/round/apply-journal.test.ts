@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 
 import { hostname } from 'node:os';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { recordJournalNonce, recoverJournal, sha256 } from '../../src/edits/apply-journal.js';
+import { recordJournalNonce, recoverJournal, sha256 } from '../../src/round/apply-journal.js';
 import { nodeFileSystem as nodeWriteFs } from '../../src/platform/file-system.js';
 import { gitRepo, tempDir } from '../support/temp-repo.js';
 

@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ApplyError, applyPlanWithUndo, loadSnapshots } from '../../src/edits/apply.js';
+import { ApplyError, applyPlanWithUndo, loadSnapshots } from '../../src/round/apply.js';
 import { decodeFileBytes, encodeSnapshotText } from '../../src/edits/file-text.js';
 import { planEdits } from '../../src/edits/plan.js';
 import type { Edit } from '../../src/edits/types.js';

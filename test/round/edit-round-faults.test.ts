@@ -8,7 +8,7 @@ import { runEditRound, type CommitWritten } from '../../src/round/edit-round.js'
 import type { GitPort } from '../../src/coders/ports.js';
 import type { FormatPrompts } from '../../src/coders/prompt-files.js';
 import { nodeFileSystem as nodeWriteFs, type FileSystem as WriteFs } from '../../src/platform/file-system.js';
-import { recoverJournal } from '../../src/edits/apply-journal.js';
+import { recoverJournal } from '../../src/round/apply-journal.js';
 import { createRepoLock } from '../../src/platform/repo-lock.js';
 import { commitFiles } from '../../src/git/commit.js';
 import { dirtyFiles } from '../../src/git/dirty.js';

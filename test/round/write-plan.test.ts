@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { createCoder } from '../../src/coders/base-coder.js';
 import { describeEditProblems, runEditRound } from '../../src/round/edit-round.js';
 import type { FormatPrompts } from '../../src/coders/prompt-files.js';
-import { checkWrites } from '../../src/edits/write-plan.js';
+import { checkWrites } from '../../src/round/write-plan.js';
 import type { PlannedFile } from '../../src/edits/types.js';
 import { searchReplace } from '../support/replies.js';
 import { gitRepo, read } from '../support/temp-repo.js';
