@@ -16,7 +16,6 @@ import type { RepoMapStats } from '../src/repomap/repo-map.js';
 import { median } from './measure.js';
 import { listMapFiles } from '../src/repomap/list-files.js';
 import { mapStorePath } from '../src/repomap/map-store.js';
-import { rankGraphPath } from '../src/repomap/rank-store.js';
 import { tagCachePath } from '../src/repomap/tag-cache.js';
 import { defaultTagThreads, languagesOf } from '../src/repomap/tags-pool.js';
 import { ensureGitRepo, generateTree, polyglotTree, realPythonTree, threeRenderersTree, type RealTree } from './repomap-trees.js';
@@ -235,7 +234,6 @@ async function benchTree({ label, path: tree, role: treeRole }: RealTree, origin
     await rm(tagCachePath(tree), { force: true });
     await rm(mapStorePath(tree), { force: true });
     await rm(tagCacheDir, { recursive: true, force: true });
-    await rm(rankGraphPath(tree), { force: true });
     // Each build writes its caches after its map is done; the next build (a new process) needs them.
     const cold = await timed(build);
     await cold.value.flush();
@@ -296,7 +294,6 @@ async function benchTree({ label, path: tree, role: treeRole }: RealTree, origin
 async function secondCloneRound(clone: string, switched: readonly string[], round: number, buildIn: (root: string) => ReturnType<typeof buildMap>): Promise<{ secondClone: number; branchSwitch: number }> {
   await rm(tagCachePath(clone), { force: true });
   await rm(mapStorePath(clone), { force: true });
-  await rm(rankGraphPath(clone), { force: true });
   const second = await timed(() => buildIn(clone));
   await second.value.flush();
   const originals = await Promise.all(switched.map((file) => readFile(path.join(clone, file))));

@@ -11,7 +11,6 @@ import { openSharedTags } from '../repomap/shared-tags.js';
 import { createTagsPool, defaultTagThreads, type ProgressCallback } from '../repomap/tags-pool.js';
 import { definitionKinds, type PackedTags } from '../repomap/packed-tags.js';
 import { mentionedDefinitions } from '../repomap/mentioned.js';
-import { createGraphStore } from '../repomap/rank-store.js';
 import type { EmitEvent } from '../session/events.js';
 import type { StateReader } from '../platform/state-files.js';
 
@@ -94,8 +93,6 @@ export function createRepoMapPort(options: RepoMapAdapterOptions): RepoMapHandle
   const { tokenizer } = options;
   const shape = (): StoredMapShape => ({ version, tokenizer: tokenizer?.() ?? '', noFilesMultiplier: options.noFilesMultiplier, contextWindow: options.contextWindow, subtree: options.subtree });
   const stored = tokenizer ? storedMaps(root, source, shape, options.stateReader) : undefined;
-  // Kept on disk where the maps are: a new process after one file changed re-ranks only what moved.
-  const rankStore = stored ? createGraphStore(root, options.stateReader) : undefined;
   const map = createRepoMap({
     listFiles: listed,
     collectTags: collect,
@@ -105,7 +102,6 @@ export function createRepoMapPort(options: RepoMapAdapterOptions): RepoMapHandle
     refreshMode: options.refreshMode,
     budgetGrowth: budgetGrowthOf(options.noFilesMultiplier, options.contextWindow),
     stored: stored?.maps,
-    rankStore,
   });
   return {
     async get(request) {
@@ -142,7 +138,6 @@ export function createRepoMapPort(options: RepoMapAdapterOptions): RepoMapHandle
     flush: async () => {
       await source.flush();
       await stored?.save();
-      await rankStore?.flush();
     },
     lastStats: () => map.lastStats(),
   };

@@ -11,7 +11,6 @@ export const STATE_CAPS = {
   sessionLog: 64 * 1024 * 1024,
   tagsCache: 256 * 1024 * 1024,
   mapsCache: 16 * 1024 * 1024,
-  rankGraph: 512 * 1024 * 1024,
   inputHistory: 4 * 1024 * 1024,
   journal: 256 * 1024 * 1024,
   lock: 4096,

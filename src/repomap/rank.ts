@@ -6,8 +6,7 @@ import { definerCount, definersOf, definitionTag, indexTags, mentionedNameIds, t
 import type { FileTags } from './packed-tags.js';
 import type { Tag } from './tag.js';
 import { pageRankAdjacency, type WeightedAdjacency } from './pagerank.js';
-import { assemble, assembled, buildRow, patched, rowScratch, rowViews, unchangedRows, type Assembled, type EdgeRow, type RefWeight } from './rank-graph.js';
-import { indexDigests, storedRows, type GraphStore, type IndexDigests } from './rank-store.js';
+import { assembled, buildRow, patched, rowScratch, rowViews, unchangedRows, type Assembled, type EdgeRow, type RefWeight } from './rank-graph.js';
 
 export interface RankOptions {
   /** Files in the chat: personalized, their references weigh more, their definitions are left out. */
@@ -268,17 +267,8 @@ function sameTags(before: ReadonlyMap<string, FileTags>, after: ReadonlyMap<stri
  * Every number is computed by the same code in the same order as a ranking from scratch, so the
  * result is identical (not merely close): the power iteration, whose stopping point depends on where
  * it starts, always starts from the same uniform vector.
- * With a `store`, the plain rows (no chat weight, no mentioned names) also outlive the process: the
- * first ranking takes the stored rows its files' tags still agree with, and each ranking that built
- * plain rows writes the graph back.
  */
-export function createRanker(store?: GraphStore): Ranker {
-  let seeded = false;
-  let digests: { index: NameIndex; value: IndexDigests } | undefined;
-  const digestsOf = (index: NameIndex): IndexDigests => {
-    if (digests?.index !== index) digests = { index, value: indexDigests(index) };
-    return digests.value;
-  };
+export function createRanker(): Ranker {
   let tags: ReadonlyMap<string, FileTags> | undefined;
   let index: NameIndex | undefined;
   // Bumped whenever any row's inputs change: rankings of older graphs are dropped.
@@ -329,18 +319,10 @@ export function createRanker(store?: GraphStore): Ranker {
         multipliers = { key: mentionedKey, generation, values: nameMultipliers(index, mentionedIds) };
       }
       const weigh = refWeigher(multipliers.values, chat);
-      const persist = store !== undefined && mentionedKey === '[]';
-      if (persist && !seeded) {
-        seeded = true;
-        const snapshot = store.load();
-        const kept = snapshot && storedRows(snapshot, index, digestsOf(index));
-        if (kept) plainRows = kept;
-      }
       const teleport = personalization(index, options, mentionedIds);
       const rankingKey = `${[...chat].sort((a, b) => a - b).join(',')}|${teleport.join(',')}`;
       let ranked = rankings.get(rankingKey);
       let rowsBuilt = 0;
-      let plainBuilt = 0;
       const fresh = ranked === undefined;
       if (ranked === undefined) {
         const scratch = rowScratch(index.files.length);
@@ -351,7 +333,6 @@ export function createRanker(store?: GraphStore): Ranker {
             row = buildRow(index, weigh, source, scratch);
             kept[source] = row;
             rowsBuilt++;
-            if (!chat.has(source)) plainBuilt++;
           }
           return row;
         });
@@ -363,7 +344,6 @@ export function createRanker(store?: GraphStore): Ranker {
         const { adjacency, shares } = last;
         const ranks = pageRankAdjacency(adjacency, { personalization: teleport, shares }).ranks;
         ranked = { adjacency, ranks, defRanks: definitionRanks(index, weigh, ranks, mentionedIds) };
-        if (persist && plainBuilt > 0) saveGraph(store, index, () => digestsOf(index), plainRows, refWeigher(multipliers.values, new Set()));
       }
       rankings.delete(rankingKey);
       rankings.set(rankingKey, ranked);
@@ -381,21 +361,6 @@ export function createRanker(store?: GraphStore): Ranker {
     },
     lastWork: () => work,
   };
-}
-
-/**
- * Writes the plain rows in the background (a chat file's plain row, not needed for this ranking,
- * is built then). The rows are never changed in place, so they can be read after the map is shown.
- */
-function saveGraph(store: GraphStore, index: NameIndex, digestsNow: () => IndexDigests, plainRows: readonly (EdgeRow | undefined)[], plain: RefWeight): void {
-  const rows = plainRows.slice();
-  store.save(() => {
-    const scratch = rowScratch(index.files.length);
-    const complete = index.files.map((_file, source) => rows[source] ?? buildRow(index, plain, source, scratch));
-    // Digests too are worked out after the map is shown (a cold build has none yet).
-    const { prints, defStarts, defDigests, files } = digestsNow();
-    return { filesDigest: files, fingerprints: prints.files, defStarts, defDigests, adjacency: assemble(complete) };
-  });
 }
 
 /** A ranking's result cut to a lower limit of definitions (undefined when the kept one has too few). */

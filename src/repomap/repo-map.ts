@@ -8,7 +8,6 @@ import { effectiveBudget, fitToBudget, type BudgetGrowth, type FitResult } from 
 import type { RankedItem } from './rank.js';
 import type { StoredMap } from './map-store.js';
 import { mentionedFiles } from './mentioned-files.js';
-import type { GraphStore } from './rank-store.js';
 
 /**
  * auto: reuse a cached map when nothing outside the chat files changed since it was built (edits to
@@ -38,8 +37,6 @@ export interface RepoMapDeps {
   readonly cacheEntries?: number;
   /** Maps kept across processes, looked up before any tag is collected. */
   readonly stored?: StoredMaps;
-  /** The ranker's file graph kept across processes (rank-store.ts). */
-  readonly rankStore?: GraphStore;
 }
 
 /** Rendered maps on disk (see map-store.ts), keyed by everything a map is built from. */
@@ -131,7 +128,7 @@ export function createRepoMap(deps: RepoMapDeps): RepoMap {
   let last: CachedMap | undefined;
   let stats: RepoMapStats | undefined;
   // Keeps the file graph and its ranks between builds: a touched file or a new chat set re-ranks what changed.
-  const ranker = createRanker(deps.rankStore);
+  const ranker = createRanker();
 
   const remember = (key: string, entry: CachedMap): void => {
     cache.delete(key);

@@ -80,7 +80,6 @@ describe('state planted in .tandem/', () => {
     const state = join(repo, '.tandem');
     mkdirSync(join(state, 'sessions'), { recursive: true });
     execFileSync('mkfifo', [join(state, 'maps.cache')]);
-    execFileSync('mkfifo', [join(state, 'rank.graph')]);
     execFileSync('mkfifo', [join(state, 'sessions', '20990101-000000-fifo.jsonl')]);
     symlinkSync('/dev/zero', join(state, 'sessions', '20990101-000000-zero.jsonl'));
     const config = read(repo, '.git/config');
@@ -106,7 +105,6 @@ describe('state planted in .tandem/', () => {
 
     expect(run.code, run.stderr).toBe(0);
     expect(run.stderr).toMatch(/\.tandem\/maps\.cache is ignored: it is not a regular file/);
-    expect(run.stderr).toMatch(/\.tandem\/rank\.graph is ignored: it is not a regular file/);
     expect(run.stderr).toMatch(/apply-journal\.json was not written by this user's tandem on this host/);
     expect(readFileSync(outside.file, 'utf8')).toBe(`${outside.text}\n`);
     expect(read(repo, '.git/config')).toBe(config);

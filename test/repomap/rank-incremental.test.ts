@@ -9,7 +9,6 @@ import { NameTable } from '../../src/repomap/name-table.js';
 import { packTags, type PackedTags } from '../../src/repomap/packed-tags.js';
 import { createRanker, nthSmallest, rankDefinitions, type RankOptions } from '../../src/repomap/rank.js';
 import { createRepoMap } from '../../src/repomap/repo-map.js';
-import { decodeGraph, encodeGraph, type GraphStore } from '../../src/repomap/rank-store.js';
 import { SMALL_REPO, fileReader, generatedRepo, makeTags, writeRepo } from './map-fixture.js';
 
 const encoder = get_encoding('o200k_base');
@@ -169,85 +168,6 @@ describe('createRanker', () => {
       expect(text).toBe(await createRepoMap(deps()).get(request));
       expect(text.length).toBeGreaterThan(100);
     }
-  });
-});
-
-/** A graph store in memory that still goes through the bytes on disk (encode, then decode). */
-function memoryStore(): GraphStore & { saves: () => number } {
-  let bytes: Uint8Array | undefined;
-  let saves = 0;
-  return {
-    load: () => (bytes ? decodeGraph(bytes) : undefined),
-    save(snapshot) {
-      bytes = encodeGraph(snapshot());
-      saves++;
-    },
-    flush: async () => undefined,
-    saves: () => saves,
-  };
-}
-
-describe('createRanker with a stored graph (a new process)', () => {
-  it('ranks exactly as from scratch when each ranking is a new process loading the graph the last one stored', () => {
-    const next = random(41);
-    const pick = (n: number): number => Math.floor(next() * n);
-    const texts = new Map(Object.entries(REAL_ISH));
-    const files = [...texts.keys()].sort();
-    const store = memoryStore();
-    const chatSets = [['src/app.ts'], ['pkg/main.ts'], [], ['pkg/module_003.ts', 'src/billing/invoice.ts']];
-    let partial = 0;
-    for (let step = 0; step < 16; step++) {
-      const kinds: string[] = [];
-      for (let e = 0; e < (step === 0 ? 0 : 1 + pick(2)); e++) {
-        const file = files[pick(files.length)] ?? '';
-        const lines = (texts.get(file) ?? '').split('\n');
-        const kind = Object.keys(EDITS)[pick(Object.keys(EDITS).length)] ?? 'blank line';
-        kinds.push(EDITS[kind]?.(lines, pick) ?? kind);
-        texts.set(file, lines.join('\n'));
-      }
-      // A new process: its own table of names, filled in another order, so name ids differ from the stored graph's.
-      const order = [...texts.keys()].sort(() => next() - 0.5);
-      const { tags } = tree(Object.fromEntries(order.map((file) => [file, texts.get(file) ?? ''])));
-      const options: RankOptions = { chatFiles: chatSets[pick(chatSets.length)] ?? [], limit: 60 };
-      const ranker = createRanker(store);
-      const loaded = ranker.rank(tags, options);
-      const full = rankDefinitions(new Map(tags), options);
-      expect(JSON.stringify(loaded.items), `step ${step}: ${kinds.join(', ')}`).toBe(JSON.stringify(full.items));
-      expect([...loaded.fileRanks]).toEqual([...full.fileRanks]);
-      expect(loaded.adjacency).toEqual(full.adjacency);
-      const built = ranker.lastWork()?.rowsBuilt ?? 0;
-      if (step === 0) expect(built).toBe(files.length);
-      else if (built < files.length / 2) partial++;
-    }
-    expect(partial).toBeGreaterThan(4);
-    expect(store.saves()).toBeGreaterThan(4);
-  });
-
-  it('builds only the chat rows when nothing changed, and ignores the store for mentioned names', () => {
-    const { tags } = tree(REAL_ISH);
-    const store = memoryStore();
-    createRanker(store).rank(tags, { chatFiles: ['src/app.ts'] });
-    expect(store.saves()).toBe(1);
-    const again = createRanker(store);
-    const options = { chatFiles: ['pkg/main.ts', 'src/app.ts'] };
-    expect(JSON.stringify(again.rank(tags, options).items)).toBe(JSON.stringify(rankDefinitions(tags, options).items));
-    expect(again.lastWork()).toEqual({ indexed: true, rowsBuilt: 2, ranked: true });
-    // Nothing plain was built: nothing written.
-    expect(store.saves()).toBe(1);
-    const mentioned = createRanker(store);
-    const withNames = { chatFiles: [], mentionedIdents: ['calculateInvoiceTotal'] };
-    expect(JSON.stringify(mentioned.rank(tags, withNames).items)).toBe(JSON.stringify(rankDefinitions(tags, withNames).items));
-    expect(mentioned.lastWork()?.rowsBuilt).toBe(Object.keys(REAL_ISH).length);
-  });
-
-  it('builds every row from a store of another file list', () => {
-    const { tags } = tree(REAL_ISH);
-    const store = memoryStore();
-    createRanker(store).rank(tags, { chatFiles: [] });
-    const { tags: more } = tree({ ...REAL_ISH, 'src/extra.ts': 'export function extraThing(): number { return 1; }\n' });
-    const ranker = createRanker(store);
-    expect(JSON.stringify(ranker.rank(more, { chatFiles: [] }).items)).toBe(JSON.stringify(rankDefinitions(more, { chatFiles: [] }).items));
-    expect(ranker.lastWork()?.rowsBuilt).toBe(Object.keys(REAL_ISH).length + 1);
   });
 });
 
