@@ -25,7 +25,6 @@ export async function readPrompt(read: PromptReader, id: string, optional = fals
   throw new Error(`tandem's prompt file prompts/${id} is missing: reinstall tandem`);
 }
 
-export { fillPlaceholders } from '../platform/placeholders.js';
 
 /**
  * Splits an examples file into chat turns. Turns start with a heading line `#### user` or

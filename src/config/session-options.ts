@@ -1,6 +1,6 @@
 // A session's options from the settings (the option table's values) and the models' profiles: the one
 // place a setting becomes something the session reads, typed by the option table.
-import type { CoderFormat } from '../coders/base-coder.js';
+import type { CoderFormat } from '../coders/coder.js';
 import { CODERS, type CoderRegistry } from '../coders/registry.js';
 import type { ProfileBuilder } from '../model/model-profile.js';
 import type { ModelSettings } from '../model/model-settings.js';

@@ -2,7 +2,7 @@
 // repository shows its map without loading tags or ranking anything.
 import { createStateReader, readStateText, STATE_CAPS, type StateReader } from '../platform/state-files.js';
 import path from 'node:path';
-import { writeAtomically } from './tag-cache.js';
+import { writeAtomically } from '../platform/tag-files.js';
 
 /**
  * Bump when what a map looks like for the same inputs changes (ranking, rendering, fitting, tags):

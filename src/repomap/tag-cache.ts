@@ -4,7 +4,6 @@
 import path from 'node:path';
 import { appendText, writeAtomically } from '../platform/tag-files.js';
 // map-store.ts writes its file the same way.
-export { writeAtomically } from '../platform/tag-files.js';
 import { createStateReader, readStateText, STATE_CAPS, type StateReader } from '../platform/state-files.js';
 import { compactNames, NameTable } from './name-table.js';
 import { isWellFormed, type PackedTags } from './packed-tags.js';

@@ -4,7 +4,7 @@
 // next message for the model. The session calls the round and gets back how the step ends.
 import { ApplyError } from './apply.js';
 import { fillPlaceholders } from '../platform/placeholders.js';
-import type { Coder } from '../coders/base-coder.js';
+import type { Coder } from '../coders/coder.js';
 import type { RequestPorts } from '../coders/ports.js';
 import type { PromptSet } from '../coders/prompt-set.js';
 import type { ParseResult } from '../edits/types.js';

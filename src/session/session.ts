@@ -1,6 +1,6 @@
 // The chat: files, history and modes, and one user request carried through its rounds of reflection.
 // It emits events and records the log; it never prints. Model failures arrive as values.
-import type { CoderFormat } from '../coders/base-coder.js';
+import type { CoderFormat } from '../coders/coder.js';
 import type { BuiltMessages } from '../coders/messages.js';
 import { buildMessages } from '../coders/messages.js';
 import type { RequestPorts } from '../coders/ports.js';

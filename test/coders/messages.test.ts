@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildMessages, countParts, fenceFor, renderFiles, type MessageInput } from '../../src/coders/messages.js';
-import { parseExamples, fillPlaceholders } from '../../src/coders/prompt-files.js';
+import { parseExamples } from '../../src/coders/prompt-files.js';
+import { fillPlaceholders } from '../../src/platform/placeholders.js';
 
 const input: MessageInput = {
   format: { system: 'RULES', examples: [{ role: 'user', content: 'ex-q' }, { role: 'assistant', content: 'ex-a' }], reminder: 'REMIND' },

@@ -3,10 +3,9 @@
 // existing file, a new file's BOM, and a block whose SEARCH equals its REPLACE.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { CODERS } from '../../src/coders/registry.js';
 import { describe, expect, it } from 'vitest';
-import { createCoder } from '../../src/coders/base-coder.js';
 import { runEditRound } from '../../src/round/edit-round.js';
-import type { FormatPrompts } from '../../src/coders/prompt-files.js';
 import { missingSnapshot } from '../../src/edits/file-text.js';
 import { parseReply } from '../../src/coders/registry.js';
 import { planEdits } from '../../src/edits/plan.js';
@@ -125,7 +124,7 @@ describe('a byte order mark', () => {
   it('of a new file reaches the disk, once', async () => {
     const root = gitRepo({ 'Old.cs': `${BOM}class O {}\n` });
     const reply = ['New.cs', '```', `${BOM}class N {}`, '```', ''].join('\n');
-    await runEditRound(createCoder('whole', {} as FormatPrompts).parse(reply, { chatFiles: ['Old.cs', 'New.cs'] }), { root, chatFiles: ['Old.cs', 'New.cs'], dryRun: false, dirtyCommits: false }, { asker: { confirm: async () => 'yes' }, git: null, emit: () => {} });
+    await runEditRound(CODERS.get('whole').parse(reply, { chatFiles: ['Old.cs', 'New.cs'] }), { root, chatFiles: ['Old.cs', 'New.cs'], dryRun: false, dirtyCommits: false }, { asker: { confirm: async () => 'yes' }, git: null, emit: () => {} });
     expect([...readFileSync(join(root, 'New.cs')).subarray(0, 4)]).toEqual([0xef, 0xbb, 0xbf, 0x63]);
   });
 

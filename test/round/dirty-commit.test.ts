@@ -3,8 +3,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { CODERS } from '../../src/coders/registry.js';
 import { createGitPort } from '../../src/cli/git-adapter.js';
-import { createCoder } from '../../src/coders/base-coder.js';
 import { runEditRound } from '../../src/round/edit-round.js';
 import type { Asker } from '../../src/coders/ports.js';
 import type { RoundEvent } from '../../src/round/round-events.js';
@@ -28,7 +28,7 @@ describe('committing the user work before an edit', () => {
     const tandemHashes: Array<string | null> = [];
     const commit = async (paths: string[]) => void tandemHashes.push(await git.commitTandemChange(paths, 'feat: add g'));
     const result = await runEditRound(
-      createCoder('diff', prompts).parse(reply, { chatFiles }),
+      CODERS.get('diff').parse(reply, { chatFiles }),
       { root: fx.root, chatFiles, dryRun: false, dirtyCommits },
       { asker: noQuestions, git, emit: (event) => void events.push(event), commit },
     );

@@ -2,11 +2,10 @@
 // code, and the work tree is then either exactly as before the reply or fully applied and committed.
 import { cpSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { CODERS } from '../../src/coders/registry.js';
 import { describe, expect, it } from 'vitest';
-import { createCoder } from '../../src/coders/base-coder.js';
 import { runEditRound, type CommitWritten } from '../../src/round/edit-round.js';
 import type { GitPort } from '../../src/coders/ports.js';
-import type { FormatPrompts } from '../../src/coders/prompt-files.js';
 import { nodeFileSystem as nodeWriteFs, type FileSystem as WriteFs } from '../../src/platform/file-system.js';
 import { recoverJournal } from '../../src/round/apply-journal.js';
 import { createRepoLock } from '../../src/platform/repo-lock.js';
@@ -16,7 +15,7 @@ import { GitOperationError } from '../../src/git/errors.js';
 import { searchReplace } from '../support/replies.js';
 import { git, gitRepo, tempDir, writeFiles } from '../support/temp-repo.js';
 
-const coder = createCoder('diff', {} as FormatPrompts);
+const coder = CODERS.get('diff');
 const REPLY = [
   searchReplace('app.py', 'x = 1\n', 'x = 2\n'),
   searchReplace('Makefile', '', 'all:\n\techo ok\n'),

@@ -2,17 +2,16 @@
 // and with --yes-always, nothing of it is written. A path starting with `~` is refused, never created.
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { CODERS } from '../../src/coders/registry.js';
 import { describe, expect, it } from 'vitest';
-import { createCoder } from '../../src/coders/base-coder.js';
 import { describeEditProblems, runEditRound } from '../../src/round/edit-round.js';
 import type { Answer } from '../../src/coders/ports.js';
-import type { FormatPrompts } from '../../src/coders/prompt-files.js';
 import { MAX_CREATED_FILES, MAX_WRITTEN_BYTES } from '../../src/edits/reply-limits.js';
 import { ScriptedAsker } from '../support/fake-ports.js';
 import { searchReplace } from '../support/replies.js';
 import { gitRepo, read } from '../support/temp-repo.js';
 
-const coder = createCoder('diff', {} as FormatPrompts);
+const coder = CODERS.get('diff');
 
 function manyFiles(n: number): string {
   return Array.from({ length: n }, (_, i) => searchReplace(`gen/f${i}.py`, '', `x = ${i}\n`)).join('\n');

@@ -2,7 +2,6 @@
 // per block, and one ledger that keeps tandem's uncommitted writes out of the user's "wip" commits.
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { createCoder } from '../../src/coders/base-coder.js';
 import type { GitPort } from '../../src/coders/ports.js';
 import { createPromptLoader, type PromptSet } from '../../src/coders/prompt-set.js';
 import { CODERS } from '../../src/coders/registry.js';
@@ -25,7 +24,7 @@ let prompts: Promise<PromptSet> | undefined;
 /** The diff coder with its real prompts, counting how often it parses. */
 async function countingCoder(): Promise<RoundCoder & { parses: number }> {
   const set = await (prompts ??= createPromptLoader(createPromptReader(PROMPTS), { fence: '```', platform: 'linux' }).forCoder(CODERS.get('diff')));
-  const coder = createCoder('diff');
+  const coder = CODERS.get('diff');
   const counted = { prompts: set, parses: 0, coder };
   counted.coder = Object.assign(Object.create(coder) as typeof coder, {
     parse: (reply: string, context: ParseContext) => {

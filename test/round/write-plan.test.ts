@@ -1,10 +1,9 @@
 // Writes the model got wrong are found before anything is written, and go back to it as edit failures.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { CODERS } from '../../src/coders/registry.js';
 import { describe, expect, it } from 'vitest';
-import { createCoder } from '../../src/coders/base-coder.js';
 import { describeEditProblems, runEditRound } from '../../src/round/edit-round.js';
-import type { FormatPrompts } from '../../src/coders/prompt-files.js';
 import { checkWrites } from '../../src/round/write-plan.js';
 import type { PlannedFile } from '../../src/edits/types.js';
 import { searchReplace } from '../support/replies.js';
@@ -37,7 +36,7 @@ describe('an edit round with writes the model got wrong', () => {
     ].join('\n');
     const events: Array<{ type: string; status?: string; path?: string }> = [];
     const result = await runEditRound(
-      createCoder('diff', {} as FormatPrompts).parse(reply, { chatFiles: ['app.py'] }),
+      CODERS.get('diff').parse(reply, { chatFiles: ['app.py'] }),
       { root, chatFiles: ['app.py'], dryRun: false, dirtyCommits: false },
       { asker: { confirm: async () => 'yes' }, git: null, emit: (e) => events.push(e) },
     );
