@@ -1,7 +1,9 @@
 // Commits exactly the given files, leaving every other staged or dirty file as it was. Tandem's own
 // commits carry a `Tandem-Commit: yes` trailer and a committer name ending in " (tandem)".
-import { configListing, createGit, runGit, toRepoPaths, tryGit, type Git, type GitOptions } from './repo.js';
+import { configListing, createGit, gitPaths, runGit, toRepoPaths, tryGit, type Git, type GitOptions } from './repo.js';
 import { GitOperationError } from './errors.js';
+import { readIndexFile } from './index-file.js';
+import type { IndexEntry } from './ls-files.js';
 import { isUntracked, statusOf, type StatusEntry } from './status.js';
 import { isUnmerged, operationInProgress } from './state.js';
 
@@ -94,7 +96,43 @@ export async function commitFiles(
   options: CommitOptions,
 ): Promise<string | null> {
   const git = createGit(root, { ...options, hooks: options.verify === true });
-  const entries = await statusOf(git, toRepoPaths(root, paths));
+  const relative = toRepoPaths(root, paths);
+  const tracked = options.verify ? null : await plainTrackedFiles(git, relative);
+  if (!tracked) return commitByStatus(git, relative, message, options);
+  // Every path is a tracked file the commit takes from the work tree as it is: `commit --only` needs no
+  // status first. Only when git finds nothing to commit is the status asked, to tell "no change" (null)
+  // from a real failure, as commitByStatus would have before committing.
+  try {
+    return await commit(git, message, options, tracked);
+  } catch (error) {
+    if (error instanceof GitOperationError && error.kind === 'git_failed' && (await statusOf(git, relative)).length === 0) return null;
+    throw error;
+  }
+}
+
+/**
+ * `relative` (each once) when every one of them is a tracked file git compares with the work tree (one
+ * stage-0 entry, not skip-worktree or assume-unchanged), no merge, rebase or pick is in progress, and the
+ * index could be read without git (index-file.ts); else null, and the commit asks `git status` first.
+ */
+async function plainTrackedFiles(git: Git, relative: readonly string[]): Promise<string[] | null> {
+  if (relative.length === 0 || (await operationInProgress(git))) return null;
+  const indexFile = (await gitPaths(git)).get('index');
+  const index = indexFile ? readIndexFile(indexFile) : null;
+  if (!index) return null;
+  const entries = new Map<string, IndexEntry[]>();
+  for (const entry of index) entries.set(entry.path, [...(entries.get(entry.path) ?? []), entry]);
+  const wanted = [...new Set(relative)];
+  const plain = wanted.every((path) => {
+    const found = entries.get(path) ?? [];
+    return found.length === 1 && found[0]!.stage === 0 && found[0]!.tag === 'H';
+  });
+  return plain ? wanted : null;
+}
+
+/** The commit of `paths` after `git status` said which of them changed, which are new, which are conflicted. */
+async function commitByStatus(git: Git, relative: readonly string[], message: string, options: CommitOptions): Promise<string | null> {
+  const entries = await statusOf(git, relative);
   const changed = [...new Set(entries.map((entry) => entry.path))];
   if (changed.length === 0) return null;
   const operation = await operationInProgress(git);
@@ -105,9 +143,44 @@ export async function commitFiles(
   const conflicted = entries.filter((entry) => isUnmerged(entry.index, entry.worktree)).map((entry) => entry.path);
   if (conflicted.length > 0) throw new GitOperationError('operation_in_progress', `${conflicted.join(', ')} still has merge conflicts`);
   await stage(git, entries);
+  return commit(git, message, options, changed);
+}
+
+/**
+ * Runs the commit and returns its hash, read from the summary line git prints (`[main 1f2e…] message`) with
+ * ids written in full; when the id's length is not known or the line does not show it, git is asked for HEAD.
+ */
+async function commit(git: Git, message: string, options: CommitOptions, paths: string[]): Promise<string> {
   const identity = await resolveIdentity(git);
-  await runGit(git, commitArgs(identity, message, options, changed));
-  return (await runGit(git, ['rev-parse', 'HEAD'])).trim();
+  const idLength = await fullIdLength(git);
+  const args = commitArgs(identity, message, options, paths);
+  if (idLength === null) {
+    await runGit(git, args);
+    return (await runGit(git, ['rev-parse', 'HEAD'])).trim();
+  }
+  const out = await runGit(git, ['-c', `core.abbrev=${idLength}`, ...args.filter((arg) => arg !== '--quiet')]);
+  return summaryHash(out, idLength) ?? (await runGit(git, ['rev-parse', 'HEAD'])).trim();
+}
+
+/**
+ * The new commit's id from `git commit`'s summary, whose first line is `[<branch>[ (root-commit)] <id>] <subject>`
+ * (the branch may be a translated "detached HEAD"; a branch name holds no space): the first ` <id>]` in it,
+ * when the id has `idLength` digits. Hooks print to stderr, so nothing comes before that line.
+ */
+export function summaryHash(out: string, idLength: number): string | null {
+  const first = out.slice(0, out.indexOf('\n') < 0 ? out.length : out.indexOf('\n'));
+  if (!first.startsWith('[')) return null;
+  const found = / ([0-9a-f]+)\] /.exec(first);
+  return found && found[1]!.length === idLength ? found[1]! : null;
+}
+
+/** Hex digits of a full object id in this repository (SHA-256 ones when its config says so), or null when its config could not be listed. */
+async function fullIdLength(git: Git): Promise<number | null> {
+  const listed = await configListing(git);
+  if (!listed) return null;
+  const format = listed.filter((entry) => entry.key === 'extensions.objectformat').at(-1)?.value.trim().toLowerCase();
+  if (format === undefined || format === 'sha1') return 40;
+  return format === 'sha256' ? 64 : null;
 }
 
 /**

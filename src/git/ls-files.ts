@@ -1,4 +1,5 @@
 // The repository's files as git sees them: tracked, plus untracked ones git does not ignore.
+import { readKnownIndexFile } from './index-file.js';
 import { createGit, runGit, type Git, type GitOptions } from './repo.js';
 
 /** Repo-relative posix paths, or null when `root` is not in a git work tree. */
@@ -27,14 +28,19 @@ export interface IndexEntry {
   /** ls-files -v's tag: H tracked, S skip-worktree, M unmerged...; lower case for assume-unchanged. */
   readonly tag: string;
   readonly mode: string;
+  /** The object id the index holds for the path (a blob; a commit for a submodule). */
+  readonly object: string;
   /** 0, or 1-3 for the sides of a conflict. */
   readonly stage: number;
   readonly path: string;
 }
 
-/** Every index entry with its tag, mode and stage, in one listing. */
+/**
+ * Every index entry with its tag, mode and stage, in one listing: read from the index file itself when
+ * index-file.ts can (no git process), else from `ls-files -s -v`.
+ */
 export async function listIndex(git: Git): Promise<IndexEntry[]> {
-  return parseIndexListing(await runGit(git, ['ls-files', '-s', '-v', '-z']));
+  return (await readKnownIndexFile(git)) ?? parseIndexListing(await runGit(git, ['ls-files', '-s', '-v', '-z']));
 }
 
 /** Parses `ls-files -s -v -z`: records `<tag> <mode> <hash> <stage>\t<path>`. */
@@ -44,7 +50,7 @@ export function parseIndexListing(out: string): IndexEntry[] {
     .filter((record) => record.includes('\t'))
     .map((record) => {
       const tab = record.indexOf('\t');
-      const [tag = '', mode = '', , stage = '0'] = record.slice(0, tab).split(' ');
-      return { tag, mode, stage: Number(stage), path: record.slice(tab + 1) };
+      const [tag = '', mode = '', object = '', stage = '0'] = record.slice(0, tab).split(' ');
+      return { tag, mode, object, stage: Number(stage), path: record.slice(tab + 1) };
     });
 }

@@ -36,8 +36,8 @@ export interface GuardState {
   gitPaths?: Promise<ReadonlyMap<string, string>>;
 }
 
-/** The files tandem looks for in git's folder: its exclude file and the markers of an operation in progress. */
-export const GIT_PATH_NAMES: readonly string[] = ['info/exclude', 'MERGE_HEAD', 'CHERRY_PICK_HEAD', 'REVERT_HEAD', 'rebase-merge', 'rebase-apply'];
+/** The files tandem looks for in git's folder: its exclude file, the index (read by index-file.ts) and the markers of an operation in progress. */
+export const GIT_PATH_NAMES: readonly string[] = ['info/exclude', 'index', 'MERGE_HEAD', 'CHERRY_PICK_HEAD', 'REVERT_HEAD', 'rebase-merge', 'rebase-apply'];
 const GIT_PATH_ARGS = GIT_PATH_NAMES.flatMap((name) => ['--git-path', name]);
 
 /** `rev-parse --git-path` answers (one per line, relative to `cwd`) as absolute paths by name. */
