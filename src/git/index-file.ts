@@ -4,7 +4,7 @@
 // git. The file comes from the repository, so every length in it is checked against the bytes read.
 import { createHash } from 'node:crypto';
 import { nodeFileSystem as fs } from '../platform/file-system.js';
-import type { IndexEntry } from './ls-files.js';
+import { listIndex, type IndexEntry } from './ls-files.js';
 import type { Git } from './repo.js';
 
 /** Above this size the index is left to git (its hash alone would take longer than a git process). */
@@ -157,4 +157,9 @@ export async function readKnownIndexFile(git: Git): Promise<IndexEntry[] | null>
   const known = git.guard.gitPaths;
   const file = known ? (await known.catch(() => null))?.get('index') : undefined;
   return file ? readIndexFile(file) : null;
+}
+
+/** Every index entry with its tag, mode and stage: read from the file when readKnownIndexFile can, else listed by `git ls-files`. */
+export async function indexEntries(git: Git): Promise<IndexEntry[]> {
+  return (await readKnownIndexFile(git)) ?? listIndex(git);
 }

@@ -1,5 +1,4 @@
 // The repository's files as git sees them: tracked, plus untracked ones git does not ignore.
-import { readKnownIndexFile } from './index-file.js';
 import { createGit, runGit, type Git, type GitOptions } from './repo.js';
 
 /** Repo-relative posix paths, or null when `root` is not in a git work tree. */
@@ -35,12 +34,9 @@ export interface IndexEntry {
   readonly path: string;
 }
 
-/**
- * Every index entry with its tag, mode and stage, in one listing: read from the index file itself when
- * index-file.ts can (no git process), else from `ls-files -s -v`.
- */
+/** Every index entry with its tag, mode and stage, as `ls-files -s -v` lists them (indexEntries reads the file first). */
 export async function listIndex(git: Git): Promise<IndexEntry[]> {
-  return (await readKnownIndexFile(git)) ?? parseIndexListing(await runGit(git, ['ls-files', '-s', '-v', '-z']));
+  return parseIndexListing(await runGit(git, ['ls-files', '-s', '-v', '-z']));
 }
 
 /** Parses `ls-files -s -v -z`: records `<tag> <mode> <hash> <stage>\t<path>`. */
