@@ -11,6 +11,10 @@ const TANDEM_TRAILER = 'Tandem-Commit: yes';
 const COMMITTER_SUFFIX = ' (tandem)';
 const FALLBACK_NAME = 'tandem';
 const FALLBACK_EMAIL = 'tandem@localhost';
+/** Index modes of a file or a link: the entries a commit of tracked paths takes without a status first. */
+const FILE_MODES = new Set(['100644', '100755', '120000']);
+/** Hex digits of a full SHA-1 object id. */
+const SHA1_DIGITS = 40;
 
 export interface CommitOptions extends GitOptions {
   /** true for tandem's own changes (trailer + committer suffix); false for the user's pending work. */
@@ -111,23 +115,24 @@ export async function commitFiles(
 }
 
 /**
- * `relative` (each once) when every one of them is a tracked file git compares with the work tree (one
- * stage-0 entry, not skip-worktree or assume-unchanged), no merge, rebase or pick is in progress, and the
- * index could be read without git (index-file.ts); else null, and the commit asks `git status` first.
+ * `relative` (each once) when every one of them is a tracked file or link that git compares with the work
+ * tree (one stage-0 entry, not skip-worktree or assume-unchanged, not a submodule), nothing (a merge, a
+ * rebase, a pick) is in progress, and the index could be read without git (index-file.ts); else null, and
+ * the commit asks `git status` first.
  */
 async function plainTrackedFiles(git: Git, relative: readonly string[]): Promise<string[] | null> {
   if (relative.length === 0 || (await operationInProgress(git))) return null;
   const indexFile = (await gitPaths(git)).get('index');
   const index = indexFile ? readIndexFile(indexFile) : null;
   if (!index) return null;
-  const entries = new Map<string, IndexEntry[]>();
-  for (const entry of index) entries.set(entry.path, [...(entries.get(entry.path) ?? []), entry]);
-  const wanted = [...new Set(relative)];
-  const plain = wanted.every((path) => {
-    const found = entries.get(path) ?? [];
-    return found.length === 1 && found[0]!.stage === 0 && found[0]!.tag === 'H';
+  const wanted = new Set(relative);
+  const found = new Map<string, IndexEntry[]>();
+  for (const entry of index) if (wanted.has(entry.path)) found.set(entry.path, [...(found.get(entry.path) ?? []), entry]);
+  const plain = [...wanted].every((path) => {
+    const entries = found.get(path) ?? [];
+    return entries.length === 1 && entries[0]!.stage === 0 && entries[0]!.tag === 'H' && FILE_MODES.has(entries[0]!.mode);
   });
-  return plain ? wanted : null;
+  return plain ? [...wanted] : null;
 }
 
 /** The commit of `paths` after `git status` said which of them changed, which are new, which are conflicted. */
@@ -148,39 +153,41 @@ async function commitByStatus(git: Git, relative: readonly string[], message: st
 
 /**
  * Runs the commit and returns its hash, read from the summary line git prints (`[main 1f2e…] message`) with
- * ids written in full; when the id's length is not known or the line does not show it, git is asked for HEAD.
+ * ids written in full; when the repository's ids are not SHA-1 ones or the line does not show one, git is
+ * asked for HEAD.
  */
 async function commit(git: Git, message: string, options: CommitOptions, paths: string[]): Promise<string> {
   const identity = await resolveIdentity(git);
-  const idLength = await fullIdLength(git);
   const args = commitArgs(identity, message, options, paths);
-  if (idLength === null) {
+  if (!(await usesSha1(git))) {
     await runGit(git, args);
     return (await runGit(git, ['rev-parse', 'HEAD'])).trim();
   }
-  const out = await runGit(git, ['-c', `core.abbrev=${idLength}`, ...args.filter((arg) => arg !== '--quiet')]);
-  return summaryHash(out, idLength) ?? (await runGit(git, ['rev-parse', 'HEAD'])).trim();
+  const out = await runGit(git, ['-c', `core.abbrev=${SHA1_DIGITS}`, ...args.filter((arg) => arg !== '--quiet')]);
+  return summaryHash(out, SHA1_DIGITS) ?? (await runGit(git, ['rev-parse', 'HEAD'])).trim();
 }
 
 /**
  * The new commit's id from `git commit`'s summary, whose first line is `[<branch>[ (root-commit)] <id>] <subject>`
- * (the branch may be a translated "detached HEAD"; a branch name holds no space): the first ` <id>]` in it,
- * when the id has `idLength` digits. Hooks print to stderr, so nothing comes before that line.
+ * (the branch may be a translated "detached HEAD"; a branch name holds no space): the first ` <id>] ` in it,
+ * when the id has `digits` digits. Hooks print to stderr, so nothing comes before that line.
  */
-export function summaryHash(out: string, idLength: number): string | null {
-  const first = out.slice(0, out.indexOf('\n') < 0 ? out.length : out.indexOf('\n'));
-  if (!first.startsWith('[')) return null;
-  const found = / ([0-9a-f]+)\] /.exec(first);
-  return found && found[1]!.length === idLength ? found[1]! : null;
+export function summaryHash(out: string, digits: number): string | null {
+  const first = out.split('\n', 1)[0] ?? '';
+  const found = first.startsWith('[') ? / ([0-9a-f]+)\] /.exec(first) : null;
+  return found?.[1]?.length === digits ? found[1] : null;
 }
 
-/** Hex digits of a full object id in this repository (SHA-256 ones when its config says so), or null when its config could not be listed. */
-async function fullIdLength(git: Git): Promise<number | null> {
+/**
+ * Whether the repository's object ids are SHA-1 ones, as its config listing says (no `extensions.objectFormat`,
+ * or `sha1`); false when the config could not be listed. A SHA-256 repository's commit is asked for its HEAD
+ * (an abbreviation length of 64 would be out of range for git where that config does not take effect).
+ */
+async function usesSha1(git: Git): Promise<boolean> {
   const listed = await configListing(git);
-  if (!listed) return null;
+  if (!listed) return false;
   const format = listed.filter((entry) => entry.key === 'extensions.objectformat').at(-1)?.value.trim().toLowerCase();
-  if (format === undefined || format === 'sha1') return 40;
-  return format === 'sha256' ? 64 : null;
+  return format === undefined || format === 'sha1';
 }
 
 /**

@@ -159,6 +159,17 @@ describe('commitFiles', () => {
     expect((await fx.git('rev-parse', 'HEAD')).trim()).toBe(hash);
   });
 
+  it('returns the exact new HEAD in a SHA-256 repository too', async () => {
+    fx = await makeFixture();
+    await rm(join(fx.root, '.git'), { recursive: true, force: true });
+    await fx.git('init', '--quiet', '--object-format=sha256');
+    await userCommit(fx, { 'a.txt': '1\n' });
+    await fx.write({ 'a.txt': '2\n' });
+    const hash = await commitFiles(fx.root, ['a.txt'], 'fix', { attribution: true, env: fx.env });
+    expect(hash).toMatch(/^[0-9a-f]{64}$/);
+    expect((await fx.git('rev-parse', 'HEAD')).trim()).toBe(hash);
+  });
+
   it('refuses a path outside the repository', async () => {
     fx = await makeFixture();
     await expect(commitFiles(fx.root, ['../x'], 'm', { attribution: true })).rejects.toBeInstanceOf(GitOperationError);
