@@ -2,6 +2,7 @@
 // its file. A commit of files git already tracks is one git process when the run knows git's folder (findRepoRoot
 // asked with the top folder): no status before it (the index is read from its file), no rev-parse after
 // it (the commit's summary names the new commit). What is not plainly tracked still asks git's status.
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { commitFiles, summaryHash } from '../../src/git/commit.js';
 import { parseIndexListing } from '../../src/git/ls-files.js';
@@ -48,6 +49,22 @@ describe('the git processes of a commit', () => {
 
     expect(counter.subcommands()).toEqual(['status', 'add', 'commit']);
     expect(await filesIn(fx, hash!)).toEqual(['a.txt', 'new.txt']);
+    expect(hash).toBe((await fx.git('rev-parse', 'HEAD')).trim());
+  });
+});
+
+describe('the git processes of a run started in a sub-folder', () => {
+  it('list the config once: the top folder uses the listing made in the sub-folder', async () => {
+    fx = await makeFixture();
+    await userCommit(fx, { 'app/a.txt': '1\n' });
+    await fx.write({ 'app/a.txt': '2\n' });
+    const options = { env: { ...fx.env, PATH: counter.path }, guards: new Map<string, GuardState>() };
+
+    const root = await findRepoRoot(join(fx.root, 'app'), options);
+    await new RequestListing(root!, options).listing();
+    const hash = await commitFiles(root!, ['app/a.txt'], 'fix', { ...options, attribution: true });
+
+    expect(counter.subcommands(), counter.calls()).toEqual(['config', 'rev-parse', 'status', 'commit']);
     expect(hash).toBe((await fx.git('rev-parse', 'HEAD')).trim());
   });
 });
