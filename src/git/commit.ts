@@ -1,7 +1,9 @@
 // Commits exactly the given files, leaving every other staged or dirty file as it was. Tandem's own
 // commits carry a `Tandem-Commit: yes` trailer and a committer name ending in " (tandem)".
-import { configListing, createGit, runGit, toRepoPaths, tryGit, type Git, type GitOptions } from './repo.js';
+import { configListing, createGit, gitPaths, runGit, toRepoPaths, tryGit, type Git, type GitOptions } from './repo.js';
 import { GitOperationError } from './errors.js';
+import { readIndexFile } from './index-file.js';
+import type { IndexEntry } from './ls-files.js';
 import { isUntracked, statusOf, type StatusEntry } from './status.js';
 import { isUnmerged, operationInProgress } from './state.js';
 
@@ -9,6 +11,10 @@ const TANDEM_TRAILER = 'Tandem-Commit: yes';
 const COMMITTER_SUFFIX = ' (tandem)';
 const FALLBACK_NAME = 'tandem';
 const FALLBACK_EMAIL = 'tandem@localhost';
+/** Index modes of a file or a link: the entries a commit of tracked paths takes without a status first. */
+const FILE_MODES = new Set(['100644', '100755', '120000']);
+/** Hex digits of a full SHA-1 object id. */
+const SHA1_DIGITS = 40;
 
 export interface CommitOptions extends GitOptions {
   /** true for tandem's own changes (trailer + committer suffix); false for the user's pending work. */
@@ -94,7 +100,44 @@ export async function commitFiles(
   options: CommitOptions,
 ): Promise<string | null> {
   const git = createGit(root, { ...options, hooks: options.verify === true });
-  const entries = await statusOf(git, toRepoPaths(root, paths));
+  const relative = toRepoPaths(root, paths);
+  const tracked = options.verify ? null : await plainTrackedFiles(git, relative);
+  if (!tracked) return commitByStatus(git, relative, message, options);
+  // Every path is a tracked file the commit takes from the work tree as it is: `commit --only` needs no
+  // status first. Only when git finds nothing to commit is the status asked, to tell "no change" (null)
+  // from a real failure, as commitByStatus would have before committing.
+  try {
+    return await commit(git, message, options, tracked);
+  } catch (error) {
+    if (error instanceof GitOperationError && error.kind === 'git_failed' && (await statusOf(git, relative)).length === 0) return null;
+    throw error;
+  }
+}
+
+/**
+ * `relative` (each once) when every one of them is a tracked file or link that git compares with the work
+ * tree (one stage-0 entry, not skip-worktree or assume-unchanged, not a submodule), nothing (a merge, a
+ * rebase, a pick) is in progress, and the index could be read without git (index-file.ts); else null, and
+ * the commit asks `git status` first.
+ */
+async function plainTrackedFiles(git: Git, relative: readonly string[]): Promise<string[] | null> {
+  if (relative.length === 0 || (await operationInProgress(git))) return null;
+  const indexFile = (await gitPaths(git)).get('index');
+  const index = indexFile ? readIndexFile(indexFile) : null;
+  if (!index) return null;
+  const wanted = new Set(relative);
+  const found = new Map<string, IndexEntry[]>();
+  for (const entry of index) if (wanted.has(entry.path)) found.set(entry.path, [...(found.get(entry.path) ?? []), entry]);
+  const plain = [...wanted].every((path) => {
+    const entries = found.get(path) ?? [];
+    return entries.length === 1 && entries[0]!.stage === 0 && entries[0]!.tag === 'H' && FILE_MODES.has(entries[0]!.mode);
+  });
+  return plain ? [...wanted] : null;
+}
+
+/** The commit of `paths` after `git status` said which of them changed, which are new, which are conflicted. */
+async function commitByStatus(git: Git, relative: readonly string[], message: string, options: CommitOptions): Promise<string | null> {
+  const entries = await statusOf(git, relative);
   const changed = [...new Set(entries.map((entry) => entry.path))];
   if (changed.length === 0) return null;
   const operation = await operationInProgress(git);
@@ -105,9 +148,46 @@ export async function commitFiles(
   const conflicted = entries.filter((entry) => isUnmerged(entry.index, entry.worktree)).map((entry) => entry.path);
   if (conflicted.length > 0) throw new GitOperationError('operation_in_progress', `${conflicted.join(', ')} still has merge conflicts`);
   await stage(git, entries);
+  return commit(git, message, options, changed);
+}
+
+/**
+ * Runs the commit and returns its hash, read from the summary line git prints (`[main 1f2e…] message`) with
+ * ids written in full; when the repository's ids are not SHA-1 ones or the line does not show one, git is
+ * asked for HEAD.
+ */
+async function commit(git: Git, message: string, options: CommitOptions, paths: string[]): Promise<string> {
   const identity = await resolveIdentity(git);
-  await runGit(git, commitArgs(identity, message, options, changed));
-  return (await runGit(git, ['rev-parse', 'HEAD'])).trim();
+  const args = commitArgs(identity, message, options, paths);
+  if (!(await usesSha1(git))) {
+    await runGit(git, args);
+    return (await runGit(git, ['rev-parse', 'HEAD'])).trim();
+  }
+  const out = await runGit(git, ['-c', `core.abbrev=${SHA1_DIGITS}`, ...args.filter((arg) => arg !== '--quiet')]);
+  return summaryHash(out, SHA1_DIGITS) ?? (await runGit(git, ['rev-parse', 'HEAD'])).trim();
+}
+
+/**
+ * The new commit's id from `git commit`'s summary, whose first line is `[<branch>[ (root-commit)] <id>] <subject>`
+ * (the branch may be a translated "detached HEAD"; a branch name holds no space): the first ` <id>] ` in it,
+ * when the id has `digits` digits. Hooks print to stderr, so nothing comes before that line.
+ */
+export function summaryHash(out: string, digits: number): string | null {
+  const first = out.split('\n', 1)[0] ?? '';
+  const found = first.startsWith('[') ? / ([0-9a-f]+)\] /.exec(first) : null;
+  return found?.[1]?.length === digits ? found[1] : null;
+}
+
+/**
+ * Whether the repository's object ids are SHA-1 ones, as its config listing says (no `extensions.objectFormat`,
+ * or `sha1`); false when the config could not be listed. A SHA-256 repository's commit is asked for its HEAD
+ * (an abbreviation length of 64 would be out of range for git where that config does not take effect).
+ */
+async function usesSha1(git: Git): Promise<boolean> {
+  const listed = await configListing(git);
+  if (!listed) return false;
+  const format = listed.filter((entry) => entry.key === 'extensions.objectformat').at(-1)?.value.trim().toLowerCase();
+  return format === undefined || format === 'sha1';
 }
 
 /**

@@ -1,13 +1,14 @@
 // One listing of the repository per request: the index (tracked files, skip-worktree and
 // assume-unchanged bits, submodules) and the work tree's status (changes, untracked files, HEAD),
-// from two git calls made together, for everything the request asks of git before it commits: the
+// from one git status and the index file read as it runs (index-file.ts; `ls-files` when it cannot be), for everything the request asks of git before it commits: the
 // map's files, the files a message names, the files of `.tandem/` git tracks, HEAD for /diff, which
 // files hold the user's own changes, which cannot be committed. A new request starts a new listing,
 // and so does each commit; a file changed since the status ran is asked about again.
 import { join } from 'node:path';
 import { changedSince as realChangedSince, type ChangedSince } from '../platform/change-times.js';
 import { dirtyFiles } from './dirty.js';
-import { listIndex, type IndexEntry } from './ls-files.js';
+import { indexEntries } from './index-file.js';
+import type { IndexEntry } from './ls-files.js';
 import { createGit, toRepoPaths, type GitOptions } from './repo.js';
 import { isUnmerged, untrackableIn, untrackablePaths, type UntrackablePath } from './state.js';
 import { isUntracked, statusSnapshot, type StatusEntry } from './status.js';
@@ -116,7 +117,7 @@ export class RequestListing {
   private async take(): Promise<RepoListing> {
     const git = createGit(this.root, this.options);
     const takenAt = (this.options.now ?? Date.now)();
-    const [index, status] = await Promise.all([listIndex(git), statusSnapshot(git)]);
+    const [index, status] = await Promise.all([indexEntries(git), statusSnapshot(git)]);
     const files = new Set(index.map((entry) => entry.path));
     for (const entry of status.entries) if (isUntracked(entry)) files.add(entry.path);
     return { files: [...files], index, status: status.entries, head: status.head, takenAt };

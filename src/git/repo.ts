@@ -1,6 +1,7 @@
 // Opening, finding and creating repositories, and the one guarded way every module runs git.
 // Each function takes the directory it works in; nothing here looks at the current process's cwd.
 import { isAbsolute, join, relative, resolve } from 'node:path';
+import { changedSince } from '../platform/change-times.js';
 import { nodeFileSystem as fs } from '../platform/file-system.js';
 import { FALLBACK_OVERRIDES, overridesEnv, parseConfigList, repositoryCommandOverrides, type ConfigEntry, type ConfigOverride } from './config-guard.js';
 import { GitOperationError } from './errors.js';
@@ -29,6 +30,8 @@ export interface GuardState {
   listing?: Promise<ConfigEntry[] | null>;
   /** `.git/config`'s size and change time when it was listed. */
   stamp?: string;
+  /** When the listing began (ms since the epoch): findRepoRoot shares a listing made in a sub-folder with the top folder. */
+  listedAt?: number;
   /**
    * Where the files of GIT_PATH_NAMES live (absolute), asked once per run: they follow from the layout of
    * the repository (a worktree's own folder, the common one), which a run does not change.
@@ -36,8 +39,8 @@ export interface GuardState {
   gitPaths?: Promise<ReadonlyMap<string, string>>;
 }
 
-/** The files tandem looks for in git's folder: its exclude file and the markers of an operation in progress. */
-export const GIT_PATH_NAMES: readonly string[] = ['info/exclude', 'MERGE_HEAD', 'CHERRY_PICK_HEAD', 'REVERT_HEAD', 'rebase-merge', 'rebase-apply'];
+/** The files tandem looks for in git's folder: its exclude file, the index (read by index-file.ts) and the markers of an operation in progress. */
+export const GIT_PATH_NAMES: readonly string[] = ['info/exclude', 'index', 'MERGE_HEAD', 'CHERRY_PICK_HEAD', 'REVERT_HEAD', 'rebase-merge', 'rebase-apply'];
 const GIT_PATH_ARGS = GIT_PATH_NAMES.flatMap((name) => ['--git-path', name]);
 
 /** `rev-parse --git-path` answers (one per line, relative to `cwd`) as absolute paths by name. */
@@ -156,10 +159,13 @@ export function configListing(git: Git): Promise<ConfigEntry[] | null> {
   const stamp = configStamp(git.root);
   if (git.guard.stamp !== stamp) git.guard.listing = undefined;
   git.guard.stamp = stamp;
-  git.guard.listing ??= spawnGit(['config', '--list', '--show-scope', '--show-origin', '--includes', '-z'], { cwd: git.root, env: git.env, timeoutMs: git.timeoutMs }).then(
-    (listed) => (listed.exitCode === 0 ? parseConfigList(listed.stdout, { origin: true }) : null),
-    () => null,
-  );
+  if (!git.guard.listing) {
+    git.guard.listedAt = Date.now();
+    git.guard.listing = spawnGit(['config', '--list', '--show-scope', '--show-origin', '--includes', '-z'], { cwd: git.root, env: git.env, timeoutMs: git.timeoutMs }).then(
+      (listed) => (listed.exitCode === 0 ? parseConfigList(listed.stdout, { origin: true }) : null),
+      () => null,
+    );
+  }
   return git.guard.listing;
 }
 
@@ -207,7 +213,23 @@ export async function findRepoRoot(cwd: string, options: GitOptions = {}): Promi
     throw new GitOperationError('not_a_repo', `git's work tree for ${cwd} is ${root} (core.worktree in the repository's config?), which does not contain this folder; tandem does not work there.`);
   }
   if (options.guards && paths.length === GIT_PATH_NAMES.length) sharedGuard(options.guards, root).gitPaths ??= Promise.resolve(gitPathMap(paths, cwd));
+  if (options.guards && root !== cwd) shareConfigListing(options.guards, cwd, root);
   return root;
+}
+
+/**
+ * Lets the top folder's runners use the config listing made in `cwd` (a sub-folder, or the top folder by
+ * another path), which is the same repository's: git lists the same settings from any folder of a work
+ * tree. Not when `.git/config` may have changed since that listing began (nor in a linked worktree,
+ * whose `.git` is a file): the top folder's runners list again then.
+ */
+function shareConfigListing(guards: Map<string, GuardState>, cwd: string, root: string): void {
+  const made = guards.get(cwd);
+  const top = sharedGuard(guards, root);
+  if (!made?.listing || made.listedAt === undefined || top.listing) return;
+  if (changedSince(join(root, '.git', 'config'), made.listedAt)) return;
+  top.stamp = configStamp(root);
+  top.listing = made.listing;
 }
 
 function containsFolder(root: string, cwd: string): boolean {

@@ -2,7 +2,8 @@
 // tree (skip-worktree, assume-unchanged, inside a submodule), so tandem never stages a conflict or
 // reports as committed an edit that git ignores.
 import { nodeFileSystem as fs } from '../platform/file-system.js';
-import { listIndex, type IndexEntry } from './ls-files.js';
+import { indexEntries } from './index-file.js';
+import type { IndexEntry } from './ls-files.js';
 import { createGit, gitPaths, toRepoPaths, type Git, type GitOptions } from './repo.js';
 
 /** Each marker's name (one of GIT_PATH_NAMES) and what it means. */
@@ -37,7 +38,7 @@ export interface UntrackablePath {
  */
 export async function untrackablePaths(root: string, paths: readonly string[], options: GitOptions = {}): Promise<UntrackablePath[]> {
   if (paths.length === 0) return [];
-  return untrackableIn(await listIndex(createGit(root, options)), toRepoPaths(root, paths));
+  return untrackableIn(await indexEntries(createGit(root, options)), toRepoPaths(root, paths));
 }
 
 /** untrackablePaths over an index listing already made (`relative`: repository-relative paths). */

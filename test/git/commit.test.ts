@@ -117,6 +117,59 @@ describe('commitFiles', () => {
     expect(await commitFiles(fx.root, ['a.txt', 'missing.txt'], 'noop', { attribution: true, env: fx.env })).toBeNull();
   });
 
+  it('returns null for tracked files without a change, makes no empty commit and leaves the user staged work staged', async () => {
+    fx = await makeFixture();
+    const head = await userCommit(fx, { 'a.txt': '1\n', 'b.txt': '1\n' });
+    await fx.write({ 'b.txt': '2\n' });
+    await fx.git('add', 'b.txt');
+    // touched, same content: git's commit finds nothing to commit, and the status after it says why
+    await fx.write({ 'a.txt': '1\n' });
+    expect(await commitFiles(fx.root, ['a.txt', 'a.txt'], 'noop', { attribution: true, env: fx.env })).toBeNull();
+    expect((await fx.git('rev-parse', 'HEAD')).trim()).toBe(head);
+    expect(await fx.git('status', '--porcelain')).toBe('M  b.txt\n');
+  });
+
+  it('refuses a file with merge conflicts, with or without a merge in progress, and commits nothing', async () => {
+    fx = await makeFixture();
+    await userCommit(fx, { 'f.txt': 'base\n', 'g.txt': 'g\n' });
+    const main = (await fx.git('rev-parse', '--abbrev-ref', 'HEAD')).trim();
+    await fx.git('checkout', '-q', '-b', 'side');
+    await userCommit(fx, { 'f.txt': 'side\n' });
+    await fx.git('checkout', '-q', main);
+    const head = await userCommit(fx, { 'f.txt': 'main\n' });
+    await fx.git('merge', 'side').catch(() => undefined);
+    await fx.write({ 'g.txt': 'g2\n' });
+    const during = await commitFiles(fx.root, ['g.txt'], 'm', { attribution: true, env: fx.env }).catch((e: unknown) => e);
+    expect((during as GitOperationError).kind).toBe('operation_in_progress');
+    expect((during as Error).message).toMatch(/a merge is in progress/);
+    // what `git stash pop` leaves: unmerged entries and no MERGE_HEAD (git itself would commit the markers)
+    await rm(join(fx.root, '.git', 'MERGE_HEAD'));
+    const left = await commitFiles(fx.root, ['g.txt', 'f.txt'], 'm', { attribution: true, env: fx.env }).catch((e: unknown) => e);
+    expect((left as GitOperationError).kind).toBe('operation_in_progress');
+    expect((left as Error).message).toBe('f.txt still has merge conflicts');
+    expect((await fx.git('rev-parse', 'HEAD')).trim()).toBe(head);
+  });
+
+  it('leaves out a new file git ignores, as git status does, and still commits the tracked one', async () => {
+    fx = await makeFixture();
+    await userCommit(fx, { 'a.txt': '1\n', '.gitignore': '*.log\n' });
+    await fx.write({ 'a.txt': '2\n', 'debug.log': 'x\n' });
+    const hash = await commitFiles(fx.root, ['a.txt', 'debug.log'], 'fix', { attribution: true, env: fx.env });
+    expect(await filesIn(fx, hash!)).toEqual(['a.txt']);
+    expect((await fx.git('rev-parse', 'HEAD')).trim()).toBe(hash);
+  });
+
+  it('returns the exact new HEAD in a SHA-256 repository too', async () => {
+    fx = await makeFixture();
+    await rm(join(fx.root, '.git'), { recursive: true, force: true });
+    await fx.git('init', '--quiet', '--object-format=sha256');
+    await userCommit(fx, { 'a.txt': '1\n' });
+    await fx.write({ 'a.txt': '2\n' });
+    const hash = await commitFiles(fx.root, ['a.txt'], 'fix', { attribution: true, env: fx.env });
+    expect(hash).toMatch(/^[0-9a-f]{64}$/);
+    expect((await fx.git('rev-parse', 'HEAD')).trim()).toBe(hash);
+  });
+
   it('refuses a path outside the repository', async () => {
     fx = await makeFixture();
     await expect(commitFiles(fx.root, ['../x'], 'm', { attribution: true })).rejects.toBeInstanceOf(GitOperationError);
