@@ -15,7 +15,7 @@ import { openAudit } from './audit.js';
 import { CliError } from './cli-error.js';
 import { EXIT } from '../session/exit-codes.js';
 import { createJsonRenderer } from './render-json.js';
-import type { TerminalRenderer } from './render-terminal.js';
+import { createTerminalEmit, drawsMarkdown, loadMarkdownRenderer, type TerminalRenderer } from './render-terminal.js';
 import { streamTerminal } from '../platform/terminal.js';
 import { createRepositoryCompleter } from './completion.js';
 import { askLine, createLineReader, type LineReader } from './line-reader.js';
@@ -39,9 +39,11 @@ import { createStateReader } from '../platform/state-files.js';
 type ParsedArgs = Extract<ParseArgsResult, { ok: true }>;
 
 export async function startTandem(environment: CliEnvironment, parsed: ParsedArgs): Promise<number> {
-  // The terminal renderer (Markdown, wrapping) is most of what a run without --json loads: it loads while
-  // git finds the repository and lists its config, not after.
-  const rendererLoad = parsed.flags.json || parsed.flags.sessions ? null : loadTerminalRenderer();
+  // The Markdown renderer (marked, wrapping, highlighting) is most of what a run on a colour terminal loads:
+  // it loads while git finds the repository and lists its config, not after. A pipe never loads it.
+  if (!parsed.flags.json && !parsed.flags.sessions && drawsMarkdown(environment.stdoutIsTTY, environment.env, parsed.flags.pretty !== false)) {
+    preloadMarkdownRenderer();
+  }
   const gitEnv = { ...environment.env };
   // One listing of git's config per repository for the whole run (the session's git calls share it).
   const gitGuards = new Map<string, GuardState>();
@@ -61,7 +63,7 @@ export async function startTandem(environment: CliEnvironment, parsed: ParsedArg
   const reply = await replyToApply(settings, environment);
   const interactive = !json && message === null && reply === null && environment.stdinIsTTY;
   const lines = createLineReader(environment, interactive);
-  const renderer = await createRenderer(environment, settings, rendererLoad);
+  const renderer = await createRenderer(environment, settings);
   const { settle, mapProgress } = renderer;
   const tracing = await startTracingIfAsked(environment, settings);
   const render = tracing ? tracing.wrap(renderer.emit) : renderer.emit;
@@ -202,17 +204,15 @@ function readMessage(settings: Settings, cwd: string): string | null {
   }
 }
 
-function loadTerminalRenderer(): Promise<typeof import('./render-terminal.js')> {
-  const loading = import('./render-terminal.js');
-  // Not awaited when the settings turn --json on after all; its failure then belongs to nobody.
-  loading.catch(() => {});
-  return loading;
+function preloadMarkdownRenderer(): void {
+  loadMarkdownRenderer().catch(() => {
+    // Not awaited when the settings turn --json or --no-pretty on after all; the renderer's own import reports a failure.
+  });
 }
 
-/** The terminal renderer (Markdown, wrapping, spinner) is loaded only by a run that draws on a terminal. */
-async function createRenderer(environment: CliEnvironment, settings: Settings, loading: ReturnType<typeof loadTerminalRenderer> | null): Promise<TerminalRenderer> {
+/** JSON lines, or the terminal renderer (which loads the Markdown renderer only to draw on a colour terminal). */
+async function createRenderer(environment: CliEnvironment, settings: Settings): Promise<TerminalRenderer> {
   if (settings.json) return { emit: createJsonRenderer((text) => void environment.stdout.write(text)), settle: () => {} };
-  const { createTerminalEmit } = await (loading ?? loadTerminalRenderer());
   const stdout = streamTerminal(environment.stdout, { isTTY: environment.stdoutIsTTY });
   const stderr = streamTerminal(environment.stderr, { isTTY: environment.stderrIsTTY, columns: environment.columns });
   return createTerminalEmit({ stdout, stderr, env: environment.env }, settings.pretty);
