@@ -28,6 +28,16 @@ export function createChecksPort(options: ChecksAdapterOptions): ChecksPort {
   const lintCommands = parseLintCommands(options.lintCommands);
   const run = { env: options.env, timeoutMs: options.timeoutMs };
   return {
+    prepare(paths) {
+      loader ??= createGrammarLoader();
+      const languages = new Set(paths.map((path) => loader!.languageForPath(path)));
+      for (const language of languages) {
+        if (language === null) continue;
+        loader.parser(language).catch(() => {
+          // The check itself loads it again and reports what failed.
+        });
+      }
+    },
     async syntax(path, before, after) {
       loader ??= createGrammarLoader();
       const result = await checkSyntax(loader, path, before, after);
