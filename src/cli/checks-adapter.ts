@@ -29,11 +29,10 @@ export function createChecksPort(options: ChecksAdapterOptions): ChecksPort {
   const run = { env: options.env, timeoutMs: options.timeoutMs };
   return {
     prepare(paths) {
-      loader ??= createGrammarLoader();
-      const languages = new Set(paths.map((path) => loader!.languageForPath(path)));
-      for (const language of languages) {
+      const grammars = (loader ??= createGrammarLoader());
+      for (const language of new Set(paths.map((path) => grammars.languageForPath(path)))) {
         if (language === null) continue;
-        loader.parser(language).catch(() => {
+        grammars.parser(language).catch(() => {
           // The check itself loads it again and reports what failed.
         });
       }
