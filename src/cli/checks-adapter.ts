@@ -28,6 +28,15 @@ export function createChecksPort(options: ChecksAdapterOptions): ChecksPort {
   const lintCommands = parseLintCommands(options.lintCommands);
   const run = { env: options.env, timeoutMs: options.timeoutMs };
   return {
+    prepare(paths) {
+      const grammars = (loader ??= createGrammarLoader());
+      for (const language of new Set(paths.map((path) => grammars.languageForPath(path)))) {
+        if (language === null) continue;
+        grammars.parser(language).catch(() => {
+          // The check itself loads it again and reports what failed.
+        });
+      }
+    },
     async syntax(path, before, after) {
       loader ??= createGrammarLoader();
       const result = await checkSyntax(loader, path, before, after);

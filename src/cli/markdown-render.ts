@@ -18,12 +18,6 @@ export interface MarkdownStyle {
   readonly unicode: boolean;
 }
 
-/** Drops terminal control characters (escape sequences from a reply could repaint the screen). */
-export function sanitize(text: string, keepNewlines: boolean): string {
-  const cleaned = text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (ch) => (ch === '\r' && keepNewlines ? ch : ''));
-  return cleaned.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
-}
-
 /** Inline Markdown (emphasis, code spans, links) as terminal text. */
 export function renderInline(text: string, style: MarkdownStyle): string {
   let tokens: Token[];

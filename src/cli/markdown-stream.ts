@@ -1,30 +1,14 @@
 // Renders a streamed Markdown reply for the terminal. Finished lines go through markdown-render; the
 // line still being written is drawn as it grows and redrawn in place (live), so a long paragraph shows
 // its words before its newline. Fence lines are hidden and their code highlighted; tables wait for
-// their last row; SEARCH/REPLACE blocks pass through untouched.
-import { highlightLastLine } from './highlight.js';
-import { isTableLine, renderProseLine, renderTable, sanitize, type MarkdownStyle } from './markdown-render.js';
+// their last row; SEARCH/REPLACE blocks pass through untouched. Loaded only by a run that draws replies
+// on a colour terminal (render-terminal.ts imports it then).
+import { ANSI, sgr } from './colors.js';
+import { ANSI_CODE_STYLE, highlightLastLine } from './highlight.js';
+import { isTableLine, renderProseLine, renderTable, type MarkdownStyle } from './markdown-render.js';
+import { sanitize, type MarkdownReplies, type ReplyStream, type StreamOptions } from './reply-stream.js';
 
-export { renderInline, sanitize, type MarkdownStyle } from './markdown-render.js';
-
-export interface MarkdownStream {
-  /** More reply text. */
-  push(text: string): void;
-  /** The reply ended (or was interrupted): render what is left and reset. */
-  end(): void;
-  /**
-   * Something else is about to write: leave the cursor at the start of a fresh line. `brief`: the
-   * write is one short note, so the unfinished line is erased and drawn again right after it.
-   */
-  settle(brief?: boolean): void;
-}
-
-export interface StreamOptions {
-  /** Columns to wrap prose at. */
-  readonly width?: number;
-  /** Draw the unfinished line and redraw it in place (needs a terminal that understands cursor moves). */
-  readonly live?: boolean;
-}
+export { renderInline, type MarkdownStyle } from './markdown-render.js';
 
 type Block =
   | { readonly kind: 'text' }
@@ -39,37 +23,26 @@ const FENCE_OPEN = /^\s*(`{3,}|~{3,})\s*([^`]*)$/;
 /** An unfinished line that may turn into a fence, table or edit block is not drawn live. */
 const NOT_LIVE = /^\s*(`|~~|\||<{3}|={3}|>{3})/;
 
-/** `style` null: plain text, streamed as it comes with only unsafe control characters removed. */
-export function createMarkdownStream(write: (text: string) => void, style: MarkdownStyle | null, options: StreamOptions = {}): MarkdownStream {
-  return style ? createRenderedStream(write, style, options) : createPlainStream(write);
+/** Replies drawn as Markdown in the terminal's colours; `unicode`: bullets and box drawing. */
+export function terminalMarkdown(unicode: boolean): MarkdownReplies {
+  const style = ansiMarkdownStyle(unicode);
+  return (write, options) => createMarkdownStream(write, style, options);
 }
 
-function createPlainStream(write: (text: string) => void): MarkdownStream {
-  let held = '';
-  let atLineStart = true;
-  const out = (text: string): void => {
-    write(text);
-    atLineStart = text.endsWith('\n');
-  };
+function ansiMarkdownStyle(unicode: boolean): MarkdownStyle {
   return {
-    push(text) {
-      const all = held + text;
-      // A surrogate pair cut between two chunks must be written whole, or it prints as two U+FFFD.
-      const cut = /[\uD800-\uDBFF]$/.test(all) ? all.length - 1 : all.length;
-      held = all.slice(cut);
-      if (cut > 0) out(sanitize(all.slice(0, cut), true));
-    },
-    end() {
-      if (held) out(sanitize(held, true));
-      held = '';
-    },
-    settle() {
-      if (!atLineStart) out('\n');
-    },
+    bold: ANSI.bold,
+    italic: sgr(3, 23),
+    heading: (s) => ANSI.bold(ANSI.cyan(s)),
+    inlineCode: ANSI.yellow,
+    dim: ANSI.dim,
+    link: sgr(4, 24),
+    code: ANSI_CODE_STYLE,
+    unicode,
   };
 }
 
-function createRenderedStream(write: (text: string) => void, style: MarkdownStyle, options: StreamOptions): MarkdownStream {
+export function createMarkdownStream(write: (text: string) => void, style: MarkdownStyle, options: StreamOptions = {}): ReplyStream {
   const width = Math.max(20, (options.width ?? 80) - 1);
   let pending = '';
   let block: Block = TEXT;

@@ -5,8 +5,7 @@ import type { Terminal } from '../platform/terminal.js';
 import type { SessionEvent } from '../session/events.js';
 import type { Palette } from './colors.js';
 import { ANSI, colorDiff, PLAIN } from './colors.js';
-import { ANSI_CODE_STYLE } from './highlight.js';
-import { createMarkdownStream, sanitize, type MarkdownStream, type MarkdownStyle } from './markdown-stream.js';
+import { createPlainStream, sanitize, type MarkdownReplies, type ReplyStream } from './reply-stream.js';
 import { createSpinner, localeIsUtf8, type Spinner } from './spinner.js';
 import { createThinkingDisplay } from './thinking-display.js';
 import { createProgressBar } from './repo-map-adapter.js';
@@ -15,12 +14,11 @@ export interface TerminalOutput {
   readonly out: (text: string) => void;
   readonly err: (text: string) => void;
   readonly palette: Palette;
-  /** Render Markdown with colours; otherwise replies stream as plain text. Default: palette is ANSI. */
-  readonly pretty?: boolean;
+  /** Replies drawn as Markdown (markdown-stream.ts's terminalMarkdown); without it they stream as plain text. */
+  readonly markdown?: MarkdownReplies | null;
   /** Shown while waiting for the first token (only given on a terminal). */
   readonly spinner?: Spinner | null;
-  readonly unicode?: boolean;
-  /** Terminal width for wrapping prose (pretty only); a function is asked again for each reply (resizes). */
+  /** Terminal width for wrapping prose (Markdown only); a function is asked again for each reply (resizes). */
   readonly columns?: number | (() => number | undefined);
 }
 
@@ -35,28 +33,10 @@ export interface TerminalRenderer {
 
 const PREPARING = 'Preparing the request (repository map, files)...';
 
-function markdownStyle(unicode: boolean): MarkdownStyle {
-  const sgr = (open: number, close: number) => (s: string) => `\u001b[${open}m${s}\u001b[${close}m`;
-  return {
-    bold: ANSI.bold,
-    italic: sgr(3, 23),
-    heading: (s) => ANSI.bold(ANSI.cyan(s)),
-    inlineCode: ANSI.yellow,
-    dim: ANSI.dim,
-    link: sgr(4, 24),
-    code: ANSI_CODE_STYLE,
-    unicode,
-  };
-}
-
 export function createTerminalScreen(io: TerminalOutput): TerminalRenderer {
   const { out, err, palette } = io;
-  const pretty = io.pretty ?? palette !== PLAIN;
-  const style = pretty ? markdownStyle(io.unicode ?? false) : null;
-  const streamOptions = (): { width: number; live: boolean } => ({
-    width: (typeof io.columns === 'function' ? io.columns() : io.columns) ?? 80,
-    live: pretty,
-  });
+  const markdown = io.markdown ?? null;
+  const pretty = markdown !== null;
   let streamed = false;
   let endsWithNewline = true;
   const write = (text: string): void => {
@@ -65,7 +45,9 @@ export function createTerminalScreen(io: TerminalOutput): TerminalRenderer {
     // An erased live line leaves the cursor at the start of an empty row, as a newline would.
     endsWithNewline = text.endsWith('\n') || text.endsWith('\r\u001b[J');
   };
-  let reply: MarkdownStream = createMarkdownStream(write, style, streamOptions());
+  const newReply = (): ReplyStream =>
+    markdown ? markdown(write, { width: (typeof io.columns === 'function' ? io.columns() : io.columns) ?? 80, live: true }) : createPlainStream(write);
+  let reply = newReply();
   const thinking = createThinkingDisplay({ write, dim: pretty ? palette.dim : (s) => s });
   const settle = (brief = false): void => {
     io.spinner?.stop();
@@ -92,7 +74,7 @@ export function createTerminalScreen(io: TerminalOutput): TerminalRenderer {
         return;
       case 'waiting':
         streamed = false;
-        reply = createMarkdownStream(write, style, streamOptions());
+        reply = newReply();
         // Restarted, so the label says what is awaited now (not "preparing").
         io.spinner?.stop();
         io.spinner?.start();
@@ -213,21 +195,38 @@ export interface TerminalStreams {
   readonly env: Readonly<Record<string, string | undefined>>;
 }
 
+function noColor(env: TerminalStreams['env']): boolean {
+  return env['NO_COLOR'] !== undefined && env['NO_COLOR'] !== '';
+}
+
+/** Whether replies are drawn as Markdown with colours: stdout is a terminal, `pretty` is on and NO_COLOR is not set. */
+export function drawsMarkdown(stdoutIsTTY: boolean, env: TerminalStreams['env'], prettySetting: boolean): boolean {
+  return stdoutIsTTY && prettySetting && !noColor(env);
+}
+
+/**
+ * The Markdown renderer's module (marked, wrap-ansi, highlight.js: most of the renderer's weight). Only a
+ * run that draws Markdown loads it; start-up may begin loading it early, the import is shared.
+ */
+export function loadMarkdownRenderer(): Promise<typeof import('./markdown-stream.js')> {
+  return import('./markdown-stream.js');
+}
+
 /**
  * The renderer for a person at a terminal: Markdown and colours only on a TTY without NO_COLOR and
  * with `pretty` on; the spinner only when stderr is a terminal.
  */
-export function createTerminalEmit(streams: TerminalStreams, prettySetting: boolean): TerminalRenderer {
+export async function createTerminalEmit(streams: TerminalStreams, prettySetting: boolean): Promise<TerminalRenderer> {
   const { stdout, stderr } = streams;
   const out = (text: string): void => stdout.write(text);
   const err = (text: string): void => stderr.write(text);
-  const noColor = streams.env['NO_COLOR'] !== undefined && streams.env['NO_COLOR'] !== '';
-  const pretty = stdout.isTTY && prettySetting && !noColor;
+  const pretty = drawsMarkdown(stdout.isTTY, streams.env, prettySetting);
   const unicode = localeIsUtf8(streams.env);
-  const spinner = stderr.isTTY && prettySetting ? createSpinner({ write: err, unicode: unicode && !noColor }) : null;
+  const spinner = stderr.isTTY && prettySetting ? createSpinner({ write: err, unicode: unicode && !noColor(streams.env) }) : null;
   // Asked for each reply, so a resize counts; stdout piped while stderr is a terminal wraps to stderr's width.
   const columns = (): number | undefined => stdout.columns() ?? stderr.columns();
-  const screen = createTerminalScreen({ out, err, palette: pretty ? ANSI : PLAIN, pretty, spinner, unicode, columns });
+  const markdown = pretty ? (await loadMarkdownRenderer()).terminalMarkdown(unicode) : null;
+  const screen = createTerminalScreen({ out, err, palette: pretty ? ANSI : PLAIN, markdown, spinner, columns });
   if (!stderr.isTTY) return screen;
   const bar = createProgressBar({ write: err, columns: stderr.columns() });
   return {

@@ -15,7 +15,7 @@ import { openAudit } from './audit.js';
 import { CliError } from './cli-error.js';
 import { EXIT } from '../session/exit-codes.js';
 import { createJsonRenderer } from './render-json.js';
-import type { TerminalRenderer } from './render-terminal.js';
+import { createTerminalEmit, drawsMarkdown, loadMarkdownRenderer, type TerminalRenderer } from './render-terminal.js';
 import { streamTerminal } from '../platform/terminal.js';
 import { createRepositoryCompleter } from './completion.js';
 import { askLine, createLineReader, type LineReader } from './line-reader.js';
@@ -39,13 +39,19 @@ import { createStateReader } from '../platform/state-files.js';
 type ParsedArgs = Extract<ParseArgsResult, { ok: true }>;
 
 export async function startTandem(environment: CliEnvironment, parsed: ParsedArgs): Promise<number> {
-  // The terminal renderer (Markdown, wrapping) is most of what a run without --json loads: it loads while
-  // git finds the repository and lists its config, not after.
-  const rendererLoad = parsed.flags.json || parsed.flags.sessions ? null : loadTerminalRenderer();
+  // The Markdown renderer (marked, wrapping, highlighting) is most of what a run on a colour terminal loads:
+  // it loads while git finds the repository and lists its config, not after. A pipe never loads it.
+  if (!parsed.flags.json && !parsed.flags.sessions && drawsMarkdown(environment.stdoutIsTTY, environment.env, parsed.flags.pretty !== false)) {
+    preloadMarkdownRenderer();
+  }
   const gitEnv = { ...environment.env };
   // One listing of git's config per repository for the whole run (the session's git calls share it).
   const gitGuards = new Map<string, GuardState>();
-  let repoRoot = await findRepoRoot(environment.cwd, { env: gitEnv, guards: gitGuards });
+  const rootSearch = findRepoRoot(environment.cwd, { env: gitEnv, guards: gitGuards });
+  // A one-shot request loads the model client while git looks for the repository (the settings say for sure later).
+  const oneShot = parsed.flags.message != null || parsed.flags['message-file'] != null;
+  if (oneShot && !talksToNoModel(parsed.flags)) preloadModelClient();
+  let repoRoot = await rootSearch;
   const loaded = loadSettings(environment, parsed, repoRoot);
   const { approvalsNeeded, sources } = loaded;
   let settings = loaded.settings;
@@ -61,7 +67,7 @@ export async function startTandem(environment: CliEnvironment, parsed: ParsedArg
   const reply = await replyToApply(settings, environment);
   const interactive = !json && message === null && reply === null && environment.stdinIsTTY;
   const lines = createLineReader(environment, interactive);
-  const renderer = await createRenderer(environment, settings, rendererLoad);
+  const renderer = await createRenderer(environment, settings);
   const { settle, mapProgress } = renderer;
   const tracing = await startTracingIfAsked(environment, settings);
   const render = tracing ? tracing.wrap(renderer.emit) : renderer.emit;
@@ -91,7 +97,7 @@ export async function startTandem(environment: CliEnvironment, parsed: ParsedArg
     // Asked only once the server (and key) a repository named is approved.
     // Runs that talk to no model (--show-repo-map, --apply, --copy-paste, --lint, --test) ask the server nothing either.
     const action = checkActionOf(settings);
-    const noModel = settings['show-repo-map'] || reply !== null || settings['copy-paste'] || (action !== null && action !== 'commit');
+    const noModel = talksToNoModel(settings);
     // The model client's SDK loads while the server is asked and the repository listed (its first use awaits it).
     if (!noModel) preloadModelClient();
     const server = noModel ? NO_SERVER_ANSWER : await askServerAtStart({ settings, modelGiven: sources.get('model') !== 'default', layers: loaded.models.layers, aliases: loaded.models.aliases, http: environment.http });
@@ -118,14 +124,22 @@ export async function startTandem(environment: CliEnvironment, parsed: ParsedArg
   }
 }
 
+/** --show-repo-map, --apply, --apply-clipboard-edits, --copy-paste, --lint, --test: runs that talk to no model (--commit's message is the weak model's). */
+function talksToNoModel(values: Partial<Settings>): boolean {
+  return Boolean(values['show-repo-map'] || (values.apply ?? null) !== null || values['apply-clipboard-edits'] || values['copy-paste'] || values.lint || values.test);
+}
+
 /**
- * Starts loading the `openai` package (the client imports it on its first request): its parse and compile
- * then fill the start-up's waits for git and the server instead of following them.
+ * Starts loading the `openai` package (the client imports it on its first request) and Node's own fetch
+ * (undici, loaded on first use): their parse and compile then fill the start-up's waits for git and the
+ * server instead of following them. Twice is harmless: both load once.
  */
 function preloadModelClient(): void {
   import('openai').catch(() => {
     // The client's own import reports a failure, when it needs the package.
   });
+  // Reading one of fetch's classes loads its implementation; after the openai import has started reading its file.
+  setImmediate(() => void globalThis.Headers);
 }
 
 /** --load FILE: its commands run before the first request; the first that fails ends the run (exit 2). */
@@ -202,17 +216,15 @@ function readMessage(settings: Settings, cwd: string): string | null {
   }
 }
 
-function loadTerminalRenderer(): Promise<typeof import('./render-terminal.js')> {
-  const loading = import('./render-terminal.js');
-  // Not awaited when the settings turn --json on after all; its failure then belongs to nobody.
-  loading.catch(() => {});
-  return loading;
+function preloadMarkdownRenderer(): void {
+  loadMarkdownRenderer().catch(() => {
+    // Not awaited when the settings turn --json or --no-pretty on after all; the renderer's own import reports a failure.
+  });
 }
 
-/** The terminal renderer (Markdown, wrapping, spinner) is loaded only by a run that draws on a terminal. */
-async function createRenderer(environment: CliEnvironment, settings: Settings, loading: ReturnType<typeof loadTerminalRenderer> | null): Promise<TerminalRenderer> {
+/** JSON lines, or the terminal renderer (which loads the Markdown renderer only to draw on a colour terminal). */
+async function createRenderer(environment: CliEnvironment, settings: Settings): Promise<TerminalRenderer> {
   if (settings.json) return { emit: createJsonRenderer((text) => void environment.stdout.write(text)), settle: () => {} };
-  const { createTerminalEmit } = await (loading ?? loadTerminalRenderer());
   const stdout = streamTerminal(environment.stdout, { isTTY: environment.stdoutIsTTY });
   const stderr = streamTerminal(environment.stderr, { isTTY: environment.stderrIsTTY, columns: environment.columns });
   return createTerminalEmit({ stdout, stderr, env: environment.env }, settings.pretty);

@@ -1,7 +1,7 @@
 // The model's reasoning on the terminal: under a "Thinking" label, dimmed, streamed as it arrives, and
 // closed before the reply (or anything else) is shown. The reply renderer never sees it.
 import type { SessionEvent } from '../session/events.js';
-import { sanitize } from './markdown-stream.js';
+import { sanitize } from './reply-stream.js';
 
 export interface ThinkingOutput {
   readonly write: (text: string) => void;

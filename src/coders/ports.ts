@@ -30,6 +30,11 @@ export interface CheckOutcome {
 
 /** The checks run after a change is written. */
 export interface ChecksPort {
+  /**
+   * The files a reply is about to write: the syntax check may start loading what it needs for them, so
+   * that it loads while the change is written and committed rather than after. Never fails.
+   */
+  prepare?(paths: readonly string[]): void;
   /** Syntax errors the edit introduced in `path`; null when none (or the language is unknown). */
   syntax(path: string, before: string | null, after: string): Promise<string | null>;
   /** Lint commands for these files; null when no lint command applies. Aborting stops the command. */

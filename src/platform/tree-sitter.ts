@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Language, Parser } from 'web-tree-sitter';
 import { TandemError } from './errors.js';
 
@@ -88,12 +89,25 @@ function defaultGrammarDir(): string {
  * tree-sitter-wasms@0.1.13` ('?' for one that cannot be read): tags stored across runs are keyed by it.
  */
 export function grammarVersions(): string {
-  const require = createRequire(import.meta.url);
-  return ['web-tree-sitter', 'tree-sitter-wasms'].map((name) => `${name}@${installedVersion(require, name)}`).join(' ');
+  return ['web-tree-sitter', 'tree-sitter-wasms'].map((name) => `${name}@${installedVersion(name)}`).join(' ');
+}
+
+/**
+ * The installed package's version: Node's package lookup (`node_modules/<name>` in this module's folder or
+ * one above) read directly, else the resolver's answer ('?' when there is none). Asking the resolver first
+ * would cost a thrown error for a package whose `exports` hide its package.json (web-tree-sitter's do).
+ */
+function installedVersion(name: string): string {
+  for (let dir = path.dirname(fileURLToPath(import.meta.url)); ; dir = path.dirname(dir)) {
+    const version = packageVersion(path.join(dir, 'node_modules', name), name);
+    if (version !== null) return version;
+    if (path.dirname(dir) === dir) return resolvedVersion(name);
+  }
 }
 
 /** The version in the package.json above the package's resolved entry ('?' when there is none). */
-function installedVersion(require: NodeJS.Require, name: string): string {
+function resolvedVersion(name: string): string {
+  const require = createRequire(import.meta.url);
   let dir: string;
   try {
     dir = path.dirname(require.resolve(`${name}/package.json`));
@@ -106,15 +120,21 @@ function installedVersion(require: NodeJS.Require, name: string): string {
     }
   }
   for (;;) {
-    try {
-      const meta = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { name?: unknown; version?: unknown };
-      if (meta.name === name) return String(meta.version);
-    } catch {
-      // no package.json here: keep walking up
-    }
+    const version = packageVersion(dir, name);
+    if (version !== null) return version;
     const parent = path.dirname(dir);
     if (parent === dir) return '?';
     dir = parent;
+  }
+}
+
+/** The version of `name` from `dir/package.json`; null when that file is missing, unreadable or another package's. */
+function packageVersion(dir: string, name: string): string | null {
+  try {
+    const meta = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { name?: unknown; version?: unknown };
+    return meta.name === name ? String(meta.version) : null;
+  } catch {
+    return null;
   }
 }
 

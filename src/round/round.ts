@@ -131,6 +131,8 @@ async function applyEdits(parsed: ParseResult, loaded: RoundCoder, deps: RoundDe
   const { options, ports, chat } = deps;
   const declinedBefore = chat.declined.size;
   const seen = [...chat.chatFiles];
+  // The syntax check's grammars load while the edits are planned, written and committed (waits on git and the weak model).
+  if (!options.dryRun) ports.checks.prepare?.(parsed.edits.map((edit) => edit.path));
   let edits: EditRoundResult;
   try {
     edits = await runEditRound(

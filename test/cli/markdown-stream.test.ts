@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createMarkdownStream, renderInline, type MarkdownStyle } from '../../src/cli/markdown-stream.js';
 import { ANSI_CODE_STYLE } from '../../src/cli/highlight.js';
+import { createPlainStream } from '../../src/cli/reply-stream.js';
 
 const tag = (name: string) => (s: string) => `<${name}>${s}</${name}>`;
 const MARK: MarkdownStyle = {
@@ -16,7 +17,7 @@ const MARK: MarkdownStyle = {
 
 function render(chunks: readonly string[], style: MarkdownStyle | null = MARK): { writes: string[]; text: string } {
   const writes: string[] = [];
-  const stream = createMarkdownStream((t) => writes.push(t), style);
+  const stream = style ? createMarkdownStream((t) => writes.push(t), style) : createPlainStream((t) => writes.push(t));
   for (const chunk of chunks) stream.push(chunk);
   stream.end();
   return { writes, text: writes.join('') };

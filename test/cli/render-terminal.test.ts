@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ANSI, PLAIN } from '../../src/cli/colors.js';
+import { terminalMarkdown } from '../../src/cli/markdown-stream.js';
 import { createTerminalEmit, createTerminalScreen, usageLine } from '../../src/cli/render-terminal.js';
 import { createSpinner, localeIsUtf8, type SpinnerTimers } from '../../src/cli/spinner.js';
 import type { SessionEvent } from '../../src/session/events.js';
@@ -31,7 +32,7 @@ const usage = (cost: number | null): SessionEvent => ({
 describe('terminal renderer', () => {
   it('renders a streamed reply as Markdown with colours when pretty', () => {
     const io = capture();
-    const emit = createTerminalScreen({ ...io, palette: ANSI, pretty: true }).emit;
+    const emit = createTerminalScreen({ ...io, palette: ANSI, markdown: terminalMarkdown(false) }).emit;
     emit({ type: 'waiting' });
     for (const piece of ['# Ti', 'tle\n```py', 'thon\nimport os\n', '```\ndone']) emit({ type: 'assistant_delta', text: piece });
     emit({ type: 'assistant', text: '', interrupted: false });
@@ -72,7 +73,7 @@ describe('terminal renderer', () => {
 
   it('draws the unfinished line of a pretty reply and redraws it in place as it grows', () => {
     const io = capture();
-    const emit = createTerminalScreen({ ...io, palette: ANSI, pretty: true, columns: 40 }).emit;
+    const emit = createTerminalScreen({ ...io, palette: ANSI, markdown: terminalMarkdown(false), columns: 40 }).emit;
     emit({ type: 'waiting' });
     emit({ type: 'assistant_delta', text: 'Words arrive' });
     expect(io.text('out')).toBe('Words arrive');
@@ -85,7 +86,7 @@ describe('terminal renderer', () => {
 
   it('renders a reply that arrives whole (no streaming)', () => {
     const io = capture();
-    const emit = createTerminalScreen({ ...io, palette: ANSI, pretty: true }).emit;
+    const emit = createTerminalScreen({ ...io, palette: ANSI, markdown: terminalMarkdown(false) }).emit;
     emit({ type: 'waiting' });
     emit({ type: 'assistant', text: '- one\n- two', interrupted: false });
     expect(io.text('out')).toBe('- one\n- two\n');
@@ -144,22 +145,22 @@ describe('terminal renderer', () => {
     expect(io.text('out')).toContain('\u001b[32m+x = 2\u001b[39m');
   });
 
-  it('chooses plain output for NO_COLOR, a pipe, or --no-pretty', () => {
-    const run = (env: Record<string, string>, tty: boolean, pretty: boolean): string => {
+  it('chooses plain output for NO_COLOR, a pipe, or --no-pretty', async () => {
+    const run = async (env: Record<string, string>, tty: boolean, pretty: boolean): Promise<string> => {
       const stdout = new FakeTerminal(tty);
-      const { emit } = createTerminalEmit({ stdout, stderr: new FakeTerminal(false), env }, pretty);
+      const { emit } = await createTerminalEmit({ stdout, stderr: new FakeTerminal(false), env }, pretty);
       emit({ type: 'assistant', text: '**bold**', interrupted: false });
       return stdout.output;
     };
-    expect(run({}, true, true)).toBe('\u001b[1mbold\u001b[22m\n');
-    expect(run({ NO_COLOR: '1' }, true, true)).toBe('**bold**\n');
-    expect(run({}, false, true)).toBe('**bold**\n');
-    expect(run({}, true, false)).toBe('**bold**\n');
+    expect(await run({}, true, true)).toBe('\u001b[1mbold\u001b[22m\n');
+    expect(await run({ NO_COLOR: '1' }, true, true)).toBe('**bold**\n');
+    expect(await run({}, false, true)).toBe('**bold**\n');
+    expect(await run({}, true, false)).toBe('**bold**\n');
   });
 
-  it("wraps prose to the terminal's width, asked again for each reply (a resize counts)", () => {
+  it("wraps prose to the terminal's width, asked again for each reply (a resize counts)", async () => {
     const stdout = new FakeTerminal(true, 30);
-    const { emit } = createTerminalEmit({ stdout, stderr: new FakeTerminal(false), env: {} }, true);
+    const { emit } = await createTerminalEmit({ stdout, stderr: new FakeTerminal(false), env: {} }, true);
     const paragraph = 'every word of this reply is short but the whole line is far longer than thirty columns';
     const longest = (text: string): number => Math.max(...text.split('\n').map((line) => line.length));
     emit({ type: 'waiting' });
@@ -175,14 +176,14 @@ describe('terminal renderer', () => {
     expect(longest(wide)).toBeLessThanOrEqual(60);
   });
 
-  it('uses the width of stderr when stdout reports none, and shows the spinner only when stderr is a terminal', () => {
+  it('uses the width of stderr when stdout reports none, and shows the spinner only when stderr is a terminal', async () => {
     const piped = new FakeTerminal(true, null);
-    const { emit } = createTerminalEmit({ stdout: piped, stderr: new FakeTerminal(true, 25), env: {} }, true);
+    const { emit } = await createTerminalEmit({ stdout: piped, stderr: new FakeTerminal(true, 25), env: {} }, true);
     emit({ type: 'waiting' });
     emit({ type: 'assistant', text: 'a sentence that is a good deal wider than twenty-five columns', interrupted: false });
     expect(Math.max(...piped.output.split('\n').map((line) => line.length))).toBeLessThanOrEqual(25);
     const quietErr = new FakeTerminal(false);
-    const noTty = createTerminalEmit({ stdout: new FakeTerminal(true), stderr: quietErr, env: {} }, true);
+    const noTty = await createTerminalEmit({ stdout: new FakeTerminal(true), stderr: quietErr, env: {} }, true);
     noTty.emit({ type: 'waiting' });
     noTty.settle();
     expect(quietErr.output).toBe('');

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { ANSI, PLAIN } from '../../src/cli/colors.js';
+import { terminalMarkdown } from '../../src/cli/markdown-stream.js';
 import { createTerminalScreen } from '../../src/cli/render-terminal.js';
 import type { SessionEvent } from '../../src/session/events.js';
 
 function render(events: SessionEvent[], pretty: boolean): string {
   let out = '';
-  const renderer = createTerminalScreen({ out: (t) => (out += t), err: () => {}, palette: pretty ? ANSI : PLAIN, pretty }).emit;
+  const renderer = createTerminalScreen({ out: (t) => (out += t), err: () => {}, palette: pretty ? ANSI : PLAIN, markdown: pretty ? terminalMarkdown(false) : null }).emit;
   for (const event of events) renderer(event);
   return out;
 }

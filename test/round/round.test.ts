@@ -68,6 +68,34 @@ describe('one round of a reply', () => {
     expect(totals).toEqual({ editsApplied: 1, editsFailed: 0, commits: 1, reflections: 0 });
   });
 
+  it("lets the syntax check prepare for the reply's files before they are written and committed", async () => {
+    const root = tempDir();
+    writeFiles(root, { 'app.py': 'x = 1\n' });
+    const git = new FakeGit();
+    const { deps } = roundDeps(root, ['app.py'], git);
+    const checks = deps.ports.checks as FakeChecks;
+    const seenAtPrepare: Array<{ text: string; commits: number }> = [];
+    checks.onPrepare = () => seenAtPrepare.push({ text: read(root, 'app.py'), commits: git.commits.length });
+
+    await runReplyRound(searchReplace('app.py', 'x = 1\n', 'x = 2\n'), await countingCoder(), new ReflectionBudget(3), deps);
+
+    expect(checks.prepared).toEqual([['app.py']]);
+    expect(seenAtPrepare).toEqual([{ text: 'x = 1\n', commits: 0 }]);
+    expect(checks.syntaxChecked).toEqual(['app.py']);
+  });
+
+  it('prepares no check for a dry run, which checks nothing', async () => {
+    const root = tempDir();
+    writeFiles(root, { 'app.py': 'x = 1\n' });
+    const { deps } = roundDeps(root, ['app.py'], new FakeGit());
+    const dry = { ...deps, options: { ...deps.options, dryRun: true } };
+
+    await runReplyRound(searchReplace('app.py', 'x = 1\n', 'x = 2\n'), await countingCoder(), new ReflectionBudget(3), dry);
+
+    expect((deps.ports.checks as FakeChecks).prepared).toEqual([]);
+    expect((deps.ports.checks as FakeChecks).syntaxChecked).toEqual([]);
+  });
+
   it('parses a reply without edits once, offers the files it names, and asks again', async () => {
     const root = tempDir();
     writeFiles(root, { 'app.py': 'x = 1\n', 'lib/util.py': 'def f(): pass\n' });

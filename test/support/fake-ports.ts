@@ -48,8 +48,19 @@ export class FakeChecks implements ChecksPort {
   /** Outcomes of the next lint runs, in order; when empty, lint passes. */
   readonly lintOutcomes: CheckOutcome[] = [];
   testOutcome: CheckOutcome | null = null;
+  /** The paths of each `prepare` call, and of each syntax check, in order. */
+  readonly prepared: string[][] = [];
+  readonly syntaxChecked: string[] = [];
+  /** Called on each `prepare` (e.g. to see what had happened by then). */
+  onPrepare: (() => void) | null = null;
 
-  async syntax(): Promise<string | null> {
+  prepare(paths: readonly string[]): void {
+    this.prepared.push([...paths]);
+    this.onPrepare?.();
+  }
+
+  async syntax(path: string): Promise<string | null> {
+    this.syntaxChecked.push(path);
     return null;
   }
 
