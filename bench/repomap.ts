@@ -13,7 +13,7 @@ import { createTagExtractor, findQueriesDir } from '../src/repomap/extract-tags.
 import { createGrammarLoader } from '../src/platform/tree-sitter.js';
 import { createRepoMapPort } from '../src/cli/repo-map-adapter.js';
 import type { RepoMapStats } from '../src/repomap/repo-map.js';
-import { median } from './measure.js';
+import { builtPaths, median, runNode } from './measure.js';
 import { listMapFiles } from '../src/repomap/list-files.js';
 import { mapStorePath } from '../src/repomap/map-store.js';
 import { tagCachePath } from '../src/repomap/tag-cache.js';
@@ -118,11 +118,16 @@ async function freshParseMs(file: string, queriesDir: string): Promise<number> {
  * Peak RSS of a cold map in a fresh process, as a user's tandem pays it: the CLI's adapter with
  * o200k token counting, the repository's caches and the user's tag cache empty. (Measured in this
  * process, the figure would carry the bench's own tokenizer and the garbage of the trees before.)
+ * The child runs a script file under the RSS probe (the process's own VmHWM): getrusage's maxRSS of
+ * a child carries this big process's size at the fork, and under `--input-type=module -e` the parser
+ * threads, which inherit that flag, fail to start, so every file was parsed on the main thread.
  */
 async function freshColdMapPeakRssMb(tree: string, packageRoot: string, threads: number, chatFile: string): Promise<number> {
   const dist = path.join(path.dirname(findQueriesDir(import.meta.url)), 'dist', 'src');
   const adapter = pathToFileURL(path.join(dist, 'cli', 'repo-map-adapter.js')).href;
-  const tagCacheDir = await mkdtemp(path.join(os.tmpdir(), 'tandem-bench-tag-cache-'));
+  // Inside the package folder, so the script finds tiktoken as the bench does.
+  const scratch = await mkdtemp(path.join(packageRoot, '.bench-cache', 'fresh-cold-map-'));
+  const tagCacheDir = path.join(scratch, 'tag-cache');
   await rm(tagCachePath(tree), { force: true });
   await rm(mapStorePath(tree), { force: true });
   const script = [
@@ -133,15 +138,21 @@ async function freshColdMapPeakRssMb(tree: string, packageRoot: string, threads:
     `  tokens: { count: (text) => encoder.encode_ordinary(text).length }, tokenizer: () => 'o200k_base', refreshMode: 'always', emit: () => {}, tagCacheDir: ${JSON.stringify(tagCacheDir)} });`,
     `await port.get({ chatFiles: [${JSON.stringify(chatFile)}], readOnlyFiles: [], requestText: '', budget: 1024 });`,
     'await port.flush();',
-    'process.stdout.write(String(process.resourceUsage().maxRSS / 1024));',
   ].join('\n');
   try {
-    // From the package folder, so the child finds tiktoken as the bench does.
-    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: path.dirname(findQueriesDir(import.meta.url)) });
-    return Number(stdout);
+    const file = path.join(scratch, 'cold-map.mjs');
+    await writeFile(file, script);
+    const child = await runNode([file], { cwd: path.dirname(findQueriesDir(import.meta.url)), env: childEnv(), rssProbe: builtPaths(packageRoot).rssProbe });
+    if (child.code !== 0 || !Number.isFinite(child.peakRssMb)) throw new Error(`the fresh cold map failed (${child.code}): ${child.stderr.slice(-400)}`);
+    return child.peakRssMb;
   } finally {
-    await rm(tagCacheDir, { recursive: true, force: true });
+    await rm(scratch, { recursive: true, force: true });
   }
+}
+
+/** This process's environment as a child's whole environment (runNode inherits nothing). */
+function childEnv(): Record<string, string> {
+  return Object.fromEntries(Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined));
 }
 
 /**

@@ -1,6 +1,7 @@
 // Preloaded into a measured child (`node --import rss-probe.js ...`): at exit it writes the process's
 // own peak RSS in KiB and its CPU time (user + system, ms) to fd 3, which the bench opened as a pipe; stdout and stderr stay the child's own.
 import { readFileSync, writeSync } from 'node:fs';
+import { isMainThread } from 'node:worker_threads';
 
 /**
  * Linux's VmHWM belongs to this program's address space alone. getrusage's maxRSS does not: after
@@ -16,8 +17,10 @@ function peakRssKiB(): number {
   return process.resourceUsage().maxRSS;
 }
 
-// Registering at import is this module's whole job: it only exists to be preloaded.
-process.on('exit', () => {
+// Registering at import is this module's whole job: it only exists to be preloaded. Worker threads
+// inherit the preload and have their own 'exit': a parser thread ending mid-run would otherwise
+// report the process's peak so far, before the main thread's (the bench reads the first report).
+if (isMainThread) process.on('exit', () => {
   try {
     const cpu = process.cpuUsage();
     writeSync(3, `maxrss=${peakRssKiB()}\ncpu=${(cpu.user + cpu.system) / 1000}\n`);

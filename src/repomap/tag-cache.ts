@@ -65,10 +65,15 @@ export async function loadTagCache(root: string, reader: StateReader = createSta
   let linesOnDisk = decoded ? decoded.lines : 0;
   let namesOnDisk = table.names.length;
   let fileUsable = decoded !== null && text.length > 0;
+  // Every name in the table is used by an entry: it started empty (or compacted) and no entry was
+  // replaced or dropped since. A rewrite then writes the table as it is: compacting would copy
+  // every file's tags and the table (the peak of a cold map of a big tree), to drop nothing.
+  let tableExact = table.names.length === 0;
   const changed = new Set<string>();
   return {
     get: (relPath) => entries.get(relPath),
     set(relPath, entry) {
+      if (entries.has(relPath)) tableExact = false;
       const stored = { ...entry, packed: table.adopt(entry.packed) };
       entries.set(relPath, stored);
       changed.add(relPath);
@@ -77,6 +82,7 @@ export async function loadTagCache(root: string, reader: StateReader = createSta
     retain(relPaths) {
       for (const key of [...entries.keys()]) {
         if (!relPaths.has(key)) {
+          tableExact = false;
           entries.delete(key);
           changed.add(key);
         }
@@ -102,9 +108,10 @@ export async function loadTagCache(root: string, reader: StateReader = createSta
         return;
       }
       // Entries move to the compacted table before the write, so later appends refer to its ids.
-      const compact = compactEntries(entries);
+      const compact = tableExact ? { table, entries: sortedByPath(entries) } : compactEntries(entries);
       table = compact.table;
-      for (const [relPath, entry] of compact.entries) entries.set(relPath, entry);
+      tableExact = true;
+      if (compact.entries !== entries) for (const [relPath, entry] of compact.entries) entries.set(relPath, entry);
       namesOnDisk = table.names.length;
       linesOnDisk = entries.size;
       await writeAtomically(file, encodeLines(table, compact.entries));
@@ -123,12 +130,17 @@ function encodeEntry(relPath: string, entry: TagCacheEntry): string {
   return JSON.stringify([relPath, entry.size, entry.mtimeMs, entry.hash, kinds, bytes.toString('base64')]);
 }
 
+/** The same entries (not copies), in path order. */
+function sortedByPath(entries: ReadonlyMap<string, TagCacheEntry>): Map<string, TagCacheEntry> {
+  return new Map([...entries.keys()].sort().map((relPath) => [relPath, entries.get(relPath) as TagCacheEntry]));
+}
+
 /** The entries, sorted by path, with one table of the names they use. */
 function compactEntries(entries: ReadonlyMap<string, TagCacheEntry>): { table: NameTable; entries: Map<string, TagCacheEntry> } {
-  const paths = [...entries.keys()].sort();
-  const list = paths.map((relPath) => entries.get(relPath) as TagCacheEntry);
+  const sorted = sortedByPath(entries);
+  const list = [...sorted.values()];
   const { table, packs } = compactNames(list.map((entry) => entry.packed));
-  return { table, entries: new Map(paths.map((relPath, i) => [relPath, { ...(list[i] as TagCacheEntry), packed: packs[i] as PackedTags }])) };
+  return { table, entries: new Map([...sorted.keys()].map((relPath, i) => [relPath, { ...(list[i] as TagCacheEntry), packed: packs[i] as PackedTags }])) };
 }
 
 function encodeTable(table: NameTable, entries: ReadonlyMap<string, TagCacheEntry>): string {

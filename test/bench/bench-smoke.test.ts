@@ -1,7 +1,7 @@
 // Smoke test of `npm run bench`: every section in --quick mode on tiny inputs, the report's shape,
 // the table and the JSON file. Needs the built CLI (npm test builds first); fetches nothing.
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -76,6 +76,17 @@ describe('child peak memory', () => {
     expect(empty.peakRssMb).toBeLessThan(150);
     expect(grown.peakRssMb - empty.peakRssMb).toBeGreaterThan(120);
     expect((await runNode(['-e', '0'], { env })).peakRssMb).toBeNaN();
+  });
+
+  it('reports the peak at the main thread\'s exit, not at a worker thread\'s (workers inherit the probe)', async () => {
+    const { rssProbe } = builtPaths(PACKAGE_ROOT);
+    const worker = path.join(tempDir('tandem-bench-worker-'), 'worker.mjs');
+    writeFileSync(worker, '');
+    // The worker ends first; the main thread grows only after that.
+    const script = `const { Worker } = require('node:worker_threads'); new Worker(${JSON.stringify(worker)}).on('exit', () => { globalThis.keep = Buffer.alloc(150 * 1024 * 1024, 1); });`;
+    const run = await runNode(['-e', script], { env: { PATH: PATH_ENV }, rssProbe });
+    expect(run.code).toBe(0);
+    expect(run.peakRssMb).toBeGreaterThan(150);
   });
 });
 

@@ -117,6 +117,35 @@ describe('tag cache', () => {
     expect(firstName(decodeCache(await readFile(tagCachePath(root), 'utf8'))?.get('f9.py'))).toBe('again1');
   });
 
+  it('writes a new cache\'s table as it is, and compacts once an entry was replaced', async () => {
+    const root = await mkdtemp(path.join(os.tmpdir(), 'tandem-cache-'));
+    temps.push(root);
+    const entry = (name: string) => ({ size: 1, mtimeMs: 2, hash: 'h', packed: packTags([{ path: '', name, role: 'def', kind: 'function', line: 0, endLine: 1 }]) });
+    const namesOnDisk = async (): Promise<string[]> => (JSON.parse((await readFile(tagCachePath(root), 'utf8')).split('\n')[1] ?? '') as { names: string[] }).names;
+    const cache = await loadTagCache(root);
+    // Set out of path order (as parser threads answer): the file is in path order, the table in first-use order.
+    for (const [file, name] of [['c.py', 'gamma'], ['a.py', 'alpha'], ['b.py', 'beta']] as const) cache.set(file, entry(name));
+    const stored = cache.get('a.py');
+    await cache.save();
+    // Every name was in use: no copy of any file's tags was made to write them.
+    expect(cache.get('a.py')).toBe(stored);
+    expect(await namesOnDisk()).toEqual(['gamma', 'alpha', 'beta']);
+    const decoded = decodeCache(await readFile(tagCachePath(root), 'utf8'));
+    expect([...(decoded?.keys() ?? [])]).toEqual(['a.py', 'b.py', 'c.py']);
+    expect([...(decoded?.entries() ?? [])].map(([file, e]) => [file, unpackTags(file, e.packed)[0]?.name])).toEqual([['a.py', 'alpha'], ['b.py', 'beta'], ['c.py', 'gamma']]);
+
+    // A replaced entry leaves its old name unused: the next whole rewrite drops it.
+    const fresh = await loadTagCache(await mkdtemp(path.join(os.tmpdir(), 'tandem-cache-')).then((dir) => (temps.push(dir), dir)));
+    fresh.set('a.py', entry('old'));
+    fresh.set('a.py', entry('new'));
+    fresh.set('b.py', entry('beta'));
+    const before = fresh.get('b.py');
+    await fresh.save();
+    expect(fresh.get('b.py')).not.toBe(before);
+    expect(unpackTags('a.py', fresh.get('a.py')?.packed ?? packTags([])).map((t) => t.name)).toEqual(['new']);
+    expect(fresh.get('a.py')?.packed.names).toEqual(['new', 'beta']);
+  });
+
   it('keeps an entry set while an earlier save is still writing', async () => {
     const root = await mkdtemp(path.join(os.tmpdir(), 'tandem-cache-'));
     temps.push(root);
