@@ -1,11 +1,13 @@
 // Loads web-tree-sitter and the tree-sitter-wasms grammars on demand: one Language and one Parser
 // per language per loader. web-tree-sitter is imported lazily so start-up stays light.
 import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Language, Parser } from 'web-tree-sitter';
 import { TandemError } from './errors.js';
+import { compileEagerly, compileOnBaselineTier } from './wasm-tiering.js';
 
 /** Our id for a language; the grammar file is `tree-sitter-<wasm name>.wasm`. */
 export type LanguageId =
@@ -147,7 +149,7 @@ export function createGrammarLoader(options: GrammarLoaderOptions = {}): Grammar
   const loadRuntime = (): Promise<WebTreeSitter> => {
     runtime ??= import('web-tree-sitter').then(async (mod) => {
       // The wasm runtime is one per thread and init() reuses it, so each loader may call it.
-      await mod.Parser.init();
+      await compileEagerly(() => mod.Parser.init());
       return mod;
     });
     return runtime;
@@ -157,7 +159,9 @@ export function createGrammarLoader(options: GrammarLoaderOptions = {}): Grammar
     const mod = await loadRuntime();
     const file = path.join(grammarDir, `tree-sitter-${WASM_NAMES[lang] ?? lang}.wasm`);
     try {
-      return await mod.Language.load(file);
+      const bytes = await readFile(file);
+      // Grammar code stays on V8's baseline compiler: see compileOnBaselineTier.
+      return await compileOnBaselineTier(() => mod.Language.load(bytes));
     } catch (error) {
       const missing = (error as NodeJS.ErrnoException)?.code === 'ENOENT';
       const detail = error instanceof Error && error.message ? error.message : String(error);

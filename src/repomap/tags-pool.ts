@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { pathExists } from '../platform/tag-files.js';
 import { createGrammarLoader, languageForPath } from '../platform/tree-sitter.js';
+import { tieringLock } from '../platform/wasm-tiering.js';
 import type { GrammarLoader, LanguageId } from '../platform/tree-sitter.js';
 import { createTagExtractor } from './extract-tags.js';
 import type { TagExtractor } from './extract-tags.js';
@@ -122,7 +123,7 @@ export function createTagsPool(options: TagsPoolOptions): TagsPool {
 
   const workersAvailable = (): boolean => options.threads > 0 && pathExists(fileURLToPath(workerUrl));
   const boot = (languages: readonly LanguageId[]): PoolWorker => {
-    const workerData: TagsWorkerData = { queriesDir: options.queriesDir, grammarDir: options.grammarDir, preload: languages };
+    const workerData: TagsWorkerData = { queriesDir: options.queriesDir, grammarDir: options.grammarDir, preload: languages, tieringLock: tieringLock() };
     const worker = new Worker(workerUrl, {
       workerData, execArgv: options.execArgv ? [...options.execArgv] : undefined, resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB },
     });

@@ -4,6 +4,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { MessagePort } from 'node:worker_threads';
 import { createGrammarLoader } from '../platform/tree-sitter.js';
 import type { LanguageId } from '../platform/tree-sitter.js';
+import { adoptTieringLock } from '../platform/wasm-tiering.js';
 import { createTagExtractor } from './extract-tags.js';
 import { parseFile } from './parse-file.js';
 import type { ParseJob } from './parse-file.js';
@@ -14,6 +15,8 @@ export interface TagsWorkerData {
   readonly grammarDir?: string;
   /** Grammars to load and queries to compile on start, before the first batch arrives. */
   readonly preload?: readonly LanguageId[];
+  /** The parent's lock around wasm compiles with changed V8 flags (see wasm-tiering.ts). */
+  readonly tieringLock?: SharedArrayBuffer;
 }
 
 /**
@@ -26,6 +29,7 @@ export type TagsWorkerReply = { readonly type: 'outcomes'; readonly outcomes: re
 
 
 function serveTags(port: MessagePort, data: TagsWorkerData): void {
+  if (data.tieringLock) adoptTieringLock(data.tieringLock);
   const loader = createGrammarLoader(data.grammarDir ? { grammarDir: data.grammarDir } : {});
   const extractor = createTagExtractor(loader, data.queriesDir);
   // Started now, so loading overlaps the parent's file listing. Batches wait for it: a grammar
