@@ -171,7 +171,7 @@ async function buildMap(tree: string, packageRoot: string, threads: number, chat
   const listing = withListing ? new RequestListing(tree) : undefined;
   const port = createRepoMapPort({
     root: tree, packageRoot, threads, tokens: { count: countTokens }, tokenizer: () => 'o200k_base', refreshMode: 'always', emit: () => {}, tagCacheDir,
-    ...(listing ? { listFiles: () => listing.files() } : {}),
+    ...(listing ? { listFiles: () => listing.files(), cleanBlobs: () => listing.cleanBlobs() } : {}),
   });
   const text = await port.get({ chatFiles: [chatFile], readOnlyFiles: [], requestText: '', budget: 1024 });
   return { text, stats: port.lastStats(), flush: () => port.flush() };

@@ -27,6 +27,8 @@ export interface IndexEntry {
   /** ls-files -v's tag: H tracked, S skip-worktree, M unmerged...; lower case for assume-unchanged. */
   readonly tag: string;
   readonly mode: string;
+  /** The object id the index holds for the path (a blob; a commit for a submodule). */
+  readonly object: string;
   /** 0, or 1-3 for the sides of a conflict. */
   readonly stage: number;
   readonly path: string;
@@ -44,7 +46,7 @@ export function parseIndexListing(out: string): IndexEntry[] {
     .filter((record) => record.includes('\t'))
     .map((record) => {
       const tab = record.indexOf('\t');
-      const [tag = '', mode = '', , stage = '0'] = record.slice(0, tab).split(' ');
-      return { tag, mode, stage: Number(stage), path: record.slice(tab + 1) };
+      const [tag = '', mode = '', object = '', stage = '0'] = record.slice(0, tab).split(' ');
+      return { tag, mode, object, stage: Number(stage), path: record.slice(tab + 1) };
     });
 }

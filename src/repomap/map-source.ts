@@ -6,6 +6,8 @@ import type { PackedTags } from './packed-tags.js';
 import type { SharedTags } from './shared-tags.js';
 import { loadTagCache, type TagCache } from './tag-cache.js';
 import type { StateReader } from '../platform/state-files.js';
+import { changedAfter } from '../platform/change-times.js';
+import type { CleanBlobs } from '../git/repo-listing.js';
 import { languagesOf, type ProgressCallback, type TagsPool } from './tags-pool.js';
 
 export interface MapSourceOptions {
@@ -16,6 +18,11 @@ export interface MapSourceOptions {
   readonly stateReader?: StateReader;
   /** The user's tag cache shared by every checkout (--tag-cache-dir); none: only the repository's. */
   readonly shared?: SharedTags;
+  /**
+   * The request listing's blob ids of files git's status found unchanged (git/repo-listing.ts): with
+   * the shared cache, those files' contents are looked up by id, without reading them.
+   */
+  readonly cleanBlobs?: () => Promise<CleanBlobs | null>;
 }
 
 /**
@@ -41,12 +48,28 @@ export interface MapSource {
 export function createMapSource(root: string, options: MapSourceOptions): MapSource {
   let cache: Promise<TagCache> | undefined;
   let stamps = new Map<string, Stamp>();
+  let blobs: ReadonlyMap<string, string> | undefined;
   let saving: Promise<void> = Promise.resolve();
   // Files judged generated or binary in this process, by stat: later listings need not read them again.
   const skipped = new Map<string, string>();
   const knownSkipped = (relPath: string, size: number, mtimeMs: number): boolean => skipped.get(relPath) === `${size}:${mtimeMs}`;
   const onSkipped = (relPath: string, size: number, mtimeMs: number): void => void skipped.set(relPath, `${size}:${mtimeMs}`);
   const cacheOnce = (): Promise<TagCache> => (cache ??= loadTagCache(root, options.stateReader));
+
+  /**
+   * The index's blob ids of the candidates git's status found unchanged, leaving out those whose
+   * stat shows a change at or after the status (it may have missed it); none without a stat's ctime.
+   */
+  const unchangedBlobs = async (candidates: readonly MapFile[]): Promise<ReadonlyMap<string, string> | undefined> => {
+    const clean = await options.cleanBlobs?.();
+    if (!clean) return undefined;
+    const ids = new Map<string, string>();
+    for (const file of candidates) {
+      const id = clean.ids.get(file.path);
+      if (id !== undefined && file.ctimeMs !== undefined && !changedAfter({ ctimeMs: file.ctimeMs, mtimeMs: file.mtimeMs }, clean.takenAt)) ids.set(file.path, id);
+    }
+    return ids;
+  };
 
   let scanned: MapFile[] | undefined;
   const scan = async (): Promise<MapFile[]> => statMapCandidates(root, options.listOptions);
@@ -60,6 +83,7 @@ export function createMapSource(root: string, options: MapSourceOptions): MapSou
       const candidates = scanned ?? await scan();
       scanned = undefined;
       const tags = await cacheOnce();
+      blobs = options.shared ? await unchangedBlobs(candidates) : undefined;
       // A file whose cached tags match its stat was a readable source when it was parsed.
       let staleSeen = false;
       const known = (relPath: string, size: number, mtimeMs: number): boolean => {
@@ -79,7 +103,13 @@ export function createMapSource(root: string, options: MapSourceOptions): MapSou
       const uncached = candidates.filter((file) => tags.get(file.path) === undefined).map((file) => file.path);
       let fresh = 0;
       // New to this checkout is not new to the user: contents in the shared cache need no thread.
-      const needsParse = createParseProbe(root, options.shared);
+      const sizes = new Map(candidates.map((file) => [file.path, file.size]));
+      const indexed = (relPath: string): { blob: string; size: number } | undefined => {
+        const blob = blobs?.get(relPath);
+        const size = sizes.get(relPath);
+        return blob === undefined || size === undefined ? undefined : { blob, size };
+      };
+      const needsParse = createParseProbe(root, options.shared, indexed);
       const onNewSource = (relPath: string): void => {
         if (fresh < WARM_UP_MIN_FILES && needsParse(relPath) && ++fresh === WARM_UP_MIN_FILES) options.pool.warmUp?.(languagesOf(uncached), uncached.length, uncached);
       };
@@ -89,7 +119,7 @@ export function createMapSource(root: string, options: MapSourceOptions): MapSou
     },
     async collectTags(files) {
       const cache = await cacheOnce();
-      const tags = await collectTags(root, files, { pool: options.pool, cache, shared: options.shared, onProgress: options.onProgress, stamps, deferSave: true });
+      const tags = await collectTags(root, files, { pool: options.pool, cache, shared: options.shared, onProgress: options.onProgress, stamps, blobs, deferSave: true });
       // Encoding a big cache takes a fifth of a second: do it after the caller has built its map.
       // The cache is an optimisation, so a failed write only costs the next run a parse.
       const previous = saving;

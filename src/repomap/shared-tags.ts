@@ -14,10 +14,15 @@ const MAGIC = Buffer.from('TNDTAGS1');
 const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 
 export interface SharedTags {
-  /** The stored tags of this content in this language (names local to the file), or null. */
-  get(lang: LanguageId, blobId: string): PackedTags | null;
-  /** Remembers tags to store on the next flush (names may be local or a shared table's). */
-  put(lang: LanguageId, blobId: string, packed: PackedTags): void;
+  /**
+   * The stored tags of this content in this language (names local to the file), or null. With
+   * `size`, only tags made from content of exactly that many bytes: a blob id taken from git's
+   * index names the content after git's clean filter and end-of-line conversion, and the size of
+   * the file in the work tree tells a converted file (whose bytes differ) from an unconverted one.
+   */
+  get(lang: LanguageId, blobId: string, size?: number): PackedTags | null;
+  /** Remembers tags to store on the next flush (names may be local or a shared table's); `size`: the content's bytes. */
+  put(lang: LanguageId, blobId: string, packed: PackedTags, size?: number): void;
   /** Writes what was put since the last flush, refreshes the entries read, and prunes now and then. */
   flush(): Promise<void>;
 }
@@ -39,18 +44,18 @@ export function openSharedTags(dir: string, queriesDir: string, maxBytes?: numbe
  * grammar and runtime versions and the queries' digest (see tagsVersion).
  */
 export function createSharedTags(store: TagStore, version: string): SharedTags {
-  const pending = new Map<string, { lang: LanguageId; blob: string; packed: PackedTags }>();
+  const pending = new Map<string, { lang: LanguageId; blob: string; packed: PackedTags; size: number | undefined }>();
   const keyOf = (lang: LanguageId, blob: string): string => createHash('sha1').update(`${version}\0${lang}\0${blob}`).digest('hex');
   return {
-    get(lang, blob) {
+    get(lang, blob, size) {
       const bytes = store.read(keyOf(lang, blob));
-      return bytes === null ? null : decodeEntry(bytes, { version, lang, blob });
+      return bytes === null ? null : decodeEntry(bytes, { version, lang, blob, ...(size === undefined ? {} : { size }) });
     },
-    put(lang, blob, packed) {
-      pending.set(keyOf(lang, blob), { lang, blob, packed });
+    put(lang, blob, packed, size) {
+      pending.set(keyOf(lang, blob), { lang, blob, packed, size });
     },
     async flush() {
-      const entries = [...pending].map(([key, { lang, blob, packed }]) => ({ key, bytes: () => encodeEntry({ version, lang, blob }, packed) }));
+      const entries = [...pending].map(([key, { lang, blob, packed, size }]) => ({ key, bytes: () => encodeEntry({ version, lang, blob, ...(size === undefined ? {} : { size }) }, packed) }));
       pending.clear();
       await store.write(entries);
       await store.prune();
@@ -62,11 +67,13 @@ interface EntryHeader {
   readonly version: string;
   readonly lang: string;
   readonly blob: string;
+  /** Bytes of the content the tags were made from (absent in entries put without it). */
+  readonly size?: number;
 }
 
 /**
- * Format: "TNDTAGS1", u32 LE length of a JSON header ({version, lang, blob, names: count, kinds,
- * tuples}), the header, u32 LE length of the names joined by NUL, the names, zero padding to a
+ * Format: "TNDTAGS1", u32 LE length of a JSON header ({version, lang, blob, size?, names: count,
+ * kinds, tuples}), the header, u32 LE length of the names joined by NUL, the names, zero padding to a
  * multiple of 4, then the tuples (4 int32 LE each, see PackedTags). Null when a name holds a NUL.
  */
 export function encodeEntry(header: EntryHeader, packed: PackedTags): Uint8Array | null {
@@ -87,7 +94,7 @@ export function encodeEntry(header: EntryHeader, packed: PackedTags): Uint8Array
   return out;
 }
 
-/** The entry's tags when it is whole, well formed and made for exactly `expected`; else null. */
+/** The entry's tags when it is whole, well formed and made for exactly `expected` (its size too, when given); else null. */
 export function decodeEntry(bytes: Buffer, expected: EntryHeader): PackedTags | null {
   try {
     if (bytes.length < MAGIC.length + 8 || !bytes.subarray(0, MAGIC.length).equals(MAGIC)) return null;
@@ -96,6 +103,7 @@ export function decodeEntry(bytes: Buffer, expected: EntryHeader): PackedTags | 
     if (namesAt + 4 > bytes.length) return null;
     const header = JSON.parse(bytes.toString('utf8', MAGIC.length + 4, namesAt)) as Record<string, unknown>;
     if (header['version'] !== expected.version || header['lang'] !== expected.lang || header['blob'] !== expected.blob) return null;
+    if (expected.size !== undefined && header['size'] !== expected.size) return null;
     const { names: nameCount, kinds, tuples } = header;
     if (typeof nameCount !== 'number' || typeof tuples !== 'number' || !Array.isArray(kinds) || !kinds.every((k) => typeof k === 'string')) return null;
     const namesLength = bytes.readUInt32LE(namesAt);
