@@ -165,27 +165,23 @@ export const PROBE_FILES = 64;
 /**
  * For starting parser threads early: whether a file the listing found new will need a parse, or
  * its content is in the user's shared cache. Without one every new file needs a parse. Only the
- * first PROBE_FILES files are looked up (by the index's blob id from `known`, else a read and a
- * hash each); after them a file counts as a parse when at least half of those probed did, so a
- * second clone, whose contents are all known, boots no thread for nothing, while a first clone
- * boots them after its first few files.
+ * first PROBE_FILES files are looked up (a read and a hash each); after them a file counts as a
+ * parse when at least half of those probed did, so a second clone, whose contents are all known,
+ * boots no thread for nothing, while a first clone boots them after its first few files. (Files
+ * whose content the index's blob id already found in the shared cache never come here: the
+ * listing counts them as known.)
  */
-export function createParseProbe(root: string, shared?: SharedTags, known?: (relPath: string) => { blob: string; size: number } | undefined): (relPath: string) => boolean {
+export function createParseProbe(root: string, shared?: SharedTags): (relPath: string) => boolean {
   if (!shared) return () => true;
   let probed = 0;
   let misses = 0;
   return (relPath) => {
     if (probed >= PROBE_FILES) return misses * 2 >= probed;
     const lang = languageForPath(relPath);
-    if (!lang) return false;
-    const indexed = known?.(relPath);
-    let miss = indexed === undefined || shared.get(lang, indexed.blob, indexed.size) === null;
-    if (miss) {
-      const bytes = readBytesSync(path.join(root, relPath));
-      if (!bytes) return false;
-      miss = shared.get(lang, blobId(bytes)) === null;
-    }
+    const bytes = lang ? readBytesSync(path.join(root, relPath)) : null;
+    if (!lang || !bytes) return false;
     probed++;
+    const miss = shared.get(lang, blobId(bytes)) === null;
     if (miss) misses++;
     return miss;
   };

@@ -3,8 +3,9 @@
 import { collectTags, createParseProbe, type Stamp } from './collect-tags.js';
 import { candidatesDigest, judgeMapFiles, statMapCandidates, type ListMapFilesOptions, type MapFile } from './list-files.js';
 import type { PackedTags } from './packed-tags.js';
-import type { SharedTags } from './shared-tags.js';
-import { loadTagCache, type TagCache } from './tag-cache.js';
+import { keepingFinds, type KeepingSharedTags, type SharedTags } from './shared-tags.js';
+import { languageForPath } from '../platform/tree-sitter.js';
+import { loadTagCache, type TagCache, type TagCacheEntry } from './tag-cache.js';
 import type { StateReader } from '../platform/state-files.js';
 import { changedAfter } from '../platform/change-times.js';
 import type { CleanBlobs } from '../git/repo-listing.js';
@@ -49,6 +50,8 @@ export function createMapSource(root: string, options: MapSourceOptions): MapSou
   let cache: Promise<TagCache> | undefined;
   let stamps = new Map<string, Stamp>();
   let blobs: ReadonlyMap<string, string> | undefined;
+  // The shared entries the listing found by blob id, until the collection takes them.
+  let shared: KeepingSharedTags | undefined;
   let saving: Promise<void> = Promise.resolve();
   // Files judged generated or binary in this process, by stat: later listings need not read them again.
   const skipped = new Map<string, string>();
@@ -84,18 +87,29 @@ export function createMapSource(root: string, options: MapSourceOptions): MapSou
       scanned = undefined;
       const tags = await cacheOnce();
       blobs = options.shared ? await unchangedBlobs(candidates) : undefined;
+      shared?.forget();
+      shared = options.shared ? keepingFinds(options.shared) : undefined;
+      // Tags are stored only for files judged readable sources, and that judgement reads nothing
+      // but the content: content with tags (by the index's blob id, of the same size) needs no head read.
+      const knownContent = (relPath: string, size: number, entry: TagCacheEntry | undefined): boolean => {
+        const blob = blobs?.get(relPath);
+        if (blob === undefined) return false;
+        if (entry !== undefined && entry.size === size && entry.hash === blob) return true;
+        const lang = languageForPath(relPath);
+        return lang !== null && shared !== undefined && shared.find(lang, blob, size);
+      };
+      // Edited files (their size changed) whose content git cannot vouch for will be parsed: start
+      // their parser threads now, while the listing goes on, so neither a touched file nor a
+      // branch switch waits for threads to boot afterwards.
+      const edited = candidates.filter((file) => {
+        const entry = tags.get(file.path);
+        return entry !== undefined && entry.size !== file.size && !knownContent(file.path, file.size, entry);
+      }).map((file) => file.path);
+      if (edited.length > 0) options.pool.warmUp?.(languagesOf(edited), edited.length, edited);
       // A file whose cached tags match its stat was a readable source when it was parsed.
-      let staleSeen = false;
       const known = (relPath: string, size: number, mtimeMs: number): boolean => {
         const entry = tags.get(relPath);
-        const fresh = entry !== undefined && entry.size === size && entry.mtimeMs === mtimeMs;
-        // An edited file (its size changed) will be parsed: start one parser thread now, while the
-        // listing goes on, so the touched-file case does not wait for a thread to boot afterwards.
-        if (entry !== undefined && entry.size !== size && !staleSeen) {
-          staleSeen = true;
-          options.pool.warmUp?.(languagesOf([relPath]), 1);
-        }
-        return fresh;
+        return (entry !== undefined && entry.size === size && entry.mtimeMs === mtimeMs) || knownContent(relPath, size, entry);
       };
       // Parser threads start once enough files are known to need a parse, while the heads are
       // read. Counting files that passed the head check (not raw candidates) keeps a warm run of a
@@ -103,15 +117,9 @@ export function createMapSource(root: string, options: MapSourceOptions): MapSou
       const uncached = candidates.filter((file) => tags.get(file.path) === undefined).map((file) => file.path);
       let fresh = 0;
       // New to this checkout is not new to the user: contents in the shared cache need no thread.
-      const sizes = new Map(candidates.map((file) => [file.path, file.size]));
-      const indexed = (relPath: string): { blob: string; size: number } | undefined => {
-        const blob = blobs?.get(relPath);
-        const size = sizes.get(relPath);
-        return blob === undefined || size === undefined ? undefined : { blob, size };
-      };
-      const needsParse = createParseProbe(root, options.shared, indexed);
+      const needsParse = createParseProbe(root, options.shared);
       const onNewSource = (relPath: string): void => {
-        if (fresh < WARM_UP_MIN_FILES && needsParse(relPath) && ++fresh === WARM_UP_MIN_FILES) options.pool.warmUp?.(languagesOf(uncached), uncached.length, uncached);
+        if (fresh < WARM_UP_MIN_FILES && needsParse(relPath) && ++fresh === WARM_UP_MIN_FILES && uncached.length > 0) options.pool.warmUp?.(languagesOf(uncached), uncached.length, uncached);
       };
       const files = judgeMapFiles(root, candidates, { known, onNewSource, knownSkipped, onSkipped });
       stamps = new Map(files.map((file) => [file.path, { size: file.size, mtimeMs: file.mtimeMs }]));
@@ -119,7 +127,8 @@ export function createMapSource(root: string, options: MapSourceOptions): MapSou
     },
     async collectTags(files) {
       const cache = await cacheOnce();
-      const tags = await collectTags(root, files, { pool: options.pool, cache, shared: options.shared, onProgress: options.onProgress, stamps, blobs, deferSave: true });
+      const tags = await collectTags(root, files, { pool: options.pool, cache, shared: shared ?? options.shared, onProgress: options.onProgress, stamps, blobs, deferSave: true });
+      shared?.forget();
       // Encoding a big cache takes a fifth of a second: do it after the caller has built its map.
       // The cache is an optimisation, so a failed write only costs the next run a parse.
       const previous = saving;

@@ -63,6 +63,46 @@ export function createSharedTags(store: TagStore, version: string): SharedTags {
   };
 }
 
+/** A shared cache that keeps what `find` found until the first get() of it (see keepingFinds). */
+export interface KeepingSharedTags extends SharedTags {
+  /** Whether the entry is there; when it is, it is kept for one get(). */
+  find(lang: LanguageId, blobId: string, size: number): boolean;
+  /** Drops what was found and not taken. */
+  forget(): void;
+}
+
+/**
+ * `shared` keeping the entries `find` found until a get() takes each: the listing looks contents up
+ * by the index's blob ids (a content found there needs no head read), and the collection then takes
+ * the same entries without reading and decoding them twice.
+ */
+export function keepingFinds(shared: SharedTags): KeepingSharedTags {
+  // An absence is kept too (null): the collection then does not look for it again.
+  const kept = new Map<string, PackedTags | null>();
+  const keyOf = (lang: LanguageId, blob: string, size: number | undefined): string => `${lang}\0${blob}\0${size ?? ''}`;
+  return {
+    find(lang, blob, size) {
+      const key = keyOf(lang, blob, size);
+      let packed = kept.get(key);
+      if (packed === undefined) {
+        packed = shared.get(lang, blob, size);
+        kept.set(key, packed);
+      }
+      return packed !== null;
+    },
+    get(lang, blob, size) {
+      const key = keyOf(lang, blob, size);
+      const packed = kept.get(key);
+      if (packed === undefined) return shared.get(lang, blob, size);
+      kept.delete(key);
+      return packed;
+    },
+    put: (lang, blob, packed, size) => shared.put(lang, blob, packed, size),
+    flush: () => shared.flush(),
+    forget: () => kept.clear(),
+  };
+}
+
 interface EntryHeader {
   readonly version: string;
   readonly lang: string;
@@ -113,14 +153,24 @@ export function decodeEntry(bytes: Buffer, expected: EntryHeader): PackedTags | 
     if (!Number.isInteger(tuples) || tuples < 0 || dataAt + tuples * 16 !== bytes.length) return null;
     const names = nameCount === 0 ? [] : bytes.toString('utf8', namesAt + 4, namesEnd).split('\0');
     if (names.length !== nameCount) return null;
-    const data = new Int32Array(tuples * 4);
-    if (LITTLE_ENDIAN) new Uint8Array(data.buffer).set(bytes.subarray(dataAt));
-    else for (let i = 0; i < data.length; i++) data[i] = bytes.readInt32LE(dataAt + i * 4);
+    const data = viewOrCopy(bytes, dataAt, tuples * 4);
     const packed: PackedTags = { names, kinds: kinds as string[], data };
     return isWellFormed(packed) ? packed : null;
   } catch {
     return null;
   }
+}
+
+/**
+ * The tuples at `at`: a view of the entry's bytes when they are aligned (the caller's cache copies
+ * the tags as it adopts their names, so a copy here would be made only to be dropped), else a copy.
+ */
+function viewOrCopy(bytes: Buffer, at: number, length: number): Int32Array {
+  if (LITTLE_ENDIAN && (bytes.byteOffset + at) % 4 === 0) return new Int32Array(bytes.buffer, bytes.byteOffset + at, length);
+  const data = new Int32Array(length);
+  if (LITTLE_ENDIAN) new Uint8Array(data.buffer).set(bytes.subarray(at, at + length * 4));
+  else for (let i = 0; i < length; i++) data[i] = bytes.readInt32LE(at + i * 4);
+  return data;
 }
 
 /** The tags with only the names they use, numbered from 0 (a shared table's tags made local). */
