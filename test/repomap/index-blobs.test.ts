@@ -1,7 +1,7 @@
 // Tags looked up by the blob ids git's index holds for files its status found unchanged: a second
 // clone reads and hashes none of its clean files, the map stays the same, and whatever git does not
 // vouch for (changed, untracked, skip-worktree, converted, changed after the status) is read and hashed.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rename, rm, utimes, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -101,6 +101,26 @@ describe('clean blob ids from the listing', () => {
       '',
     ].join('\0')).entries;
     expect(cleanBlobIds({ index, status })).toEqual(new Map([['clean.py', id('a')], ['script.py', id('b')]]));
+  });
+
+  it('do not vouch for a file whose stat the repository\'s config tells git to half-trust (a planted index)', async () => {
+    const fx = await makeFixture();
+    fixtures.push(fx);
+    const file = path.join(fx.root, 'a.py');
+    const old = new Date(Date.now() - 100_000);
+    await userCommit(fx, { 'a.py': 'def alpha():\n    pass\n' });
+    await utimes(file, old, old);
+    await fx.git('add', 'a.py');
+    await fx.git('config', 'core.checkStat', 'minimal');
+    await fx.git('config', 'core.trustCtime', 'false');
+    // Other bytes of the same size in a new inode (as a tarball's files are), the mtime put back: with
+    // the repository's settings git trusts the stat, though it is not the stat the index recorded.
+    await writeFile(`${file}.new`, 'def omega():\n    pass\n');
+    await utimes(`${file}.new`, old, old);
+    await rename(`${file}.new`, file);
+    expect(await fx.git('status', '--porcelain')).toBe('');
+    const clean = await new RequestListing(fx.root, { env: fx.env }).cleanBlobs();
+    expect(clean?.ids.has('a.py')).toBe(false);
   });
 
   it('are the blob ids of the files\' bytes in a clean checkout, and none for changed or untracked files', async () => {
