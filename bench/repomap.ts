@@ -12,6 +12,7 @@ import { get_encoding } from 'tiktoken';
 import { createTagExtractor, findQueriesDir } from '../src/repomap/extract-tags.js';
 import { createGrammarLoader } from '../src/platform/tree-sitter.js';
 import { createRepoMapPort } from '../src/cli/repo-map-adapter.js';
+import { RequestListing } from '../src/git/repo-listing.js';
 import type { RepoMapStats } from '../src/repomap/repo-map.js';
 import { builtPaths, median, runNode } from './measure.js';
 import { listMapFiles } from '../src/repomap/list-files.js';
@@ -173,10 +174,15 @@ async function totalBytes(tree: string, files: readonly string[]): Promise<numbe
   return sum;
 }
 
-/** One map as a fresh tandem process builds it: the CLI's own adapter (list, stored maps, tag cache, tag, rank, fit, render). */
-async function buildMap(tree: string, packageRoot: string, threads: number, chatFile: string, countTokens: (text: string) => number, tagCacheDir: string) {
+/**
+ * One map as a fresh tandem process builds it: the CLI's own adapter (list, stored maps, tag cache,
+ * tag, rank, fit, render). `withListing`: from the request's git listing, as the CLI lists a repository.
+ */
+async function buildMap(tree: string, packageRoot: string, threads: number, chatFile: string, countTokens: (text: string) => number, tagCacheDir: string, withListing = false) {
+  const listing = withListing ? new RequestListing(tree) : undefined;
   const port = createRepoMapPort({
     root: tree, packageRoot, threads, tokens: { count: countTokens }, tokenizer: () => 'o200k_base', refreshMode: 'always', emit: () => {}, tagCacheDir,
+    ...(listing ? { listFiles: () => listing.files(), cleanBlobs: () => listing.cleanBlobs() } : {}),
   });
   const text = await port.get({ chatFiles: [chatFile], readOnlyFiles: [], requestText: '', budget: 1024 });
   return { text, stats: port.lastStats(), flush: () => port.flush() };
@@ -209,7 +215,10 @@ async function sameProcessRound(tree: string, packageRoot: string, threads: numb
   return { newChat: newChat.ms, newBudget: newBudget.ms, touched: after.ms };
 }
 
-/** A copy of `tree` beside it (made once), its own git work tree: the second clone. */
+/**
+ * A copy of `tree` beside it (made once), its own git work tree with every file committed, as a
+ * clone's are: the second clone.
+ */
 async function cloneOf(tree: string): Promise<string> {
   const clone = `${tree}-second-clone`;
   if (!existsSync(path.join(clone, '.complete-clone'))) {
@@ -218,6 +227,12 @@ async function cloneOf(tree: string): Promise<string> {
     await writeFile(path.join(clone, '.complete-clone'), '');
   }
   await ensureGitRepo(clone);
+  const committed = await run('git', ['rev-parse', '--verify', '-q', 'HEAD'], { cwd: clone }).then(() => true, () => false);
+  if (!committed) {
+    await appendFile(path.join(clone, '.git', 'info', 'exclude'), '\n/.tandem/\n');
+    await run('git', ['add', '-A'], { cwd: clone, maxBuffer: 64 * 1024 * 1024 });
+    await run('git', ['-c', 'user.name=bench', '-c', 'user.email=bench@localhost', 'commit', '-q', '--no-verify', '-m', 'second clone'], { cwd: clone });
+  }
   return clone;
 }
 
@@ -228,7 +243,7 @@ async function benchTree({ label, path: tree, role: treeRole }: RealTree, origin
   const chatFile = files[0] ?? '';
   // The user's shared tag cache, emptied at each round's start (so each cold map is cold).
   const tagCacheDir = path.join(options.packageRoot, '.bench-cache', `tag-cache-${process.pid}`);
-  const buildIn = (root: string): ReturnType<typeof buildMap> => buildMap(root, options.packageRoot, options.threads, chatFile, countTokens, tagCacheDir);
+  const buildIn = (root: string, withListing = false): ReturnType<typeof buildMap> => buildMap(root, options.packageRoot, options.threads, chatFile, countTokens, tagCacheDir, withListing);
   const build = (): ReturnType<typeof buildMap> => buildIn(tree);
   const clone = treeRole === 'large' ? await cloneOf(tree) : undefined;
   // A branch switch: every tenth listed file gets contents no checkout had before.
@@ -300,17 +315,18 @@ async function benchTree({ label, path: tree, role: treeRole }: RealTree, origin
 
 /**
  * The second clone's first map (its own caches empty, the shared one filled by the first clone's
- * cold map), then a branch switch: `switched` files get new contents, mapped, and put back.
+ * cold map), then a branch switch: `switched` files get new contents, mapped, and put back. The
+ * clone is committed and listed as the CLI lists it (the request's git listing).
  */
-async function secondCloneRound(clone: string, switched: readonly string[], round: number, buildIn: (root: string) => ReturnType<typeof buildMap>): Promise<{ secondClone: number; branchSwitch: number }> {
+async function secondCloneRound(clone: string, switched: readonly string[], round: number, buildIn: (root: string, withListing: boolean) => ReturnType<typeof buildMap>): Promise<{ secondClone: number; branchSwitch: number }> {
   await rm(tagCachePath(clone), { force: true });
   await rm(mapStorePath(clone), { force: true });
-  const second = await timed(() => buildIn(clone));
+  const second = await timed(() => buildIn(clone, true));
   await second.value.flush();
   const originals = await Promise.all(switched.map((file) => readFile(path.join(clone, file))));
   await Promise.all(switched.map((file) => appendFile(path.join(clone, file), `\n# branch ${process.pid}-${round}\n`)));
   try {
-    const afterSwitch = await timed(() => buildIn(clone));
+    const afterSwitch = await timed(() => buildIn(clone, true));
     await afterSwitch.value.flush();
     return { secondClone: second.ms, branchSwitch: afterSwitch.ms };
   } finally {

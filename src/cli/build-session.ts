@@ -90,6 +90,7 @@ function createMap(input: BuildInput, root: string, tokens: TokenCounter, tokeni
     subtree: subtreeOf(input),
     tagCacheDir: settings['tag-cache-dir'] ? resolve(environment.cwd, settings['tag-cache-dir']) : defaultTagStoreDir(environment.env, environment.homeDir),
     listFiles: listing ? () => listing.files() : undefined,
+    cleanBlobs: listing ? () => listing.cleanBlobs() : undefined,
   });
 }
 

@@ -13,6 +13,7 @@ import { definitionKinds, type PackedTags } from '../repomap/packed-tags.js';
 import { mentionedDefinitions } from '../repomap/mentioned.js';
 import type { EmitEvent } from '../session/events.js';
 import type { StateReader } from '../platform/state-files.js';
+import type { CleanBlobs } from '../git/repo-listing.js';
 
 export interface RepoMapHandle extends RepoMapPort {
   /** The next get() rebuilds whatever the refresh mode says. */
@@ -55,6 +56,8 @@ export interface RepoMapAdapterOptions {
   readonly tagCacheDir?: string;
   /** The request's listing of the repository's files (see git/repo-listing.ts); default the map's own git call. */
   readonly listFiles?: () => Promise<readonly string[] | null>;
+  /** The same listing's blob ids of files git found unchanged: their tags are looked up without reading them. */
+  readonly cleanBlobs?: () => Promise<CleanBlobs | null>;
 }
 
 /** Whether `path` (repository-relative) lies under `subtree` (every path when there is none). */
@@ -78,7 +81,8 @@ export function createRepoMapPort(options: RepoMapAdapterOptions): RepoMapHandle
   const onProgress = options.progress ? onlyWhenMany(options.progress) : undefined;
   // One source per port: the tag cache is loaded on the first request and kept for the next ones.
   const shared = options.tagCacheDir ? openSharedTags(options.tagCacheDir, join(options.packageRoot, 'queries')) : undefined;
-  const source = createMapSource(root, { pool, onProgress, stateReader: options.stateReader, shared, listOptions: options.listFiles ? { listFiles: options.listFiles } : undefined });
+  const source = createMapSource(root, { pool, onProgress, stateReader: options.stateReader, shared,
+    cleanBlobs: options.cleanBlobs, listOptions: options.listFiles ? { listFiles: options.listFiles } : undefined });
   let files: readonly string[] | undefined;
   const listed = async (): Promise<readonly string[]> => (files ??= (await source.listFiles()).filter((path) => inSubtree(options.subtree, path)));
   let refreshNext = false;

@@ -40,6 +40,11 @@ const GPG_DEFAULTS: Readonly<Record<string, string>> = {
 /** Every key whose value git (or a git command such as difftool, send-email, archive) runs. */
 const RULES: readonly Rule[] = [
   { pattern: /^core\.fsmonitor$/i, neutral: constant('false') },
+  // Not commands, but what lets status call a file unchanged by its stat alone: a repository that
+  // comes with its own index (a tarball) and these relaxed could have the index vouch for content
+  // the file does not hold, and the map looks tags up by the index's blob ids of unchanged files.
+  { pattern: /^core\.checkstat$/i, neutral: constant('default') },
+  { pattern: /^core\.trustctime$/i, neutral: constant('true') },
   { pattern: /^core\.sshcommand$/i, neutral: constant('ssh') },
   { pattern: /^core\.(askpass|alternaterefscommand)$/i, neutral: constant('') },
   // ":" is git's own "no editor"
@@ -129,6 +134,8 @@ export function parseConfigList(out: string, options: { readonly origin?: boolea
 /** When the config cannot be listed, every fixed command key is set to its neutral value. */
 export const FALLBACK_OVERRIDES: readonly ConfigOverride[] = [
   ['core.fsmonitor', 'false'],
+  ['core.checkStat', 'default'],
+  ['core.trustCtime', 'true'],
   ['core.sshCommand', 'ssh'],
   ['core.askPass', ''],
   ['core.editor', ':'],

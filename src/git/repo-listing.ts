@@ -24,6 +24,40 @@ export interface RepoListing {
   readonly takenAt: number;
 }
 
+/**
+ * The index's blob id of each tracked file the status found unchanged in the work tree, and when
+ * that status was asked for: a file changed after it may no longer hold that content.
+ */
+export interface CleanBlobs {
+  readonly ids: ReadonlyMap<string, string>;
+  readonly takenAt: number;
+}
+
+/** Regular files (not links, not submodules): their blob is the file's content. */
+const REGULAR_FILE = /^100(644|755)$/;
+/** A SHA-1 blob id: the form the shared tag cache is keyed by (a SHA-256 repository's ids are not). */
+const SHA1_ID = /^[0-9a-f]{40}$/;
+
+/**
+ * The blob ids of `listing`'s tracked files whose content git's status found equal to the index's:
+ * a tracked regular file with no staged or unstaged change and no conflict. Status compares content
+ * itself where the stat cannot tell (a racily clean file), so an id here names the file's content
+ * as git's clean filter sees it. Files marked skip-worktree or assume-unchanged are left out: git
+ * does not look at them, so their bytes may be anything.
+ */
+export function cleanBlobIds(listing: Pick<RepoListing, 'index' | 'status'>): Map<string, string> {
+  const changed = new Set(listing.status.map((entry) => entry.path));
+  const ids = new Map<string, string>();
+  for (const entry of listing.index) {
+    // 'H': cached and compared with the work tree (not skip-worktree 'S', not assume-unchanged 'h').
+    if (entry.stage !== 0 || entry.tag !== 'H' || !REGULAR_FILE.test(entry.mode) || !SHA1_ID.test(entry.object)) continue;
+    if (!changed.has(entry.path)) ids.set(entry.path, entry.object);
+  }
+  // A path listed twice (a conflict's stages) is not clean.
+  for (const entry of listing.index) if (entry.stage !== 0) ids.delete(entry.path);
+  return ids;
+}
+
 export interface RequestListingOptions extends GitOptions {
   /** Wall-clock milliseconds (default Date.now). */
   readonly now?: () => number;
@@ -85,6 +119,16 @@ export class RequestListing {
       return new Set((await this.listing()).index.map((entry) => entry.path).filter((path) => path === folder || path.startsWith(prefix)));
     } catch {
       return new Set();
+    }
+  }
+
+  /** The blob ids of the files git's status found unchanged (see cleanBlobIds); null when git cannot list them. */
+  async cleanBlobs(): Promise<CleanBlobs | null> {
+    try {
+      const listing = await this.listing();
+      return { ids: cleanBlobIds(listing), takenAt: listing.takenAt };
+    } catch {
+      return null;
     }
   }
 

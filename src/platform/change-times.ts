@@ -17,18 +17,21 @@ export type ChangedSince = (file: string, sinceMs: number) => boolean;
  */
 export function changedSinceBy(lstat: (file: string) => { ctimeMs: number; mtimeMs: number } | undefined): ChangedSince {
   return (file, sinceMs) => {
-    let stamp: number;
     try {
       const info = lstat(file);
-      if (!info) return true;
-      stamp = Math.max(info.ctimeMs, info.mtimeMs);
+      return !info || changedAfter(info, sinceMs);
     } catch {
       return true;
     }
-    // A time on a whole second comes from a file system that keeps no finer one.
-    const margin = stamp % 1000 === 0 ? COARSE_MARGIN_MS : FINE_MARGIN_MS;
-    return stamp >= sinceMs - margin;
   };
+}
+
+/** Whether a file with these times (from a stat) may have changed at or after `sinceMs`. */
+export function changedAfter(times: { readonly ctimeMs: number; readonly mtimeMs: number }, sinceMs: number): boolean {
+  const stamp = Math.max(times.ctimeMs, times.mtimeMs);
+  // A time on a whole second comes from a file system that keeps no finer one.
+  const margin = stamp % 1000 === 0 ? COARSE_MARGIN_MS : FINE_MARGIN_MS;
+  return stamp >= sinceMs - margin;
 }
 
 /** The real one: `lstat` of the file itself (a link is judged by the link). */

@@ -20,6 +20,11 @@ export interface CollectTagsOptions {
   readonly onProgress?: ProgressCallback;
   /** Sizes and mtimes already known (from listing the files): those files are not stat'ed again. */
   readonly stamps?: ReadonlyMap<string, Stamp>;
+  /**
+   * Blob ids git's index holds for files its status found unchanged and that have not changed since
+   * (see git/repo-listing.ts cleanBlobIds): looked up without reading the file.
+   */
+  readonly blobs?: ReadonlyMap<string, string>;
   /** Leave `cache.save()` to the caller (who may write it once the map is built). */
   readonly deferSave?: boolean;
 }
@@ -29,6 +34,8 @@ export interface CollectTagsStats {
   /** Files whose tags came from a cache, of which `sharedHits` from the user's shared one. */
   hits: number;
   sharedHits?: number;
+  /** Files read and hashed to look their content up (not counting the parses). */
+  hashed?: number;
   parsed: number;
   failed: number;
 }
@@ -70,7 +77,7 @@ export async function collectTags(
     const stamp = stamps.get(relPath);
     if (!stamp) continue;
     const absPath = path.join(root, relPath);
-    const cached = lookup(relPath, absPath, stamp, options);
+    const cached = lookup(relPath, absPath, stamp, options, stats);
     if (cached === undefined) {
       misses.push({ path: relPath, absPath });
       continue;
@@ -95,7 +102,7 @@ export async function collectTags(
     // Stored tags name their names by the cache's shared ids, which is the form the ranking wants.
     const stored = cache && stamp ? cache.set(outcome.path, { ...stamp, hash: outcome.hash, packed: outcome.packed }) : undefined;
     const packed = stored?.packed ?? outcome.packed;
-    if (lang) options.shared?.put(lang, outcome.hash, packed);
+    if (lang) options.shared?.put(lang, outcome.hash, packed, outcome.size);
     found.set(outcome.path, packed);
   };
   if (pool.each) await pool.each(misses, take, options.onProgress);
@@ -114,10 +121,12 @@ export async function collectTags(
 
 /**
  * Tags for a file the stat did not match. By content: when the repository's entry has the same
- * size (only the mtime moved: checkout, touch) or the user's shared cache is there, the bytes are
- * read and hashed; equal content keeps the tags (refreshing the stamp), saving a parse.
+ * size (only the mtime moved: checkout, touch) or the user's shared cache is there, the content's
+ * blob id is compared, equal content keeping the tags (refreshing the stamp) and saving a parse.
+ * The id comes from git's index when its status found the file unchanged (`options.blobs`), with
+ * no read; when that id finds nothing, or git knows nothing of the file, the bytes are read and hashed.
  */
-function lookup(relPath: string, absPath: string, stamp: Stamp, options: CollectTagsOptions): { packed: PackedTags; shared: boolean } | undefined {
+function lookup(relPath: string, absPath: string, stamp: Stamp, options: CollectTagsOptions, stats: CollectTagsStats): { packed: PackedTags; shared: boolean } | undefined {
   const { cache, shared } = options;
   const entry = cache?.get(relPath);
   const sameSize = entry !== undefined && entry.size === stamp.size;
@@ -125,18 +134,29 @@ function lookup(relPath: string, absPath: string, stamp: Stamp, options: Collect
   if (!sameSize && !shared) return undefined;
   const lang = languageForPath(relPath);
   if (!lang) return undefined;
+  const byContent = (hash: string, size: number | undefined): { packed: PackedTags; shared: boolean } | undefined => {
+    if (cache && entry && sameSize && entry.hash === hash) {
+      const refreshed: TagCacheEntry = { ...entry, mtimeMs: stamp.mtimeMs };
+      cache.set(relPath, refreshed);
+      return { packed: entry.packed, shared: false };
+    }
+    const packed = shared?.get(lang, hash, size);
+    if (!packed) return undefined;
+    const stored = cache?.set(relPath, { ...stamp, hash, packed });
+    return { packed: stored?.packed ?? packed, shared: true };
+  };
+  // The index's id stands for the bytes only when the sizes agree (no filter or eol conversion).
+  const indexed = options.blobs?.get(relPath);
+  const known = indexed === undefined ? undefined : byContent(indexed, stamp.size);
+  if (known) return known;
   const bytes = readBytesSync(absPath);
   if (!bytes) return undefined;
+  stats.hashed = (stats.hashed ?? 0) + 1;
   const hash = blobId(bytes);
-  if (cache && entry && sameSize && entry.hash === hash) {
-    const refreshed: TagCacheEntry = { ...entry, mtimeMs: stamp.mtimeMs };
-    cache.set(relPath, refreshed);
-    return { packed: entry.packed, shared: false };
-  }
-  const packed = shared?.get(lang, hash);
-  if (!packed) return undefined;
-  const stored = cache?.set(relPath, { ...stamp, hash, packed });
-  return { packed: stored?.packed ?? packed, shared: true };
+  const found = byContent(hash, undefined);
+  // The same content under an entry stored without its size (an older tandem's): store it with it.
+  if (found?.shared && hash === indexed) shared?.put(lang, hash, found.packed, bytes.byteLength);
+  return found;
 }
 
 /** Files a parse probe looks at before it judges by the share of misses it saw. */
@@ -147,7 +167,9 @@ export const PROBE_FILES = 64;
  * its content is in the user's shared cache. Without one every new file needs a parse. Only the
  * first PROBE_FILES files are looked up (a read and a hash each); after them a file counts as a
  * parse when at least half of those probed did, so a second clone, whose contents are all known,
- * boots no thread for nothing, while a first clone boots them after its first few files.
+ * boots no thread for nothing, while a first clone boots them after its first few files. (Files
+ * whose content the index's blob id already found in the shared cache never come here: the
+ * listing counts them as known.)
  */
 export function createParseProbe(root: string, shared?: SharedTags): (relPath: string) => boolean {
   if (!shared) return () => true;

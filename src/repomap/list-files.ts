@@ -36,6 +36,8 @@ export interface MapFile {
   readonly path: string;
   readonly size: number;
   readonly mtimeMs: number;
+  /** The inode's change time, which no tool sets back (see platform/change-times.ts); absent when not known. */
+  readonly ctimeMs?: number;
 }
 
 export const DEFAULT_MAX_FILE_BYTES = 1024 * 1024;
@@ -81,7 +83,7 @@ export async function statMapCandidates(root: string, options: ListMapFilesOptio
   for (const rel of byName) {
     // lstat: a symlink (maybe to a file outside the repository) is never mapped; its target is, when inside
     const info = fs.lstatIfAnySync(path.join(root, rel));
-    if (info?.isFile() && info.size <= maxBytes) files.push({ path: rel, size: info.size, mtimeMs: info.mtimeMs });
+    if (info?.isFile() && info.size <= maxBytes) files.push({ path: rel, size: info.size, mtimeMs: info.mtimeMs, ctimeMs: info.ctimeMs });
   }
   return files;
 }

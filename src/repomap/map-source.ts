@@ -3,9 +3,12 @@
 import { collectTags, createParseProbe, type Stamp } from './collect-tags.js';
 import { candidatesDigest, judgeMapFiles, statMapCandidates, type ListMapFilesOptions, type MapFile } from './list-files.js';
 import type { PackedTags } from './packed-tags.js';
-import type { SharedTags } from './shared-tags.js';
-import { loadTagCache, type TagCache } from './tag-cache.js';
+import { keepingFinds, type KeepingSharedTags, type SharedTags } from './shared-tags.js';
+import { languageForPath } from '../platform/tree-sitter.js';
+import { loadTagCache, type TagCache, type TagCacheEntry } from './tag-cache.js';
 import type { StateReader } from '../platform/state-files.js';
+import { changedAfter } from '../platform/change-times.js';
+import type { CleanBlobs } from '../git/repo-listing.js';
 import { languagesOf, type ProgressCallback, type TagsPool } from './tags-pool.js';
 
 export interface MapSourceOptions {
@@ -16,6 +19,11 @@ export interface MapSourceOptions {
   readonly stateReader?: StateReader;
   /** The user's tag cache shared by every checkout (--tag-cache-dir); none: only the repository's. */
   readonly shared?: SharedTags;
+  /**
+   * The request listing's blob ids of files git's status found unchanged (git/repo-listing.ts): with
+   * the shared cache, those files' contents are looked up by id, without reading them.
+   */
+  readonly cleanBlobs?: () => Promise<CleanBlobs | null>;
 }
 
 /**
@@ -41,12 +49,30 @@ export interface MapSource {
 export function createMapSource(root: string, options: MapSourceOptions): MapSource {
   let cache: Promise<TagCache> | undefined;
   let stamps = new Map<string, Stamp>();
+  let blobs: ReadonlyMap<string, string> | undefined;
+  // The shared entries the listing found by blob id, until the collection takes them.
+  let shared: KeepingSharedTags | undefined;
   let saving: Promise<void> = Promise.resolve();
   // Files judged generated or binary in this process, by stat: later listings need not read them again.
   const skipped = new Map<string, string>();
   const knownSkipped = (relPath: string, size: number, mtimeMs: number): boolean => skipped.get(relPath) === `${size}:${mtimeMs}`;
   const onSkipped = (relPath: string, size: number, mtimeMs: number): void => void skipped.set(relPath, `${size}:${mtimeMs}`);
   const cacheOnce = (): Promise<TagCache> => (cache ??= loadTagCache(root, options.stateReader));
+
+  /**
+   * The index's blob ids of the candidates git's status found unchanged, leaving out those whose
+   * stat shows a change at or after the status (it may have missed it); none without a stat's ctime.
+   */
+  const unchangedBlobs = async (candidates: readonly MapFile[]): Promise<ReadonlyMap<string, string> | undefined> => {
+    const clean = await options.cleanBlobs?.();
+    if (!clean) return undefined;
+    const ids = new Map<string, string>();
+    for (const file of candidates) {
+      const id = clean.ids.get(file.path);
+      if (id !== undefined && file.ctimeMs !== undefined && !changedAfter({ ctimeMs: file.ctimeMs, mtimeMs: file.mtimeMs }, clean.takenAt)) ids.set(file.path, id);
+    }
+    return ids;
+  };
 
   let scanned: MapFile[] | undefined;
   const scan = async (): Promise<MapFile[]> => statMapCandidates(root, options.listOptions);
@@ -60,18 +86,30 @@ export function createMapSource(root: string, options: MapSourceOptions): MapSou
       const candidates = scanned ?? await scan();
       scanned = undefined;
       const tags = await cacheOnce();
+      blobs = options.shared ? await unchangedBlobs(candidates) : undefined;
+      shared?.forget();
+      shared = options.shared ? keepingFinds(options.shared) : undefined;
+      // Tags are stored only for files judged readable sources, and that judgement reads nothing
+      // but the content: content with tags (by the index's blob id, of the same size) needs no head read.
+      const knownContent = (relPath: string, size: number, entry: TagCacheEntry | undefined): boolean => {
+        const blob = blobs?.get(relPath);
+        if (blob === undefined) return false;
+        if (entry !== undefined && entry.size === size && entry.hash === blob) return true;
+        const lang = languageForPath(relPath);
+        return lang !== null && shared !== undefined && shared.find(lang, blob, size);
+      };
+      // Edited files (their size changed) whose content git cannot vouch for will be parsed: start
+      // their parser threads now, while the listing goes on, so neither a touched file nor a
+      // branch switch waits for threads to boot afterwards.
+      const edited = candidates.filter((file) => {
+        const entry = tags.get(file.path);
+        return entry !== undefined && entry.size !== file.size && !knownContent(file.path, file.size, entry);
+      }).map((file) => file.path);
+      if (edited.length > 0) options.pool.warmUp?.(languagesOf(edited), edited.length, edited);
       // A file whose cached tags match its stat was a readable source when it was parsed.
-      let staleSeen = false;
       const known = (relPath: string, size: number, mtimeMs: number): boolean => {
         const entry = tags.get(relPath);
-        const fresh = entry !== undefined && entry.size === size && entry.mtimeMs === mtimeMs;
-        // An edited file (its size changed) will be parsed: start one parser thread now, while the
-        // listing goes on, so the touched-file case does not wait for a thread to boot afterwards.
-        if (entry !== undefined && entry.size !== size && !staleSeen) {
-          staleSeen = true;
-          options.pool.warmUp?.(languagesOf([relPath]), 1);
-        }
-        return fresh;
+        return (entry !== undefined && entry.size === size && entry.mtimeMs === mtimeMs) || knownContent(relPath, size, entry);
       };
       // Parser threads start once enough files are known to need a parse, while the heads are
       // read. Counting files that passed the head check (not raw candidates) keeps a warm run of a
@@ -81,7 +119,7 @@ export function createMapSource(root: string, options: MapSourceOptions): MapSou
       // New to this checkout is not new to the user: contents in the shared cache need no thread.
       const needsParse = createParseProbe(root, options.shared);
       const onNewSource = (relPath: string): void => {
-        if (fresh < WARM_UP_MIN_FILES && needsParse(relPath) && ++fresh === WARM_UP_MIN_FILES) options.pool.warmUp?.(languagesOf(uncached), uncached.length, uncached);
+        if (fresh < WARM_UP_MIN_FILES && needsParse(relPath) && ++fresh === WARM_UP_MIN_FILES && uncached.length > 0) options.pool.warmUp?.(languagesOf(uncached), uncached.length, uncached);
       };
       const files = judgeMapFiles(root, candidates, { known, onNewSource, knownSkipped, onSkipped });
       stamps = new Map(files.map((file) => [file.path, { size: file.size, mtimeMs: file.mtimeMs }]));
@@ -89,7 +127,8 @@ export function createMapSource(root: string, options: MapSourceOptions): MapSou
     },
     async collectTags(files) {
       const cache = await cacheOnce();
-      const tags = await collectTags(root, files, { pool: options.pool, cache, shared: options.shared, onProgress: options.onProgress, stamps, deferSave: true });
+      const tags = await collectTags(root, files, { pool: options.pool, cache, shared: shared ?? options.shared, onProgress: options.onProgress, stamps, blobs, deferSave: true });
+      shared?.forget();
       // Encoding a big cache takes a fifth of a second: do it after the caller has built its map.
       // The cache is an optimisation, so a failed write only costs the next run a parse.
       const previous = saving;

@@ -11,7 +11,7 @@ export interface ParseJob {
 }
 
 export type ParseOutcome =
-  | { readonly path: string; readonly ok: true; readonly hash: string; readonly packed: PackedTags }
+  | { readonly path: string; readonly ok: true; readonly hash: string; readonly size: number; readonly packed: PackedTags }
   | { readonly path: string; readonly ok: false; readonly error: string };
 
 /**
@@ -35,7 +35,7 @@ export async function parseFile(extractor: TagExtractor, job: ParseJob): Promise
     const bytes = readBytesSync(job.absPath);
     if (bytes === null) return { path: job.path, ok: false, error: `cannot read ${job.path}` };
     const tags = await extractor.extract(job.path, bytes.toString('utf8'));
-    return { path: job.path, ok: true, hash: hashBytes(bytes), packed: packTags(tags) };
+    return { path: job.path, ok: true, hash: hashBytes(bytes), size: bytes.byteLength, packed: packTags(tags) };
   } catch (error) {
     return { path: job.path, ok: false, error: error instanceof Error ? error.message : String(error) };
   }

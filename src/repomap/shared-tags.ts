@@ -14,10 +14,15 @@ const MAGIC = Buffer.from('TNDTAGS1');
 const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 
 export interface SharedTags {
-  /** The stored tags of this content in this language (names local to the file), or null. */
-  get(lang: LanguageId, blobId: string): PackedTags | null;
-  /** Remembers tags to store on the next flush (names may be local or a shared table's). */
-  put(lang: LanguageId, blobId: string, packed: PackedTags): void;
+  /**
+   * The stored tags of this content in this language (names local to the file), or null. With
+   * `size`, only tags made from content of exactly that many bytes: a blob id taken from git's
+   * index names the content after git's clean filter and end-of-line conversion, and the size of
+   * the file in the work tree tells a converted file (whose bytes differ) from an unconverted one.
+   */
+  get(lang: LanguageId, blobId: string, size?: number): PackedTags | null;
+  /** Remembers tags to store on the next flush (names may be local or a shared table's); `size`: the content's bytes. */
+  put(lang: LanguageId, blobId: string, packed: PackedTags, size?: number): void;
   /** Writes what was put since the last flush, refreshes the entries read, and prunes now and then. */
   flush(): Promise<void>;
 }
@@ -39,18 +44,18 @@ export function openSharedTags(dir: string, queriesDir: string, maxBytes?: numbe
  * grammar and runtime versions and the queries' digest (see tagsVersion).
  */
 export function createSharedTags(store: TagStore, version: string): SharedTags {
-  const pending = new Map<string, { lang: LanguageId; blob: string; packed: PackedTags }>();
+  const pending = new Map<string, { lang: LanguageId; blob: string; packed: PackedTags; size: number | undefined }>();
   const keyOf = (lang: LanguageId, blob: string): string => createHash('sha1').update(`${version}\0${lang}\0${blob}`).digest('hex');
   return {
-    get(lang, blob) {
+    get(lang, blob, size) {
       const bytes = store.read(keyOf(lang, blob));
-      return bytes === null ? null : decodeEntry(bytes, { version, lang, blob });
+      return bytes === null ? null : decodeEntry(bytes, { version, lang, blob, ...(size === undefined ? {} : { size }) });
     },
-    put(lang, blob, packed) {
-      pending.set(keyOf(lang, blob), { lang, blob, packed });
+    put(lang, blob, packed, size) {
+      pending.set(keyOf(lang, blob), { lang, blob, packed, size });
     },
     async flush() {
-      const entries = [...pending].map(([key, { lang, blob, packed }]) => ({ key, bytes: () => encodeEntry({ version, lang, blob }, packed) }));
+      const entries = [...pending].map(([key, { lang, blob, packed, size }]) => ({ key, bytes: () => encodeEntry({ version, lang, blob, ...(size === undefined ? {} : { size }) }, packed) }));
       pending.clear();
       await store.write(entries);
       await store.prune();
@@ -58,15 +63,57 @@ export function createSharedTags(store: TagStore, version: string): SharedTags {
   };
 }
 
+/** A shared cache that keeps what `find` found until the first get() of it (see keepingFinds). */
+export interface KeepingSharedTags extends SharedTags {
+  /** Whether the entry is there; when it is, it is kept for one get(). */
+  find(lang: LanguageId, blobId: string, size: number): boolean;
+  /** Drops what was found and not taken. */
+  forget(): void;
+}
+
+/**
+ * `shared` keeping the entries `find` found until a get() takes each: the listing looks contents up
+ * by the index's blob ids (a content found there needs no head read), and the collection then takes
+ * the same entries without reading and decoding them twice.
+ */
+export function keepingFinds(shared: SharedTags): KeepingSharedTags {
+  // An absence is kept too (null): the collection then does not look for it again.
+  const kept = new Map<string, PackedTags | null>();
+  const keyOf = (lang: LanguageId, blob: string, size: number | undefined): string => `${lang}\0${blob}\0${size ?? ''}`;
+  return {
+    find(lang, blob, size) {
+      const key = keyOf(lang, blob, size);
+      let packed = kept.get(key);
+      if (packed === undefined) {
+        packed = shared.get(lang, blob, size);
+        kept.set(key, packed);
+      }
+      return packed !== null;
+    },
+    get(lang, blob, size) {
+      const key = keyOf(lang, blob, size);
+      const packed = kept.get(key);
+      if (packed === undefined) return shared.get(lang, blob, size);
+      kept.delete(key);
+      return packed;
+    },
+    put: (lang, blob, packed, size) => shared.put(lang, blob, packed, size),
+    flush: () => shared.flush(),
+    forget: () => kept.clear(),
+  };
+}
+
 interface EntryHeader {
   readonly version: string;
   readonly lang: string;
   readonly blob: string;
+  /** Bytes of the content the tags were made from (absent in entries put without it). */
+  readonly size?: number;
 }
 
 /**
- * Format: "TNDTAGS1", u32 LE length of a JSON header ({version, lang, blob, names: count, kinds,
- * tuples}), the header, u32 LE length of the names joined by NUL, the names, zero padding to a
+ * Format: "TNDTAGS1", u32 LE length of a JSON header ({version, lang, blob, size?, names: count,
+ * kinds, tuples}), the header, u32 LE length of the names joined by NUL, the names, zero padding to a
  * multiple of 4, then the tuples (4 int32 LE each, see PackedTags). Null when a name holds a NUL.
  */
 export function encodeEntry(header: EntryHeader, packed: PackedTags): Uint8Array | null {
@@ -87,7 +134,7 @@ export function encodeEntry(header: EntryHeader, packed: PackedTags): Uint8Array
   return out;
 }
 
-/** The entry's tags when it is whole, well formed and made for exactly `expected`; else null. */
+/** The entry's tags when it is whole, well formed and made for exactly `expected` (its size too, when given); else null. */
 export function decodeEntry(bytes: Buffer, expected: EntryHeader): PackedTags | null {
   try {
     if (bytes.length < MAGIC.length + 8 || !bytes.subarray(0, MAGIC.length).equals(MAGIC)) return null;
@@ -96,6 +143,7 @@ export function decodeEntry(bytes: Buffer, expected: EntryHeader): PackedTags | 
     if (namesAt + 4 > bytes.length) return null;
     const header = JSON.parse(bytes.toString('utf8', MAGIC.length + 4, namesAt)) as Record<string, unknown>;
     if (header['version'] !== expected.version || header['lang'] !== expected.lang || header['blob'] !== expected.blob) return null;
+    if (expected.size !== undefined && header['size'] !== expected.size) return null;
     const { names: nameCount, kinds, tuples } = header;
     if (typeof nameCount !== 'number' || typeof tuples !== 'number' || !Array.isArray(kinds) || !kinds.every((k) => typeof k === 'string')) return null;
     const namesLength = bytes.readUInt32LE(namesAt);
@@ -105,14 +153,24 @@ export function decodeEntry(bytes: Buffer, expected: EntryHeader): PackedTags | 
     if (!Number.isInteger(tuples) || tuples < 0 || dataAt + tuples * 16 !== bytes.length) return null;
     const names = nameCount === 0 ? [] : bytes.toString('utf8', namesAt + 4, namesEnd).split('\0');
     if (names.length !== nameCount) return null;
-    const data = new Int32Array(tuples * 4);
-    if (LITTLE_ENDIAN) new Uint8Array(data.buffer).set(bytes.subarray(dataAt));
-    else for (let i = 0; i < data.length; i++) data[i] = bytes.readInt32LE(dataAt + i * 4);
+    const data = viewOrCopy(bytes, dataAt, tuples * 4);
     const packed: PackedTags = { names, kinds: kinds as string[], data };
     return isWellFormed(packed) ? packed : null;
   } catch {
     return null;
   }
+}
+
+/**
+ * The tuples at `at`: a view of the entry's bytes when they are aligned (the caller's cache copies
+ * the tags as it adopts their names, so a copy here would be made only to be dropped), else a copy.
+ */
+function viewOrCopy(bytes: Buffer, at: number, length: number): Int32Array {
+  if (LITTLE_ENDIAN && (bytes.byteOffset + at) % 4 === 0) return new Int32Array(bytes.buffer, bytes.byteOffset + at, length);
+  const data = new Int32Array(length);
+  if (LITTLE_ENDIAN) new Uint8Array(data.buffer).set(bytes.subarray(at, at + length * 4));
+  else for (let i = 0; i < length; i++) data[i] = bytes.readInt32LE(at + i * 4);
+  return data;
 }
 
 /** The tags with only the names they use, numbered from 0 (a shared table's tags made local). */

@@ -8,16 +8,16 @@ import type { ParseOutcome } from './parse-file.js';
  */
 export type WireOutcome =
   | Exclude<ParseOutcome, { ok: true }>
-  | { readonly path: string; readonly ok: true; readonly hash: string; readonly names: string; readonly kinds: readonly string[]; readonly data: Int32Array };
+  | { readonly path: string; readonly ok: true; readonly hash: string; readonly size: number; readonly names: string; readonly kinds: readonly string[]; readonly data: Int32Array };
 
 export function toWire(outcome: ParseOutcome): WireOutcome {
   if (!outcome.ok) return outcome;
   const { names, kinds, data } = outcome.packed;
-  return { path: outcome.path, ok: true, hash: outcome.hash, names: names.join('\n'), kinds, data };
+  return { path: outcome.path, ok: true, hash: outcome.hash, size: outcome.size, names: names.join('\n'), kinds, data };
 }
 
 export function fromWire(wire: WireOutcome): ParseOutcome {
   if (!wire.ok) return wire;
   const names = wire.names === '' ? [] : wire.names.split('\n');
-  return { path: wire.path, ok: true, hash: wire.hash, packed: { names, kinds: wire.kinds, data: wire.data } };
+  return { path: wire.path, ok: true, hash: wire.hash, size: wire.size, packed: { names, kinds: wire.kinds, data: wire.data } };
 }

@@ -85,4 +85,29 @@ describe('map source', () => {
     expect(await warm.listFiles()).toEqual(['app.py']);
     expect(warmUps).toEqual([]);
   });
+
+  it('starts threads for every edited file at once (a branch switch), and one for one touched file', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 40; i++) files[`m${String(i).padStart(2, '0')}.py`] = `def f${i}():\n    return ${i}\n`;
+    const repo = gitRepo(files);
+    const warmUps: [readonly string[], number][] = [];
+    const pool = countingPool([]);
+    const spying: TagsPool = { parse: pool.parse, warmUp: (languages, expected) => warmUps.push([languages, expected]) };
+    const first = createMapSource(repo, { pool: spying });
+    await first.collectTags(await first.listFiles());
+    await first.flush();
+    warmUps.length = 0;
+
+    for (let i = 0; i < 20; i++) writeFileSync(join(repo, `m${String(i).padStart(2, '0')}.py`), `def g${i}():\n    return ${i} + 1\n`);
+    const switched = createMapSource(repo, { pool: spying });
+    await switched.collectTags(await switched.listFiles());
+    await switched.flush();
+    expect(warmUps).toEqual([[['python'], 20]]);
+
+    warmUps.length = 0;
+    writeFileSync(join(repo, 'm30.py'), 'def touched():\n    return 30 + 1\n');
+    const touched = createMapSource(repo, { pool: spying });
+    await touched.collectTags(await touched.listFiles());
+    expect(warmUps).toEqual([[['python'], 1]]);
+  });
 });

@@ -62,11 +62,11 @@ describe('packed references', () => {
 describe('outcomes between threads', () => {
   it('carry the names as one string and come back equal', () => {
     const packed = packTags([{ path: 'a.py', name: 'f', role: 'def', kind: 'function', line: 0, endLine: 3 }, { path: 'a.py', name: 'g', role: 'ref', kind: 'call', line: 1, endLine: 1 }]);
-    const ok = { path: 'a.py', ok: true as const, hash: 'h', packed };
+    const ok = { path: 'a.py', ok: true as const, hash: 'h', size: 12, packed };
     const wire = toWire(ok);
     expect(wire).toMatchObject({ names: 'f\ng' });
     expect(fromWire(wire)).toEqual(ok);
-    const empty = { path: 'e.py', ok: true as const, hash: 'h', packed: packTags([]) };
+    const empty = { path: 'e.py', ok: true as const, hash: 'h', size: 0, packed: packTags([]) };
     expect(fromWire(toWire(empty))).toEqual(empty);
     const failed = { path: 'x.py', ok: false as const, error: 'boom' };
     expect(fromWire(toWire(failed))).toEqual(failed);

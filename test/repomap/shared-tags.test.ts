@@ -105,7 +105,7 @@ describe('shared tag cache', () => {
     const [entry] = await entryFiles(store);
     expect(entry).toBeDefined();
     const good = await readFile(entry ?? '');
-    expect(await collectOne(repo)).toEqual({ stats: { files: 1, hits: 1, sharedHits: 1, parsed: 0, failed: 0 }, names: first.names });
+    expect(await collectOne(repo)).toEqual({ stats: { files: 1, hits: 1, sharedHits: 1, hashed: 1, parsed: 0, failed: 0 }, names: first.names });
 
     const absentEach = async (what: string, plant: (file: string) => Promise<void>): Promise<void> => {
       await rm(entry ?? '', { force: true });

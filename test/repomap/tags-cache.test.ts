@@ -53,7 +53,7 @@ describe('tag cache', () => {
     await utimes(path.join(root, 'src/a.py'), later, later);
     await writeFile(path.join(root, 'src/b.py'), 'def gamma():\n    return 2\n'); // same size
     const next = await run(root);
-    expect(next.stats).toEqual({ files: 2, hits: 1, parsed: 1, failed: 0 });
+    expect(next.stats).toEqual({ files: 2, hits: 1, hashed: 1, parsed: 1, failed: 0 });
     expect(next.tags.get('src/b.py')?.[0]?.name).toBe('gamma');
     // The touched file's new mtime was saved: the next run hits both.
     expect((await run(root)).stats.hits).toBe(2);
