@@ -2,8 +2,10 @@
 // its file. A commit of files git already tracks is one git process when the run knows git's folder (findRepoRoot
 // asked with the top folder): no status before it (the index is read from its file), no rev-parse after
 // it (the commit's summary names the new commit). What is not plainly tracked still asks git's status.
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { changedAfter } from '../../src/platform/change-times.js';
 import { commitFiles, summaryHash } from '../../src/git/commit.js';
 import { parseIndexListing } from '../../src/git/ls-files.js';
 import { findRepoRoot, type GuardState } from '../../src/git/repo.js';
@@ -14,6 +16,14 @@ import { filesIn, makeFixture, userCommit, type Fixture } from './git-fixture.js
 const counter = gitCounter();
 
 let fx: Fixture | undefined;
+/**
+ * Waits until `file` was last changed well before now. A listing begun within a few ms of a change to
+ * `.git/config` is not shared (change-times.ts judges "maybe changed" then), and the fixture writes it last.
+ */
+async function settle(file: string): Promise<void> {
+  while (changedAfter(statSync(file), Date.now())) await new Promise((done) => setTimeout(done, 50));
+}
+
 afterEach(async () => {
   await fx?.cleanup();
   fx = undefined;
@@ -58,6 +68,7 @@ describe('the git processes of a run started in a sub-folder', () => {
     fx = await makeFixture();
     await userCommit(fx, { 'app/a.txt': '1\n' });
     await fx.write({ 'app/a.txt': '2\n' });
+    await settle(join(fx.root, '.git', 'config'));
     const options = { env: { ...fx.env, PATH: counter.path }, guards: new Map<string, GuardState>() };
 
     const root = await findRepoRoot(join(fx.root, 'app'), options);
