@@ -1,6 +1,6 @@
 // The ranking's file graph kept between rankings: one row of edges per referencing file, rebuilt
 // only for the files whose inputs changed, so a touched file or a new chat set costs its rows.
-import { definersOf, type NameIndex } from './name-index.js';
+import type { NameIndex } from './name-index.js';
 import { edgeShares, rowShares, type EdgeShares, type WeightedAdjacency } from './pagerank.js';
 
 /** Weight of one (referencing file, name) pair, applied to each edge towards a definer of the name. */
@@ -12,52 +12,111 @@ export interface EdgeRow {
   readonly weights: Float64Array;
 }
 
-/** Scratch space for building rows: a dense row and the targets touched in it. */
+/** Scratch space for building rows: a dense row, the targets touched in it, and them as bits. */
 export interface RowScratch {
   readonly row: Float64Array;
   readonly touched: Int32Array;
+  readonly marks: Int32Array;
 }
 
 export function rowScratch(count: number): RowScratch {
-  return { row: new Float64Array(count), touched: new Int32Array(count) };
+  return { row: new Float64Array(count), touched: new Int32Array(count), marks: new Int32Array((count + 31) >> 5) };
 }
 
 /** Edges from `source` to each file defining a name it references. A pure function of the index's row inputs. */
 export function buildRow(index: NameIndex, weigh: RefWeight, source: number, scratch: RowScratch): EdgeRow {
-  const { row, touched } = scratch;
-  const count = index.files.length;
+  const touchedCount = sumRow(index, weigh, source, scratch);
+  const targets = new Int32Array(touchedCount);
+  const weights = new Float64Array(touchedCount);
+  const n = drainRow(scratch, touchedCount, targets, weights, 0);
+  return n === touchedCount ? { targets, weights } : { targets: targets.slice(0, n), weights: weights.slice(0, n) };
+}
+
+/**
+ * Adds the source's edge weights into the scratch row; returns how many targets it touched. Plain
+ * loops over the index's arrays: this runs for every reference of every file on a first ranking.
+ */
+function sumRow(index: NameIndex, weigh: RefWeight, source: number, { row, touched }: RowScratch): number {
+  const { definerStart, definerFiles } = index;
   let touchedCount = 0;
   const names = index.refNames[source] ?? [];
   const counts = index.refCounts[source] ?? [];
   for (let k = 0; k < names.length; k++) {
     const nameId = names[k] ?? 0;
-    const definers = definersOf(index, nameId);
-    if (definers.length === 0) continue;
+    const begin = definerStart[nameId] ?? 0;
+    const end = definerStart[nameId + 1] ?? 0;
+    if (begin === end) continue;
     const weight = weigh(source, nameId, counts[k] ?? 1);
-    for (const target of definers) {
+    for (let slot = begin; slot < end; slot++) {
+      const target = definerFiles[slot] ?? 0;
       if (row[target] === 0) touched[touchedCount++] = target;
       row[target] = (row[target] ?? 0) + weight;
     }
   }
-  // Targets ascending: sort the few touched, or sweep the row when a file reaches many files.
-  const targets = new Int32Array(touchedCount);
-  const weights = new Float64Array(touchedCount);
-  let n = 0;
-  if (touchedCount * 8 < count) {
-    for (const target of touched.subarray(0, touchedCount).sort()) {
-      targets[n] = target;
-      weights[n++] = row[target] ?? 0;
-    }
-    for (let t = 0; t < touchedCount; t++) row[touched[t] ?? 0] = 0;
-  } else {
-    for (let target = 0; target < count; target++) {
-      if (row[target] === 0) continue;
-      targets[n] = target;
-      weights[n++] = row[target] ?? 0;
+  return touchedCount;
+}
+
+/**
+ * Moves the scratch row's non-zero entries, targets ascending, into `targets`/`weights` from
+ * `at` on, leaving the scratch all zeros; returns how many it wrote. The touched targets are set
+ * as bits and read back word by word: ascending without a sort per row.
+ */
+function drainRow({ row, touched, marks }: RowScratch, touchedCount: number, targets: Int32Array, weights: Float64Array, at: number): number {
+  let firstWord = marks.length;
+  let lastWord = -1;
+  for (let t = 0; t < touchedCount; t++) {
+    const target = touched[t] ?? 0;
+    const word = target >> 5;
+    marks[word] = (marks[word] ?? 0) | (1 << (target & 31));
+    if (word < firstWord) firstWord = word;
+    if (word > lastWord) lastWord = word;
+  }
+  let n = at;
+  for (let word = firstWord; word <= lastWord; word++) {
+    let bits = marks[word] ?? 0;
+    if (bits === 0) continue;
+    marks[word] = 0;
+    while (bits !== 0) {
+      const low = bits & -bits;
+      bits ^= low;
+      const target = (word << 5) | (31 - Math.clz32(low));
+      const weight = row[target] ?? 0;
+      if (weight === 0) continue;
       row[target] = 0;
+      targets[n] = target;
+      weights[n++] = weight;
     }
   }
-  return n === touchedCount ? { targets, weights } : { targets: targets.slice(0, n), weights: weights.slice(0, n) };
+  return n - at;
+}
+
+/**
+ * Every file's row built straight into one compressed adjacency (a first ranking: no row kept),
+ * without an array pair per file. The same numbers as assemble(files.map(buildRow)).
+ */
+export function buildAdjacency(index: NameIndex, weigh: RefWeight, scratch: RowScratch): WeightedAdjacency {
+  const count = index.files.length;
+  const starts = new Int32Array(count + 1);
+  let targets = new Int32Array(1 << 16);
+  let weights = new Float64Array(1 << 16);
+  let total = 0;
+  for (let source = 0; source < count; source++) {
+    starts[source] = total;
+    const touchedCount = sumRow(index, weigh, source, scratch);
+    if (total + touchedCount > targets.length) {
+      const size = Math.max(targets.length * 2, total + touchedCount);
+      targets = grownTo(targets, new Int32Array(size));
+      weights = grownTo(weights, new Float64Array(size));
+    }
+    total += drainRow(scratch, touchedCount, targets, weights, total);
+  }
+  starts[count] = total;
+  return { nodeCount: count, starts, targets: targets.slice(0, total), weights: weights.slice(0, total) };
+}
+
+function grownTo<T extends Int32Array | Float64Array>(from: T, to: T): T {
+  to.set(from);
+  return to;
 }
 
 /** The rows as one compressed adjacency (node i's edges at starts[i]..starts[i+1]-1). */
@@ -162,6 +221,11 @@ export function rowViews({ nodeCount, starts, targets, weights }: WeightedAdjace
 export function assembled(rows: readonly EdgeRow[]): Assembled {
   const adjacency = assemble(rows);
   return { rows, adjacency, shares: edgeShares(adjacency) };
+}
+
+/** An adjacency built whole (buildAdjacency), with its rows as views of it. */
+export function assembledFrom(adjacency: WeightedAdjacency): Assembled {
+  return { rows: rowViews(adjacency), adjacency, shares: edgeShares(adjacency) };
 }
 
 /**

@@ -6,7 +6,7 @@ import { definerCount, definersOf, definitionTag, indexTags, mentionedNameIds, t
 import type { FileTags } from './packed-tags.js';
 import type { Tag } from './tag.js';
 import { pageRankAdjacency, type WeightedAdjacency } from './pagerank.js';
-import { assembled, buildRow, patched, rowScratch, rowViews, unchangedRows, type Assembled, type EdgeRow, type RefWeight } from './rank-graph.js';
+import { assembled, assembledFrom, buildAdjacency, buildRow, patched, rowScratch, rowViews, unchangedRows, type Assembled, type EdgeRow, type RefWeight } from './rank-graph.js';
 
 export interface RankOptions {
   /** Files in the chat: personalized, their references weigh more, their definitions are left out. */
@@ -326,21 +326,29 @@ export function createRanker(): Ranker {
       const fresh = ranked === undefined;
       if (ranked === undefined) {
         const scratch = rowScratch(index.files.length);
-        const rows = index.files.map((_file, source) => {
-          const kept = chat.has(source) ? chatRows : plainRows;
-          let row = kept[source];
-          if (row === undefined) {
-            row = buildRow(index, weigh, source, scratch);
-            kept[source] = row;
-            rowsBuilt++;
-          }
-          return row;
-        });
-        const made = patched(last, rows) ?? assembled(rows);
-        // The kept rows become views of the adjacency's arrays: the graph is held once, not twice.
-        const views = rowViews(made.adjacency);
-        views.forEach((view, source) => ((chat.has(source) ? chatRows : plainRows)[source] = view));
-        last = { ...made, rows: views };
+        const keptAny = index.files.some((_file, source) => (chat.has(source) ? chatRows : plainRows)[source] !== undefined);
+        let made: Assembled;
+        if (keptAny) {
+          const rows = index.files.map((_file, source) => {
+            const kept = chat.has(source) ? chatRows : plainRows;
+            let row = kept[source];
+            if (row === undefined) {
+              row = buildRow(index, weigh, source, scratch);
+              kept[source] = row;
+              rowsBuilt++;
+            }
+            return row;
+          });
+          const patch = patched(last, rows) ?? assembled(rows);
+          // The kept rows become views of the adjacency's arrays: the graph is held once, not twice.
+          made = { ...patch, rows: rowViews(patch.adjacency) };
+        } else {
+          // Nothing kept (a first ranking): every row straight into the adjacency.
+          made = assembledFrom(buildAdjacency(index, weigh, scratch));
+          rowsBuilt = index.files.length;
+        }
+        made.rows.forEach((view, source) => ((chat.has(source) ? chatRows : plainRows)[source] = view));
+        last = made;
         const { adjacency, shares } = last;
         const ranks = pageRankAdjacency(adjacency, { personalization: teleport, shares }).ranks;
         ranked = { adjacency, ranks, defRanks: definitionRanks(index, weigh, ranks, mentionedIds) };
