@@ -59,7 +59,8 @@ export function indexTags(tagsByFile: ReadonlyMap<string, FileTags>): NameIndex 
   const next = definerStart.slice(0, names.length);
   const lastDefiner = new Int32Array(names.length).fill(-1);
   const defs = new DefinitionList(files.length);
-  scans.forEach((scan, fileId) => indexDefinitions(definerFiles, fileId, scan, next, lastDefiner, defs));
+  const firstLine = new Int32Array(names.length);
+  scans.forEach((scan, fileId) => indexDefinitions(definerFiles, fileId, scan, next, lastDefiner, firstLine, defs));
   const { file: defFile, offset: defOffset, name: defName } = defs.finish();
   const index: NameIndex = {
     files, fileIds, names, definerStart, definerFiles, refNames: [], refCounts: [], packs,
@@ -156,26 +157,37 @@ export function definersOf(index: NameIndex, nameId: number): Int32Array {
   return index.definerFiles.subarray(index.definerStart[nameId] ?? 0, index.definerStart[nameId + 1] ?? 0);
 }
 
-/** Records the file as a definer of its names, and its distinct definitions in `defs`. */
+/**
+ * Records the file as a definer of its names, and its distinct definitions (name and line) in
+ * `defs`. A name's first definition in the file is new by definition; its line is kept in
+ * `firstLine`, so only a name defined again in the same file (overloads, `__init__` of each class)
+ * is looked up in a set.
+ */
 function indexDefinitions(
-  definerFiles: Int32Array, fileId: number, scan: FileScan, next: Int32Array, lastDefiner: Int32Array, defs: DefinitionList,
+  definerFiles: Int32Array, fileId: number, scan: FileScan, next: Int32Array, lastDefiner: Int32Array, firstLine: Int32Array, defs: DefinitionList,
 ): void {
   const { data } = scan.packed;
   defs.starts[fileId] = defs.length;
-  const seen = new Set<number>();
+  let again: Set<number> | undefined;
   for (let i = 0; i < data.length; i += 4) {
     if (scan.isDef[data[i + 1] ?? 0] !== true) continue;
     const nameId = data[i] ?? 0;
+    const line = data[i + 2] ?? 0;
     if (lastDefiner[nameId] !== fileId) {
       lastDefiner[nameId] = fileId;
+      firstLine[nameId] = line;
       const slot = next[nameId] ?? 0;
       definerFiles[slot] = fileId;
       next[nameId] = slot + 1;
+      defs.push(fileId, i, nameId);
+      continue;
     }
+    if (firstLine[nameId] === line) continue;
     // (name, line) as one number: a string key here cost a sixth of the ranking on big trees.
-    const identity = nameId * LINE_SPAN + (data[i + 2] ?? 0);
-    if (seen.has(identity)) continue;
-    seen.add(identity);
+    const identity = nameId * LINE_SPAN + line;
+    again ??= new Set<number>();
+    if (again.has(identity)) continue;
+    again.add(identity);
     defs.push(fileId, i, nameId);
   }
   defs.starts[fileId + 1] = defs.length;
