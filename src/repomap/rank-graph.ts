@@ -92,31 +92,35 @@ function drainRow({ row, touched, marks }: RowScratch, touchedCount: number, tar
 
 /**
  * Every file's row built straight into one compressed adjacency (a first ranking: no row kept),
- * without an array pair per file. The same numbers as assemble(files.map(buildRow)).
+ * without an array pair per file. The same numbers as assemble(files.map(buildRow)). The arrays are
+ * allocated once at a bound of the edge count (the (file, definer) pairs, at most a node per file's
+ * row) and handed out as views: growing them by copies cost more than building the rows, and the
+ * bound's unused tail is never written, so it takes no memory.
  */
 export function buildAdjacency(index: NameIndex, weigh: RefWeight, scratch: RowScratch): WeightedAdjacency {
   const count = index.files.length;
   const starts = new Int32Array(count + 1);
-  let targets = new Int32Array(1 << 16);
-  let weights = new Float64Array(1 << 16);
+  const bound = edgeBound(index);
+  const targets = new Int32Array(bound);
+  const weights = new Float64Array(bound);
   let total = 0;
   for (let source = 0; source < count; source++) {
     starts[source] = total;
-    const touchedCount = sumRow(index, weigh, source, scratch);
-    if (total + touchedCount > targets.length) {
-      const size = Math.max(targets.length * 2, total + touchedCount);
-      targets = grownTo(targets, new Int32Array(size));
-      weights = grownTo(weights, new Float64Array(size));
-    }
-    total += drainRow(scratch, touchedCount, targets, weights, total);
+    total += drainRow(scratch, sumRow(index, weigh, source, scratch), targets, weights, total);
   }
   starts[count] = total;
-  return { nodeCount: count, starts, targets: targets.slice(0, total), weights: weights.slice(0, total) };
+  return { nodeCount: count, starts, targets: targets.subarray(0, total), weights: weights.subarray(0, total) };
 }
 
-function grownTo<T extends Int32Array | Float64Array>(from: T, to: T): T {
-  to.set(from);
-  return to;
+/** At least the number of edges of all rows: per file, its references' definers, at most every file. */
+function edgeBound({ files, refNames, definerStart }: NameIndex): number {
+  let bound = 0;
+  for (let source = 0; source < files.length; source++) {
+    let pairs = 0;
+    for (const nameId of refNames[source] ?? []) pairs += (definerStart[nameId + 1] ?? 0) - (definerStart[nameId] ?? 0);
+    bound += Math.min(pairs, files.length);
+  }
+  return bound;
 }
 
 /** The rows as one compressed adjacency (node i's edges at starts[i]..starts[i+1]-1). */
