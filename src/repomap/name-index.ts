@@ -30,6 +30,8 @@ export interface NameIndex {
   readonly defFile: Int32Array;
   readonly defOffset: Int32Array;
   readonly defName: Int32Array;
+  /** Definition k's (name, file) pair as its slot in definerFiles (where its rank is kept). */
+  readonly defSlot: Int32Array;
 }
 
 /** Above any line number of a file within the size limit; keeps name * LINE_SPAN + line exact. */
@@ -61,10 +63,10 @@ export function indexTags(tagsByFile: ReadonlyMap<string, FileTags>): NameIndex 
   const defs = new DefinitionList(files.length);
   const firstLine = new Int32Array(names.length);
   scans.forEach((scan, fileId) => indexDefinitions(definerFiles, fileId, scan, next, lastDefiner, firstLine, defs));
-  const { file: defFile, offset: defOffset, name: defName } = defs.finish();
+  const { file: defFile, offset: defOffset, name: defName, slot: defSlot } = defs.finish();
   const index: NameIndex = {
     files, fileIds, names, definerStart, definerFiles, refNames: [], refCounts: [], packs,
-    defStart: defs.starts, defFile, defOffset, defName,
+    defStart: defs.starts, defFile, defOffset, defName, defSlot,
   };
   const counts = new Int32Array(names.length);
   for (const scan of scans) countReferences(index, scan, counts);
@@ -102,27 +104,31 @@ class DefinitionList {
   file: Int32Array = new Int32Array(1024);
   offset: Int32Array = new Int32Array(1024);
   name: Int32Array = new Int32Array(1024);
+  slot: Int32Array = new Int32Array(1024);
   length = 0;
 
   constructor(fileCount: number) {
     this.starts = new Int32Array(fileCount + 1);
   }
 
-  push(fileId: number, offset: number, nameId: number): void {
+  push(fileId: number, offset: number, nameId: number, slot: number): void {
     if (this.length === this.file.length) {
       this.file = grown(this.file);
       this.offset = grown(this.offset);
       this.name = grown(this.name);
+      this.slot = grown(this.slot);
     }
     this.file[this.length] = fileId;
     this.offset[this.length] = offset;
     this.name[this.length] = nameId;
+    this.slot[this.length] = slot;
     this.length++;
   }
 
   /** The arrays cut to length (the list is not used after). */
-  finish(): { file: Int32Array; offset: Int32Array; name: Int32Array } {
-    return { file: this.file.slice(0, this.length), offset: this.offset.slice(0, this.length), name: this.name.slice(0, this.length) };
+  finish(): { file: Int32Array; offset: Int32Array; name: Int32Array; slot: Int32Array } {
+    const cut = (array: Int32Array): Int32Array => array.slice(0, this.length);
+    return { file: cut(this.file), offset: cut(this.offset), name: cut(this.name), slot: cut(this.slot) };
   }
 }
 
@@ -179,7 +185,7 @@ function indexDefinitions(
       const slot = next[nameId] ?? 0;
       definerFiles[slot] = fileId;
       next[nameId] = slot + 1;
-      defs.push(fileId, i, nameId);
+      defs.push(fileId, i, nameId, slot);
       continue;
     }
     if (firstLine[nameId] === line) continue;
@@ -188,7 +194,8 @@ function indexDefinitions(
     again ??= new Set<number>();
     if (again.has(identity)) continue;
     again.add(identity);
-    defs.push(fileId, i, nameId);
+    // The file took the name's latest slot when it first defined it.
+    defs.push(fileId, i, nameId, (next[nameId] ?? 1) - 1);
   }
   defs.starts[fileId + 1] = defs.length;
 }

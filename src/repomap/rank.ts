@@ -161,20 +161,6 @@ function definitionRanks(index: NameIndex, weigh: RefWeight, fileRanks: Float64A
   return ranks;
 }
 
-function definitionRank(index: NameIndex, defRanks: Float64Array, nameId: number, fileId: number): number {
-  const start = index.definerStart[nameId] ?? 0;
-  let low = start;
-  let high = (index.definerStart[nameId + 1] ?? 0) - 1;
-  while (low <= high) {
-    const mid = (low + high) >> 1;
-    const value = index.definerFiles[mid] ?? 0;
-    if (value === fileId) return defRanks[mid] ?? 0;
-    if (value < fileId) low = mid + 1;
-    else high = mid - 1;
-  }
-  return 0;
-}
-
 /**
  * The value at position `n` of the values sorted ascending (as `values.sort()[n]`), found by
  * quickselect in linear time: sorting every definition's rank cost a big tree tens of ms per map.
@@ -398,7 +384,7 @@ function rankedItems(index: NameIndex, chat: ReadonlySet<number>, { adjacency, r
     if (start === end) bare.push({ path: file, rank: ranks[fileId] ?? 0 });
     for (let k = start; k < end; k++) {
       shown[count] = k;
-      shownRanks[count++] = definitionRank(index, defRanks, index.defName[k] ?? 0, fileId);
+      shownRanks[count++] = defRanks[index.defSlot[k] ?? 0] ?? 0;
     }
   });
   const best = topDefinitions(index, shown.subarray(0, count), shownRanks.subarray(0, count), ranks, limit);
