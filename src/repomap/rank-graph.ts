@@ -1,7 +1,7 @@
 // The ranking's file graph kept between rankings: one row of edges per referencing file, rebuilt
 // only for the files whose inputs changed, so a touched file or a new chat set costs its rows.
 import type { NameIndex } from './name-index.js';
-import { edgeShares, rowShares, type EdgeShares, type WeightedAdjacency } from './pagerank.js';
+import { edgeShares, rowShares, type EdgeShares, type RowOverrides, type WeightedAdjacency } from './pagerank.js';
 
 /** Weight of one (referencing file, name) pair, applied to each edge towards a definer of the name. */
 export type RefWeight = (fileId: number, nameId: number, count: number) => number;
@@ -222,40 +222,61 @@ export function rowViews({ nodeCount, starts, targets, weights }: WeightedAdjace
   return rows;
 }
 
-export function assembled(rows: readonly EdgeRow[]): Assembled {
-  const adjacency = assemble(rows);
-  return { rows, adjacency, shares: edgeShares(adjacency) };
-}
-
-/** An adjacency built whole (buildAdjacency), with its rows as views of it. */
+/** An adjacency built whole, with its rows as views of it. */
 export function assembledFrom(adjacency: WeightedAdjacency): Assembled {
   return { rows: rowViews(adjacency), adjacency, shares: edgeShares(adjacency) };
 }
 
 /**
- * The adjacency of `rows` made from the last one when only some rows' weights differ (a chat file's
- * row has the same targets, weighted more): its starts and targets shared, its weights copied and
- * those rows overwritten. Null when a row's targets differ.
+ * A graph as an assembled base and the rows standing in for some of its rows (a chat file's row,
+ * weighted more): a new chat set costs its few rows, not a copy of every weight and share.
  */
-export function patched(last: Assembled | undefined, rows: readonly EdgeRow[]): Assembled | null {
-  if (last === undefined || last.rows.length !== rows.length) return null;
-  const { starts, targets } = last.adjacency;
-  const changed: number[] = [];
+export interface RankGraph {
+  readonly base: Assembled;
+  /** Node i's row when it is not the base's (index into `rows`, -1: the base's). */
+  readonly overrides: RowOverrides;
+  /** The overriding rows, parallel to overrides.targets. */
+  readonly rows: readonly EdgeRow[];
+  /** Nodes with no usable out-weight in this graph (base and overrides), ascending. */
+  readonly dangling: Int32Array;
+}
+
+/** The base alone. */
+export function wholeGraph(base: Assembled): RankGraph {
+  return { base, overrides: { at: new Int32Array(0), targets: [], shares: [] }, rows: [], dangling: base.shares.dangling };
+}
+
+/**
+ * `rows` as the base plus the rows that are not the base's own (by identity: kept rows are views
+ * of the base). Each overriding row's shares are worked out as edgeShares would on the whole
+ * adjacency, so ranks are identical. Null when the base is of another graph (other node count).
+ */
+export function overlaid(base: Assembled | undefined, rows: readonly EdgeRow[]): RankGraph | null {
+  if (base === undefined || base.rows.length !== rows.length) return null;
+  const at = new Int32Array(rows.length).fill(-1);
+  const targets: Int32Array[] = [];
+  const shares: Float64Array[] = [];
+  const overriding: EdgeRow[] = [];
+  const danglingNow: number[] = [];
   for (let i = 0; i < rows.length; i++) {
     const row = rows[i];
-    if (row === undefined || row === last.rows[i]) continue;
-    const start = starts[i] ?? 0;
-    if (row.targets.length !== (starts[i + 1] ?? 0) - start) return null;
-    for (let k = 0; k < row.targets.length; k++) if (row.targets[k] !== targets[start + k]) return null;
-    changed.push(i);
+    if (row === undefined || row === base.rows[i]) continue;
+    const own = new Float64Array(row.targets.length);
+    const alone: WeightedAdjacency = { nodeCount: 1, starts: Int32Array.of(0, row.targets.length), targets: row.targets, weights: row.weights };
+    if (!rowShares(alone, 0, own)) danglingNow.push(i);
+    at[i] = targets.length;
+    targets.push(row.targets);
+    shares.push(own);
+    overriding.push(row);
   }
-  if (changed.length === 0) return { ...last, rows };
-  const weights = last.adjacency.weights.slice();
-  for (const i of changed) weights.set(rows[i]?.weights ?? [], starts[i] ?? 0);
-  const adjacency = { ...last.adjacency, weights };
-  // Only the changed rows' shares move. Dangling nodes are found again from scratch should a changed
-  // row have been or become one (all its weights 0).
-  const shares = last.shares.shares.slice();
-  for (const i of changed) if (last.shares.dangling.includes(i) || !rowShares(adjacency, i, shares)) return assembled(rows);
-  return { rows, adjacency, shares: { shares, dangling: last.shares.dangling } };
+  if (overriding.length === 0) return wholeGraph(base);
+  const kept = [...base.shares.dangling].filter((i) => at[i] === -1);
+  const dangling = Int32Array.from([...kept, ...danglingNow]).sort();
+  return { base, overrides: { at, targets, shares }, rows: overriding, dangling };
+}
+
+/** The graph as one adjacency (what a ranking from scratch of the same rows assembles). */
+export function flattened(graph: RankGraph): WeightedAdjacency {
+  if (graph.rows.length === 0) return graph.base.adjacency;
+  return assemble(graph.base.rows.map((row, i) => graph.rows[graph.overrides.at[i] ?? -1] ?? row));
 }

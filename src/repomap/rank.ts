@@ -6,7 +6,7 @@ import { definerCount, definersOf, definitionTag, indexTags, mentionedNameIds, t
 import type { FileTags } from './packed-tags.js';
 import type { Tag } from './tag.js';
 import { pageRankAdjacency, type WeightedAdjacency } from './pagerank.js';
-import { assembled, assembledFrom, buildAdjacency, buildRow, patched, rowScratch, rowViews, unchangedRows, type Assembled, type EdgeRow, type RefWeight } from './rank-graph.js';
+import { assembledFrom, assemble, buildAdjacency, buildRow, flattened, overlaid, rowScratch, unchangedRows, wholeGraph, type Assembled, type EdgeRow, type RankGraph, type RefWeight } from './rank-graph.js';
 
 export interface RankOptions {
   /** Files in the chat: personalized, their references weigh more, their definitions are left out. */
@@ -224,7 +224,7 @@ export interface RankWork {
 
 /** File ranks and definition ranks for one graph and one personalization. */
 interface Ranked {
-  readonly adjacency: WeightedAdjacency;
+  readonly graph: RankGraph;
   readonly ranks: Float64Array;
   readonly defRanks: Float64Array;
 }
@@ -236,7 +236,7 @@ export interface Ranker {
   lastWork(): RankWork | undefined;
 }
 
-/** Rankings kept per personalization (chat sets; budgets share them). Each holds its graph's weights. */
+/** Rankings kept per personalization (chat sets; budgets share them). Each holds its standing-in rows (the base is shared). */
 const RANKINGS_KEPT = 4;
 
 /** Whether every file has the very same tags object (`before` is the ranker's own copy). */
@@ -264,7 +264,7 @@ export function createRanker(): Ranker {
   let chatRows: (EdgeRow | undefined)[] = [];
   let multipliers: { key: string; generation: number; values: Float64Array } | undefined;
   const rankings = new Map<string, Ranked>();
-  // The rows and adjacency of the last ranking (dropped with the graph): a new chat set patches it.
+  // The base graph of the last ranking (dropped with the graph): a new chat set overlays its rows on it.
   let last: Assembled | undefined;
   let result: { index: NameIndex; ranked: Ranked; limit: number | undefined; value: RankResult } | undefined;
   let work: RankWork | undefined;
@@ -313,7 +313,7 @@ export function createRanker(): Ranker {
       if (ranked === undefined) {
         const scratch = rowScratch(index.files.length);
         const keptAny = index.files.some((_file, source) => (chat.has(source) ? chatRows : plainRows)[source] !== undefined);
-        let made: Assembled;
+        let graph: RankGraph;
         if (keptAny) {
           const rows = index.files.map((_file, source) => {
             const kept = chat.has(source) ? chatRows : plainRows;
@@ -325,19 +325,19 @@ export function createRanker(): Ranker {
             }
             return row;
           });
-          const patch = patched(last, rows) ?? assembled(rows);
-          // The kept rows become views of the adjacency's arrays: the graph is held once, not twice.
-          made = { ...patch, rows: rowViews(patch.adjacency) };
+          // The rows that are not the last graph's own stand in for its rows; without a last graph,
+          // the kept rows become views of a new one's arrays: the graph is held once, not twice.
+          graph = overlaid(last, rows) ?? wholeGraph(assembledFrom(assemble(rows)));
         } else {
           // Nothing kept (a first ranking): every row straight into the adjacency.
-          made = assembledFrom(buildAdjacency(index, weigh, scratch));
+          graph = wholeGraph(assembledFrom(buildAdjacency(index, weigh, scratch)));
           rowsBuilt = index.files.length;
         }
-        made.rows.forEach((view, source) => ((chat.has(source) ? chatRows : plainRows)[source] = view));
-        last = made;
-        const { adjacency, shares } = last;
-        const ranks = pageRankAdjacency(adjacency, { personalization: teleport, shares }).ranks;
-        ranked = { adjacency, ranks, defRanks: definitionRanks(index, weigh, ranks, mentionedIds) };
+        if (graph.base !== last) graph.base.rows.forEach((view, source) => ((chat.has(source) ? chatRows : plainRows)[source] = view));
+        last = graph.base;
+        const { adjacency, shares } = graph.base;
+        const ranks = pageRankAdjacency(adjacency, { personalization: teleport, shares: { shares: shares.shares, dangling: graph.dangling }, overrides: graph.overrides }).ranks;
+        ranked = { graph, ranks, defRanks: definitionRanks(index, weigh, ranks, mentionedIds) };
       }
       rankings.delete(rankingKey);
       rankings.set(rankingKey, ranked);
@@ -363,7 +363,14 @@ function withLimit(kept: { limit: number | undefined; value: RankResult }, limit
   if (limit === undefined || (kept.limit !== undefined && kept.limit < limit)) return undefined;
   const defs = kept.value.items.filter((item) => item.kind === 'def');
   const files = kept.value.items.filter((item) => item.kind === 'file');
-  return { ...kept.value, items: [...defs.slice(0, limit), ...files] };
+  const { value } = kept;
+  // Not a spread: that would make the adjacency (see rankedItems) though nobody asks for it.
+  return {
+    items: [...defs.slice(0, limit), ...files], fileRanks: value.fileRanks, files: value.files,
+    get adjacency(): WeightedAdjacency {
+      return value.adjacency;
+    },
+  };
 }
 
 /** Rank every definition outside the chat files. Deterministic for the same inputs. */
@@ -371,7 +378,7 @@ export function rankDefinitions(tagsByFile: ReadonlyMap<string, FileTags>, optio
   return createRanker().rank(tagsByFile, options);
 }
 
-function rankedItems(index: NameIndex, chat: ReadonlySet<number>, { adjacency, ranks, defRanks }: Ranked, limit: number | undefined): RankResult {
+function rankedItems(index: NameIndex, chat: ReadonlySet<number>, { graph, ranks, defRanks }: Ranked, limit: number | undefined): RankResult {
   // The definitions outside the chat (by index) and their ranks, as numbers.
   const shown = new Int32Array(index.defFile.length);
   const shownRanks = new Float64Array(index.defFile.length);
@@ -392,5 +399,13 @@ function rankedItems(index: NameIndex, chat: ReadonlySet<number>, { adjacency, r
   const items: RankedItem[] = best.map((d): RankedItem => ({ kind: 'def', tag: d.tag, rank: d.rank }));
   for (const b of bare) items.push({ kind: 'file', path: b.path, rank: b.rank });
   const fileRanks = new Map(index.files.map((file, i) => [file, ranks[i] ?? 0]));
-  return { items, fileRanks, files: index.files, adjacency };
+  let adjacency: WeightedAdjacency | undefined;
+  return {
+    items, fileRanks, files: index.files,
+    // One adjacency of the graph's base and its standing-in rows, made only when asked for.
+    get adjacency(): WeightedAdjacency {
+      adjacency ??= flattened(graph);
+      return adjacency;
+    },
+  };
 }
