@@ -104,9 +104,11 @@ export interface EdgeShares {
 
 /** Writes node i's edges' shares; false when its out-edges weigh nothing (a dangling node). */
 export function rowShares(adjacency: WeightedAdjacency, i: number, shares: Float64Array): boolean {
-  const { starts, weights } = adjacency;
-  const begin = starts[i] ?? 0;
-  const end = starts[i + 1] ?? 0;
+  return spanShares(adjacency.weights, adjacency.starts[i] ?? 0, adjacency.starts[i + 1] ?? 0, shares);
+}
+
+/** rowShares for the edges begin..end-1 of `weights` (one node's). */
+export function spanShares(weights: Float64Array, begin: number, end: number, shares: Float64Array): boolean {
   let total = 0;
   for (let j = begin; j < end; j++) total += usableWeight(weights[j]);
   // A node whose out-edges all weigh 0 leaks its mass like a node without edges.

@@ -1,7 +1,7 @@
 // The ranking's file graph kept between rankings: one row of edges per referencing file, rebuilt
 // only for the files whose inputs changed, so a touched file or a new chat set costs its rows.
 import type { NameIndex } from './name-index.js';
-import { edgeShares, rowShares, type EdgeShares, type RowOverrides, type WeightedAdjacency } from './pagerank.js';
+import { edgeShares, rowShares, spanShares, type EdgeShares, type RowOverrides, type WeightedAdjacency } from './pagerank.js';
 
 /** Weight of one (referencing file, name) pair, applied to each edge towards a definer of the name. */
 export type RefWeight = (fileId: number, nameId: number, count: number) => number;
@@ -92,24 +92,30 @@ function drainRow({ row, touched, marks }: RowScratch, touchedCount: number, tar
 
 /**
  * Every file's row built straight into one compressed adjacency (a first ranking: no row kept),
- * without an array pair per file. The same numbers as assemble(files.map(buildRow)). The arrays are
- * allocated once at a bound of the edge count (the (file, definer) pairs, at most a node per file's
- * row) and handed out as views: growing them by copies cost more than building the rows, and the
- * bound's unused tail is never written, so it takes no memory.
+ * with its edge shares worked out while the row is at hand: no array pair per file, no second
+ * pass. The same numbers as assembledFrom(assemble(files.map(buildRow))). The arrays are allocated
+ * once at a bound of the edge count (the (file, definer) pairs, at most a node per file's row) and
+ * handed out as views: growing them by copies cost more than building the rows, and the bound's
+ * unused tail is never written, so it takes no memory.
  */
-export function buildAdjacency(index: NameIndex, weigh: RefWeight, scratch: RowScratch): WeightedAdjacency {
+export function buildAssembled(index: NameIndex, weigh: RefWeight, scratch: RowScratch): Assembled {
   const count = index.files.length;
   const starts = new Int32Array(count + 1);
   const bound = edgeBound(index);
   const targets = new Int32Array(bound);
   const weights = new Float64Array(bound);
+  const shares = new Float64Array(bound);
+  const dangling: number[] = [];
   let total = 0;
   for (let source = 0; source < count; source++) {
     starts[source] = total;
-    total += drainRow(scratch, sumRow(index, weigh, source, scratch), targets, weights, total);
+    const end = total + drainRow(scratch, sumRow(index, weigh, source, scratch), targets, weights, total);
+    if (!spanShares(weights, total, end, shares)) dangling.push(source);
+    total = end;
   }
   starts[count] = total;
-  return { nodeCount: count, starts, targets: targets.subarray(0, total), weights: weights.subarray(0, total) };
+  const adjacency = { nodeCount: count, starts, targets: targets.subarray(0, total), weights: weights.subarray(0, total) };
+  return { rows: rowViews(adjacency), adjacency, shares: { shares: shares.subarray(0, total), dangling: Int32Array.from(dangling) } };
 }
 
 /** At least the number of edges of all rows: per file, its references' definers, at most every file. */

@@ -6,7 +6,7 @@ import { definerCount, definersOf, definitionTag, indexTags, mentionedNameIds, t
 import type { FileTags } from './packed-tags.js';
 import type { Tag } from './tag.js';
 import { pageRankAdjacency, type WeightedAdjacency } from './pagerank.js';
-import { assembledFrom, assemble, buildAdjacency, buildRow, flattened, overlaid, rowScratch, unchangedRows, wholeGraph, type Assembled, type EdgeRow, type RankGraph, type RefWeight } from './rank-graph.js';
+import { assembledFrom, assemble, buildAssembled, buildRow, flattened, overlaid, rowScratch, unchangedRows, wholeGraph, type Assembled, type EdgeRow, type RankGraph, type RefWeight } from './rank-graph.js';
 
 export interface RankOptions {
   /** Files in the chat: personalized, their references weigh more, their definitions are left out. */
@@ -330,7 +330,7 @@ export function createRanker(): Ranker {
           graph = overlaid(last, rows) ?? wholeGraph(assembledFrom(assemble(rows)));
         } else {
           // Nothing kept (a first ranking): every row straight into the adjacency.
-          graph = wholeGraph(assembledFrom(buildAdjacency(index, weigh, scratch)));
+          graph = wholeGraph(buildAssembled(index, weigh, scratch));
           rowsBuilt = index.files.length;
         }
         if (graph.base !== last) graph.base.rows.forEach((view, source) => ((chat.has(source) ? chatRows : plainRows)[source] = view));
