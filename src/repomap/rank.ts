@@ -364,9 +364,12 @@ function withLimit(kept: { limit: number | undefined; value: RankResult }, limit
   const defs = kept.value.items.filter((item) => item.kind === 'def');
   const files = kept.value.items.filter((item) => item.kind === 'file');
   const { value } = kept;
-  // Not a spread: that would make the adjacency (see rankedItems) though nobody asks for it.
+  // Not a spread: that would make the file ranks and the adjacency (see rankedItems) though nobody asks for them.
   return {
-    items: [...defs.slice(0, limit), ...files], fileRanks: value.fileRanks, files: value.files,
+    items: [...defs.slice(0, limit), ...files], files: value.files,
+    get fileRanks(): ReadonlyMap<string, number> {
+      return value.fileRanks;
+    },
     get adjacency(): WeightedAdjacency {
       return value.adjacency;
     },
@@ -398,11 +401,16 @@ function rankedItems(index: NameIndex, chat: ReadonlySet<number>, { graph, ranks
   bare.sort((a, b) => b.rank - a.rank || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const items: RankedItem[] = best.map((d): RankedItem => ({ kind: 'def', tag: d.tag, rank: d.rank }));
   for (const b of bare) items.push({ kind: 'file', path: b.path, rank: b.rank });
-  const fileRanks = new Map(index.files.map((file, i) => [file, ranks[i] ?? 0]));
+  let fileRanks: ReadonlyMap<string, number> | undefined;
   let adjacency: WeightedAdjacency | undefined;
   return {
-    items, fileRanks, files: index.files,
-    // One adjacency of the graph's base and its standing-in rows, made only when asked for.
+    items, files: index.files,
+    // The map needs neither: made only when asked for.
+    get fileRanks(): ReadonlyMap<string, number> {
+      fileRanks ??= new Map(index.files.map((file, i) => [file, ranks[i] ?? 0]));
+      return fileRanks;
+    },
+    // One adjacency of the graph's base and its standing-in rows.
     get adjacency(): WeightedAdjacency {
       adjacency ??= flattened(graph);
       return adjacency;
