@@ -94,14 +94,12 @@ function drainRow({ row, touched, marks }: RowScratch, touchedCount: number, tar
  * Every file's row built straight into one compressed adjacency (a first ranking: no row kept),
  * with its edge shares worked out while the row is at hand: no array pair per file, no second
  * pass. The same numbers as assembledFrom(assemble(files.map(buildRow))). The arrays are allocated
- * once at a bound of the edge count (the (file, definer) pairs, at most a node per file's row) and
- * handed out as views: growing them by copies cost more than building the rows, and the bound's
- * unused tail is never written, so it takes no memory.
+ * once, counted first: growing them by copies cost more than building the rows.
  */
 export function buildAssembled(index: NameIndex, weigh: RefWeight, scratch: RowScratch): Assembled {
   const count = index.files.length;
   const starts = new Int32Array(count + 1);
-  const bound = edgeBound(index);
+  const bound = edgeBound(index, scratch);
   const targets = new Int32Array(bound);
   const weights = new Float64Array(bound);
   const shares = new Float64Array(bound);
@@ -118,13 +116,27 @@ export function buildAssembled(index: NameIndex, weigh: RefWeight, scratch: RowS
   return { rows: rowViews(adjacency), adjacency, shares: { shares: shares.subarray(0, total), dangling: Int32Array.from(dangling) } };
 }
 
-/** At least the number of edges of all rows: per file, its references' definers, at most every file. */
-function edgeBound({ files, refNames, definerStart }: NameIndex): number {
+/**
+ * The number of edges of all rows (each file's distinct definers of the names it references, a
+ * bound should an edge weigh 0): one pass of bit marks, so the arrays are allocated at their size.
+ */
+function edgeBound({ files, refNames, definerStart, definerFiles }: NameIndex, { touched, marks }: RowScratch): number {
   let bound = 0;
   for (let source = 0; source < files.length; source++) {
-    let pairs = 0;
-    for (const nameId of refNames[source] ?? []) pairs += (definerStart[nameId + 1] ?? 0) - (definerStart[nameId] ?? 0);
-    bound += Math.min(pairs, files.length);
+    let distinct = 0;
+    for (const nameId of refNames[source] ?? []) {
+      const end = definerStart[nameId + 1] ?? 0;
+      for (let slot = definerStart[nameId] ?? 0; slot < end; slot++) {
+        const target = definerFiles[slot] ?? 0;
+        const bit = 1 << (target & 31);
+        const word = target >> 5;
+        if (((marks[word] ?? 0) & bit) !== 0) continue;
+        marks[word] = (marks[word] ?? 0) | bit;
+        touched[distinct++] = target;
+      }
+    }
+    for (let t = 0; t < distinct; t++) marks[(touched[t] ?? 0) >> 5] = 0;
+    bound += distinct;
   }
   return bound;
 }
