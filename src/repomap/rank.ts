@@ -195,13 +195,26 @@ export function nthSmallest(values: Float64Array, n: number): number {
 }
 
 /**
+ * The limit-th best of `ranks` (as nthSmallest(ranks.slice(), ranks.length - limit)). Most
+ * definitions of a big tree are referenced by no file (rank 0): when enough ranks are positive, the
+ * cut lies among them, and only they are searched.
+ */
+function limitRank(ranks: Float64Array, limit: number): number {
+  const positive = new Float64Array(ranks.length);
+  let count = 0;
+  for (const rank of ranks) if (rank > 0) positive[count++] = rank;
+  if (count < limit) return nthSmallest(ranks.slice(), ranks.length - limit);
+  return nthSmallest(positive.subarray(0, count), count - limit);
+}
+
+/**
  * The first `limit` of the definitions in compareDefs order. Only definitions ranked at least the
  * limit-th best rank become objects (ties at the cut are then ordered by the full comparison), so
  * the result is exactly the sorted list's prefix while a big repository's other definitions stay numbers.
  */
 function topDefinitions(index: NameIndex, defs: Int32Array, ranks: Float64Array, fileRanks: Float64Array, limit: number | undefined): Candidate[] {
   let cut = -Infinity;
-  if (limit !== undefined && defs.length > limit * 2) cut = nthSmallest(ranks.slice(), ranks.length - limit);
+  if (limit !== undefined && defs.length > limit * 2) cut = limitRank(ranks, limit);
   const chosen: Candidate[] = [];
   for (let k = 0; k < defs.length; k++) {
     const rank = ranks[k] ?? 0;

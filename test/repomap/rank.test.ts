@@ -186,4 +186,19 @@ describe('ranking with a limit', () => {
     }
     expect(all.length).toBeGreaterThan(400);
   });
+
+  it('cuts exactly where the unlimited ranking does when few or many definitions rank above 0', async () => {
+    const { generatedRepo, tagsFor } = await import('./map-fixture.js');
+    const tags = tagsFor(generatedRepo(60));
+    // A definition nobody references: rank 0; one that is referenced: above 0.
+    const unreferenced = new Map([...tags].map(([path, list]) => [path, [...list, def(path, `orphan_${path.replace(/\W/g, '_')}`, 900)]]));
+    const all = rankDefinitions(unreferenced, { chatFiles: ['pkg/main.ts'] }).items.filter((item) => item.kind === 'def');
+    const positive = all.filter((item) => item.rank > 0).length;
+    expect(positive).toBeGreaterThan(10);
+    expect(all.length - positive).toBeGreaterThan(50);
+    for (const limit of [3, positive - 1, positive, positive + 5]) {
+      const some = rankDefinitions(unreferenced, { chatFiles: ['pkg/main.ts'], limit }).items.filter((item) => item.kind === 'def');
+      expect(some).toEqual(all.slice(0, limit));
+    }
+  });
 });
