@@ -102,6 +102,7 @@ export function createRepoMapPort(options: RepoMapAdapterOptions): RepoMapHandle
     collectTags: collect,
     readFile,
     countTokens: (text) => options.tokens.count(text),
+    ...(tokenizer ? { tokenizer } : {}),
     now: () => performance.now(),
     refreshMode: options.refreshMode,
     budgetGrowth: budgetGrowthOf(options.noFilesMultiplier, options.contextWindow),

@@ -11,7 +11,15 @@ export interface FitOptions {
   readonly renderBlocks: (items: readonly RankedItem[]) => string[];
   /** How many items past the prefix the greedy pass may try. */
   readonly fillAttempts?: number;
+  /**
+   * Token counts of blocks already counted with this very `count`, kept by the caller between fits
+   * (a new chat set or budget renders mostly the same blocks); filled as blocks are counted.
+   */
+  readonly blockTokens?: Map<string, number>;
 }
+
+/** A shared blockTokens map is emptied past this many blocks (a few MB of text). */
+export const BLOCK_TOKENS_KEPT = 8192;
 
 export interface FitResult {
   readonly text: string;
@@ -51,7 +59,8 @@ export function effectiveBudget(budget: number, chatFileCount: number, growth: B
  * Used only to steer the search; the final text is always counted as a whole.
  */
 function blockCounter(options: FitOptions): (items: readonly RankedItem[]) => number {
-  const known = new Map<string, number>();
+  const known = options.blockTokens ?? new Map<string, number>();
+  if (known.size > BLOCK_TOKENS_KEPT) known.clear();
   return (items) => {
     let total = 0;
     for (const block of options.renderBlocks(items)) {

@@ -30,6 +30,8 @@ export interface NameIndex {
   readonly defFile: Int32Array;
   readonly defOffset: Int32Array;
   readonly defName: Int32Array;
+  /** Definition k's (name, file) pair as its slot in definerFiles (where its rank is kept). */
+  readonly defSlot: Int32Array;
 }
 
 /** Above any line number of a file within the size limit; keeps name * LINE_SPAN + line exact. */
@@ -59,11 +61,12 @@ export function indexTags(tagsByFile: ReadonlyMap<string, FileTags>): NameIndex 
   const next = definerStart.slice(0, names.length);
   const lastDefiner = new Int32Array(names.length).fill(-1);
   const defs = new DefinitionList(files.length);
-  scans.forEach((scan, fileId) => indexDefinitions(definerFiles, fileId, scan, next, lastDefiner, defs));
-  const { file: defFile, offset: defOffset, name: defName } = defs.finish();
+  const firstLine = new Int32Array(names.length);
+  scans.forEach((scan, fileId) => indexDefinitions(definerFiles, fileId, scan, next, lastDefiner, firstLine, defs));
+  const { file: defFile, offset: defOffset, name: defName, slot: defSlot } = defs.finish();
   const index: NameIndex = {
     files, fileIds, names, definerStart, definerFiles, refNames: [], refCounts: [], packs,
-    defStart: defs.starts, defFile, defOffset, defName,
+    defStart: defs.starts, defFile, defOffset, defName, defSlot,
   };
   const counts = new Int32Array(names.length);
   for (const scan of scans) countReferences(index, scan, counts);
@@ -101,27 +104,31 @@ class DefinitionList {
   file: Int32Array = new Int32Array(1024);
   offset: Int32Array = new Int32Array(1024);
   name: Int32Array = new Int32Array(1024);
+  slot: Int32Array = new Int32Array(1024);
   length = 0;
 
   constructor(fileCount: number) {
     this.starts = new Int32Array(fileCount + 1);
   }
 
-  push(fileId: number, offset: number, nameId: number): void {
+  push(fileId: number, offset: number, nameId: number, slot: number): void {
     if (this.length === this.file.length) {
       this.file = grown(this.file);
       this.offset = grown(this.offset);
       this.name = grown(this.name);
+      this.slot = grown(this.slot);
     }
     this.file[this.length] = fileId;
     this.offset[this.length] = offset;
     this.name[this.length] = nameId;
+    this.slot[this.length] = slot;
     this.length++;
   }
 
   /** The arrays cut to length (the list is not used after). */
-  finish(): { file: Int32Array; offset: Int32Array; name: Int32Array } {
-    return { file: this.file.slice(0, this.length), offset: this.offset.slice(0, this.length), name: this.name.slice(0, this.length) };
+  finish(): { file: Int32Array; offset: Int32Array; name: Int32Array; slot: Int32Array } {
+    const cut = (array: Int32Array): Int32Array => array.slice(0, this.length);
+    return { file: cut(this.file), offset: cut(this.offset), name: cut(this.name), slot: cut(this.slot) };
   }
 }
 
@@ -156,27 +163,39 @@ export function definersOf(index: NameIndex, nameId: number): Int32Array {
   return index.definerFiles.subarray(index.definerStart[nameId] ?? 0, index.definerStart[nameId + 1] ?? 0);
 }
 
-/** Records the file as a definer of its names, and its distinct definitions in `defs`. */
+/**
+ * Records the file as a definer of its names, and its distinct definitions (name and line) in
+ * `defs`. A name's first definition in the file is new by definition; its line is kept in
+ * `firstLine`, so only a name defined again in the same file (overloads, `__init__` of each class)
+ * is looked up in a set.
+ */
 function indexDefinitions(
-  definerFiles: Int32Array, fileId: number, scan: FileScan, next: Int32Array, lastDefiner: Int32Array, defs: DefinitionList,
+  definerFiles: Int32Array, fileId: number, scan: FileScan, next: Int32Array, lastDefiner: Int32Array, firstLine: Int32Array, defs: DefinitionList,
 ): void {
   const { data } = scan.packed;
   defs.starts[fileId] = defs.length;
-  const seen = new Set<number>();
+  let again: Set<number> | undefined;
   for (let i = 0; i < data.length; i += 4) {
     if (scan.isDef[data[i + 1] ?? 0] !== true) continue;
     const nameId = data[i] ?? 0;
+    const line = data[i + 2] ?? 0;
     if (lastDefiner[nameId] !== fileId) {
       lastDefiner[nameId] = fileId;
+      firstLine[nameId] = line;
       const slot = next[nameId] ?? 0;
       definerFiles[slot] = fileId;
       next[nameId] = slot + 1;
+      defs.push(fileId, i, nameId, slot);
+      continue;
     }
+    if (firstLine[nameId] === line) continue;
     // (name, line) as one number: a string key here cost a sixth of the ranking on big trees.
-    const identity = nameId * LINE_SPAN + (data[i + 2] ?? 0);
-    if (seen.has(identity)) continue;
-    seen.add(identity);
-    defs.push(fileId, i, nameId);
+    const identity = nameId * LINE_SPAN + line;
+    again ??= new Set<number>();
+    if (again.has(identity)) continue;
+    again.add(identity);
+    // The file took the name's latest slot when it first defined it.
+    defs.push(fileId, i, nameId, (next[nameId] ?? 1) - 1);
   }
   defs.starts[fileId + 1] = defs.length;
 }

@@ -44,7 +44,19 @@ export type AdjacencyRankOptions = Omit<PageRankOptions, 'personalization' | 'we
   readonly personalization?: Float64Array;
   /** edgeShares(adjacency), when the caller keeps them between rankings of the same graph. */
   readonly shares?: EdgeShares;
+  /** Rows standing in for some nodes' edges; `shares` then gives the base's shares and the whole graph's dangling nodes. */
+  readonly overrides?: RowOverrides;
 };
+
+/**
+ * Out-edges that replace some nodes' edges of an adjacency: node i's are targets[at[i]] with edge
+ * shares shares[at[i]] when at[i] >= 0 (`at` may be shorter than the node count: no more overrides).
+ */
+export interface RowOverrides {
+  readonly at: Int32Array;
+  readonly targets: readonly Int32Array[];
+  readonly shares: readonly Float64Array[];
+}
 
 function usableWeight(raw: unknown): number {
   return typeof raw === 'number' && raw > 0 && Number.isFinite(raw) ? raw : 0;
@@ -92,9 +104,11 @@ export interface EdgeShares {
 
 /** Writes node i's edges' shares; false when its out-edges weigh nothing (a dangling node). */
 export function rowShares(adjacency: WeightedAdjacency, i: number, shares: Float64Array): boolean {
-  const { starts, weights } = adjacency;
-  const begin = starts[i] ?? 0;
-  const end = starts[i + 1] ?? 0;
+  return spanShares(adjacency.weights, adjacency.starts[i] ?? 0, adjacency.starts[i + 1] ?? 0, shares);
+}
+
+/** rowShares for the edges begin..end-1 of `weights` (one node's). */
+export function spanShares(weights: Float64Array, begin: number, end: number, shares: Float64Array): boolean {
   let total = 0;
   for (let j = begin; j < end; j++) total += usableWeight(weights[j]);
   // A node whose out-edges all weigh 0 leaks its mass like a node without edges.
@@ -118,6 +132,7 @@ export function pageRankAdjacency(adjacency: WeightedAdjacency, options: Adjacen
   const { nodeCount: count, starts, targets } = adjacency;
   if (count === 0) return { ranks: new Float64Array(0), iterations: 0, converged: true };
   const { shares, dangling } = options.shares ?? edgeShares(adjacency);
+  const { at, targets: ownTargets, shares: ownShares } = options.overrides ?? { at: new Int32Array(0), targets: [], shares: [] };
   const teleport = normalizedTeleport(count, options.personalization);
   let current = new Float64Array(count).fill(1 / count);
   let next = new Float64Array(count);
@@ -130,6 +145,16 @@ export function pageRankAdjacency(adjacency: WeightedAdjacency, options: Adjacen
     for (let i = 0; i < count; i++) next[i] = jump * (teleport[i] ?? 0);
     for (let i = 0; i < count; i++) {
       const flow = damping * (current[i] ?? 0);
+      const own = at[i] ?? -1;
+      if (own >= 0) {
+        const rowTargets = ownTargets[own] ?? new Int32Array(0);
+        const rowShares = ownShares[own] ?? new Float64Array(0);
+        for (let k = 0; k < rowTargets.length; k++) {
+          const target = rowTargets[k] ?? 0;
+          next[target] = (next[target] ?? 0) + flow * (rowShares[k] ?? 0);
+        }
+        continue;
+      }
       const end = starts[i + 1] ?? 0;
       for (let j = starts[i] ?? 0; j < end; j++) {
         const target = targets[j] ?? 0;

@@ -1,7 +1,7 @@
 // The ranking's file graph kept between rankings: one row of edges per referencing file, rebuilt
 // only for the files whose inputs changed, so a touched file or a new chat set costs its rows.
-import { definersOf, type NameIndex } from './name-index.js';
-import { edgeShares, rowShares, type EdgeShares, type WeightedAdjacency } from './pagerank.js';
+import type { NameIndex } from './name-index.js';
+import { edgeShares, rowShares, spanShares, type EdgeShares, type RowOverrides, type WeightedAdjacency } from './pagerank.js';
 
 /** Weight of one (referencing file, name) pair, applied to each edge towards a definer of the name. */
 export type RefWeight = (fileId: number, nameId: number, count: number) => number;
@@ -12,52 +12,133 @@ export interface EdgeRow {
   readonly weights: Float64Array;
 }
 
-/** Scratch space for building rows: a dense row and the targets touched in it. */
+/** Scratch space for building rows: a dense row, the targets touched in it, and them as bits. */
 export interface RowScratch {
   readonly row: Float64Array;
   readonly touched: Int32Array;
+  readonly marks: Int32Array;
 }
 
 export function rowScratch(count: number): RowScratch {
-  return { row: new Float64Array(count), touched: new Int32Array(count) };
+  return { row: new Float64Array(count), touched: new Int32Array(count), marks: new Int32Array((count + 31) >> 5) };
 }
 
 /** Edges from `source` to each file defining a name it references. A pure function of the index's row inputs. */
 export function buildRow(index: NameIndex, weigh: RefWeight, source: number, scratch: RowScratch): EdgeRow {
-  const { row, touched } = scratch;
-  const count = index.files.length;
+  const touchedCount = sumRow(index, weigh, source, scratch);
+  const targets = new Int32Array(touchedCount);
+  const weights = new Float64Array(touchedCount);
+  const n = drainRow(scratch, touchedCount, targets, weights, 0);
+  return n === touchedCount ? { targets, weights } : { targets: targets.slice(0, n), weights: weights.slice(0, n) };
+}
+
+/**
+ * Adds the source's edge weights into the scratch row; returns how many targets it touched. Plain
+ * loops over the index's arrays: this runs for every reference of every file on a first ranking.
+ */
+function sumRow(index: NameIndex, weigh: RefWeight, source: number, { row, touched }: RowScratch): number {
+  const { definerStart, definerFiles } = index;
   let touchedCount = 0;
   const names = index.refNames[source] ?? [];
   const counts = index.refCounts[source] ?? [];
   for (let k = 0; k < names.length; k++) {
     const nameId = names[k] ?? 0;
-    const definers = definersOf(index, nameId);
-    if (definers.length === 0) continue;
+    const begin = definerStart[nameId] ?? 0;
+    const end = definerStart[nameId + 1] ?? 0;
+    if (begin === end) continue;
     const weight = weigh(source, nameId, counts[k] ?? 1);
-    for (const target of definers) {
+    for (let slot = begin; slot < end; slot++) {
+      const target = definerFiles[slot] ?? 0;
       if (row[target] === 0) touched[touchedCount++] = target;
       row[target] = (row[target] ?? 0) + weight;
     }
   }
-  // Targets ascending: sort the few touched, or sweep the row when a file reaches many files.
-  const targets = new Int32Array(touchedCount);
-  const weights = new Float64Array(touchedCount);
-  let n = 0;
-  if (touchedCount * 8 < count) {
-    for (const target of touched.subarray(0, touchedCount).sort()) {
-      targets[n] = target;
-      weights[n++] = row[target] ?? 0;
-    }
-    for (let t = 0; t < touchedCount; t++) row[touched[t] ?? 0] = 0;
-  } else {
-    for (let target = 0; target < count; target++) {
-      if (row[target] === 0) continue;
-      targets[n] = target;
-      weights[n++] = row[target] ?? 0;
+  return touchedCount;
+}
+
+/**
+ * Moves the scratch row's non-zero entries, targets ascending, into `targets`/`weights` from
+ * `at` on, leaving the scratch all zeros; returns how many it wrote. The touched targets are set
+ * as bits and read back word by word: ascending without a sort per row.
+ */
+function drainRow({ row, touched, marks }: RowScratch, touchedCount: number, targets: Int32Array, weights: Float64Array, at: number): number {
+  let firstWord = marks.length;
+  let lastWord = -1;
+  for (let t = 0; t < touchedCount; t++) {
+    const target = touched[t] ?? 0;
+    const word = target >> 5;
+    marks[word] = (marks[word] ?? 0) | (1 << (target & 31));
+    if (word < firstWord) firstWord = word;
+    if (word > lastWord) lastWord = word;
+  }
+  let n = at;
+  for (let word = firstWord; word <= lastWord; word++) {
+    let bits = marks[word] ?? 0;
+    if (bits === 0) continue;
+    marks[word] = 0;
+    while (bits !== 0) {
+      const low = bits & -bits;
+      bits ^= low;
+      const target = (word << 5) | (31 - Math.clz32(low));
+      const weight = row[target] ?? 0;
+      if (weight === 0) continue;
       row[target] = 0;
+      targets[n] = target;
+      weights[n++] = weight;
     }
   }
-  return n === touchedCount ? { targets, weights } : { targets: targets.slice(0, n), weights: weights.slice(0, n) };
+  return n - at;
+}
+
+/**
+ * Every file's row built straight into one compressed adjacency (a first ranking: no row kept),
+ * with its edge shares worked out while the row is at hand: no array pair per file, no second
+ * pass. The same numbers as assembledFrom(assemble(files.map(buildRow))). The arrays are allocated
+ * once, counted first: growing them by copies cost more than building the rows.
+ */
+export function buildAssembled(index: NameIndex, weigh: RefWeight, scratch: RowScratch): Assembled {
+  const count = index.files.length;
+  const starts = new Int32Array(count + 1);
+  const bound = edgeBound(index, scratch);
+  const targets = new Int32Array(bound);
+  const weights = new Float64Array(bound);
+  const shares = new Float64Array(bound);
+  const dangling: number[] = [];
+  let total = 0;
+  for (let source = 0; source < count; source++) {
+    starts[source] = total;
+    const end = total + drainRow(scratch, sumRow(index, weigh, source, scratch), targets, weights, total);
+    if (!spanShares(weights, total, end, shares)) dangling.push(source);
+    total = end;
+  }
+  starts[count] = total;
+  const adjacency = { nodeCount: count, starts, targets: targets.subarray(0, total), weights: weights.subarray(0, total) };
+  return { rows: rowViews(adjacency), adjacency, shares: { shares: shares.subarray(0, total), dangling: Int32Array.from(dangling) } };
+}
+
+/**
+ * The number of edges of all rows (each file's distinct definers of the names it references, a
+ * bound should an edge weigh 0): one pass of bit marks, so the arrays are allocated at their size.
+ */
+function edgeBound({ files, refNames, definerStart, definerFiles }: NameIndex, { touched, marks }: RowScratch): number {
+  let bound = 0;
+  for (let source = 0; source < files.length; source++) {
+    let distinct = 0;
+    for (const nameId of refNames[source] ?? []) {
+      const end = definerStart[nameId + 1] ?? 0;
+      for (let slot = definerStart[nameId] ?? 0; slot < end; slot++) {
+        const target = definerFiles[slot] ?? 0;
+        const bit = 1 << (target & 31);
+        const word = target >> 5;
+        if (((marks[word] ?? 0) & bit) !== 0) continue;
+        marks[word] = (marks[word] ?? 0) | bit;
+        touched[distinct++] = target;
+      }
+    }
+    for (let t = 0; t < distinct; t++) marks[(touched[t] ?? 0) >> 5] = 0;
+    bound += distinct;
+  }
+  return bound;
 }
 
 /** The rows as one compressed adjacency (node i's edges at starts[i]..starts[i+1]-1). */
@@ -159,35 +240,61 @@ export function rowViews({ nodeCount, starts, targets, weights }: WeightedAdjace
   return rows;
 }
 
-export function assembled(rows: readonly EdgeRow[]): Assembled {
-  const adjacency = assemble(rows);
-  return { rows, adjacency, shares: edgeShares(adjacency) };
+/** An adjacency built whole, with its rows as views of it. */
+export function assembledFrom(adjacency: WeightedAdjacency): Assembled {
+  return { rows: rowViews(adjacency), adjacency, shares: edgeShares(adjacency) };
 }
 
 /**
- * The adjacency of `rows` made from the last one when only some rows' weights differ (a chat file's
- * row has the same targets, weighted more): its starts and targets shared, its weights copied and
- * those rows overwritten. Null when a row's targets differ.
+ * A graph as an assembled base and the rows standing in for some of its rows (a chat file's row,
+ * weighted more): a new chat set costs its few rows, not a copy of every weight and share.
  */
-export function patched(last: Assembled | undefined, rows: readonly EdgeRow[]): Assembled | null {
-  if (last === undefined || last.rows.length !== rows.length) return null;
-  const { starts, targets } = last.adjacency;
-  const changed: number[] = [];
+export interface RankGraph {
+  readonly base: Assembled;
+  /** Node i's row when it is not the base's (index into `rows`, -1: the base's). */
+  readonly overrides: RowOverrides;
+  /** The overriding rows, parallel to overrides.targets. */
+  readonly rows: readonly EdgeRow[];
+  /** Nodes with no usable out-weight in this graph (base and overrides), ascending. */
+  readonly dangling: Int32Array;
+}
+
+/** The base alone. */
+export function wholeGraph(base: Assembled): RankGraph {
+  return { base, overrides: { at: new Int32Array(0), targets: [], shares: [] }, rows: [], dangling: base.shares.dangling };
+}
+
+/**
+ * `rows` as the base plus the rows that are not the base's own (by identity: kept rows are views
+ * of the base). Each overriding row's shares are worked out as edgeShares would on the whole
+ * adjacency, so ranks are identical. Null when the base is of another graph (other node count).
+ */
+export function overlaid(base: Assembled | undefined, rows: readonly EdgeRow[]): RankGraph | null {
+  if (base === undefined || base.rows.length !== rows.length) return null;
+  const at = new Int32Array(rows.length).fill(-1);
+  const targets: Int32Array[] = [];
+  const shares: Float64Array[] = [];
+  const overriding: EdgeRow[] = [];
+  const danglingNow: number[] = [];
   for (let i = 0; i < rows.length; i++) {
     const row = rows[i];
-    if (row === undefined || row === last.rows[i]) continue;
-    const start = starts[i] ?? 0;
-    if (row.targets.length !== (starts[i + 1] ?? 0) - start) return null;
-    for (let k = 0; k < row.targets.length; k++) if (row.targets[k] !== targets[start + k]) return null;
-    changed.push(i);
+    if (row === undefined || row === base.rows[i]) continue;
+    const own = new Float64Array(row.targets.length);
+    const alone: WeightedAdjacency = { nodeCount: 1, starts: Int32Array.of(0, row.targets.length), targets: row.targets, weights: row.weights };
+    if (!rowShares(alone, 0, own)) danglingNow.push(i);
+    at[i] = targets.length;
+    targets.push(row.targets);
+    shares.push(own);
+    overriding.push(row);
   }
-  if (changed.length === 0) return { ...last, rows };
-  const weights = last.adjacency.weights.slice();
-  for (const i of changed) weights.set(rows[i]?.weights ?? [], starts[i] ?? 0);
-  const adjacency = { ...last.adjacency, weights };
-  // Only the changed rows' shares move. Dangling nodes are found again from scratch should a changed
-  // row have been or become one (all its weights 0).
-  const shares = last.shares.shares.slice();
-  for (const i of changed) if (last.shares.dangling.includes(i) || !rowShares(adjacency, i, shares)) return assembled(rows);
-  return { rows, adjacency, shares: { shares, dangling: last.shares.dangling } };
+  if (overriding.length === 0) return wholeGraph(base);
+  const kept = [...base.shares.dangling].filter((i) => at[i] === -1);
+  const dangling = Int32Array.from([...kept, ...danglingNow]).sort();
+  return { base, overrides: { at, targets, shares }, rows: overriding, dangling };
+}
+
+/** The graph as one adjacency (what a ranking from scratch of the same rows assembles). */
+export function flattened(graph: RankGraph): WeightedAdjacency {
+  if (graph.rows.length === 0) return graph.base.adjacency;
+  return assemble(graph.base.rows.map((row, i) => graph.rows[graph.overrides.at[i] ?? -1] ?? row));
 }

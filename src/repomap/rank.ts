@@ -6,7 +6,7 @@ import { definerCount, definersOf, definitionTag, indexTags, mentionedNameIds, t
 import type { FileTags } from './packed-tags.js';
 import type { Tag } from './tag.js';
 import { pageRankAdjacency, type WeightedAdjacency } from './pagerank.js';
-import { assembled, buildRow, patched, rowScratch, rowViews, unchangedRows, type Assembled, type EdgeRow, type RefWeight } from './rank-graph.js';
+import { assembledFrom, assemble, buildAssembled, buildRow, flattened, overlaid, rowScratch, unchangedRows, wholeGraph, type Assembled, type EdgeRow, type RankGraph, type RefWeight } from './rank-graph.js';
 
 export interface RankOptions {
   /** Files in the chat: personalized, their references weigh more, their definitions are left out. */
@@ -161,20 +161,6 @@ function definitionRanks(index: NameIndex, weigh: RefWeight, fileRanks: Float64A
   return ranks;
 }
 
-function definitionRank(index: NameIndex, defRanks: Float64Array, nameId: number, fileId: number): number {
-  const start = index.definerStart[nameId] ?? 0;
-  let low = start;
-  let high = (index.definerStart[nameId + 1] ?? 0) - 1;
-  while (low <= high) {
-    const mid = (low + high) >> 1;
-    const value = index.definerFiles[mid] ?? 0;
-    if (value === fileId) return defRanks[mid] ?? 0;
-    if (value < fileId) low = mid + 1;
-    else high = mid - 1;
-  }
-  return 0;
-}
-
 /**
  * The value at position `n` of the values sorted ascending (as `values.sort()[n]`), found by
  * quickselect in linear time: sorting every definition's rank cost a big tree tens of ms per map.
@@ -209,13 +195,26 @@ export function nthSmallest(values: Float64Array, n: number): number {
 }
 
 /**
+ * The limit-th best of `ranks` (as nthSmallest(ranks.slice(), ranks.length - limit)). Most
+ * definitions of a big tree are referenced by no file (rank 0): when enough ranks are positive, the
+ * cut lies among them, and only they are searched.
+ */
+function limitRank(ranks: Float64Array, limit: number): number {
+  const positive = new Float64Array(ranks.length);
+  let count = 0;
+  for (const rank of ranks) if (rank > 0) positive[count++] = rank;
+  if (count < limit) return nthSmallest(ranks.slice(), ranks.length - limit);
+  return nthSmallest(positive.subarray(0, count), count - limit);
+}
+
+/**
  * The first `limit` of the definitions in compareDefs order. Only definitions ranked at least the
  * limit-th best rank become objects (ties at the cut are then ordered by the full comparison), so
  * the result is exactly the sorted list's prefix while a big repository's other definitions stay numbers.
  */
 function topDefinitions(index: NameIndex, defs: Int32Array, ranks: Float64Array, fileRanks: Float64Array, limit: number | undefined): Candidate[] {
   let cut = -Infinity;
-  if (limit !== undefined && defs.length > limit * 2) cut = nthSmallest(ranks.slice(), ranks.length - limit);
+  if (limit !== undefined && defs.length > limit * 2) cut = limitRank(ranks, limit);
   const chosen: Candidate[] = [];
   for (let k = 0; k < defs.length; k++) {
     const rank = ranks[k] ?? 0;
@@ -238,7 +237,7 @@ export interface RankWork {
 
 /** File ranks and definition ranks for one graph and one personalization. */
 interface Ranked {
-  readonly adjacency: WeightedAdjacency;
+  readonly graph: RankGraph;
   readonly ranks: Float64Array;
   readonly defRanks: Float64Array;
 }
@@ -250,7 +249,7 @@ export interface Ranker {
   lastWork(): RankWork | undefined;
 }
 
-/** Rankings kept per personalization (chat sets; budgets share them). Each holds its graph's weights. */
+/** Rankings kept per personalization (chat sets; budgets share them). Each holds its standing-in rows (the base is shared). */
 const RANKINGS_KEPT = 4;
 
 /** Whether every file has the very same tags object (`before` is the ranker's own copy). */
@@ -278,7 +277,7 @@ export function createRanker(): Ranker {
   let chatRows: (EdgeRow | undefined)[] = [];
   let multipliers: { key: string; generation: number; values: Float64Array } | undefined;
   const rankings = new Map<string, Ranked>();
-  // The rows and adjacency of the last ranking (dropped with the graph): a new chat set patches it.
+  // The base graph of the last ranking (dropped with the graph): a new chat set overlays its rows on it.
   let last: Assembled | undefined;
   let result: { index: NameIndex; ranked: Ranked; limit: number | undefined; value: RankResult } | undefined;
   let work: RankWork | undefined;
@@ -326,24 +325,32 @@ export function createRanker(): Ranker {
       const fresh = ranked === undefined;
       if (ranked === undefined) {
         const scratch = rowScratch(index.files.length);
-        const rows = index.files.map((_file, source) => {
-          const kept = chat.has(source) ? chatRows : plainRows;
-          let row = kept[source];
-          if (row === undefined) {
-            row = buildRow(index, weigh, source, scratch);
-            kept[source] = row;
-            rowsBuilt++;
-          }
-          return row;
-        });
-        const made = patched(last, rows) ?? assembled(rows);
-        // The kept rows become views of the adjacency's arrays: the graph is held once, not twice.
-        const views = rowViews(made.adjacency);
-        views.forEach((view, source) => ((chat.has(source) ? chatRows : plainRows)[source] = view));
-        last = { ...made, rows: views };
-        const { adjacency, shares } = last;
-        const ranks = pageRankAdjacency(adjacency, { personalization: teleport, shares }).ranks;
-        ranked = { adjacency, ranks, defRanks: definitionRanks(index, weigh, ranks, mentionedIds) };
+        const keptAny = index.files.some((_file, source) => (chat.has(source) ? chatRows : plainRows)[source] !== undefined);
+        let graph: RankGraph;
+        if (keptAny) {
+          const rows = index.files.map((_file, source) => {
+            const kept = chat.has(source) ? chatRows : plainRows;
+            let row = kept[source];
+            if (row === undefined) {
+              row = buildRow(index, weigh, source, scratch);
+              kept[source] = row;
+              rowsBuilt++;
+            }
+            return row;
+          });
+          // The rows that are not the last graph's own stand in for its rows; without a last graph,
+          // the kept rows become views of a new one's arrays: the graph is held once, not twice.
+          graph = overlaid(last, rows) ?? wholeGraph(assembledFrom(assemble(rows)));
+        } else {
+          // Nothing kept (a first ranking): every row straight into the adjacency.
+          graph = wholeGraph(buildAssembled(index, weigh, scratch));
+          rowsBuilt = index.files.length;
+        }
+        if (graph.base !== last) graph.base.rows.forEach((view, source) => ((chat.has(source) ? chatRows : plainRows)[source] = view));
+        last = graph.base;
+        const { adjacency, shares } = graph.base;
+        const ranks = pageRankAdjacency(adjacency, { personalization: teleport, shares: { shares: shares.shares, dangling: graph.dangling }, overrides: graph.overrides }).ranks;
+        ranked = { graph, ranks, defRanks: definitionRanks(index, weigh, ranks, mentionedIds) };
       }
       rankings.delete(rankingKey);
       rankings.set(rankingKey, ranked);
@@ -369,7 +376,17 @@ function withLimit(kept: { limit: number | undefined; value: RankResult }, limit
   if (limit === undefined || (kept.limit !== undefined && kept.limit < limit)) return undefined;
   const defs = kept.value.items.filter((item) => item.kind === 'def');
   const files = kept.value.items.filter((item) => item.kind === 'file');
-  return { ...kept.value, items: [...defs.slice(0, limit), ...files] };
+  const { value } = kept;
+  // Not a spread: that would make the file ranks and the adjacency (see rankedItems) though nobody asks for them.
+  return {
+    items: [...defs.slice(0, limit), ...files], files: value.files,
+    get fileRanks(): ReadonlyMap<string, number> {
+      return value.fileRanks;
+    },
+    get adjacency(): WeightedAdjacency {
+      return value.adjacency;
+    },
+  };
 }
 
 /** Rank every definition outside the chat files. Deterministic for the same inputs. */
@@ -377,7 +394,7 @@ export function rankDefinitions(tagsByFile: ReadonlyMap<string, FileTags>, optio
   return createRanker().rank(tagsByFile, options);
 }
 
-function rankedItems(index: NameIndex, chat: ReadonlySet<number>, { adjacency, ranks, defRanks }: Ranked, limit: number | undefined): RankResult {
+function rankedItems(index: NameIndex, chat: ReadonlySet<number>, { graph, ranks, defRanks }: Ranked, limit: number | undefined): RankResult {
   // The definitions outside the chat (by index) and their ranks, as numbers.
   const shown = new Int32Array(index.defFile.length);
   const shownRanks = new Float64Array(index.defFile.length);
@@ -390,13 +407,26 @@ function rankedItems(index: NameIndex, chat: ReadonlySet<number>, { adjacency, r
     if (start === end) bare.push({ path: file, rank: ranks[fileId] ?? 0 });
     for (let k = start; k < end; k++) {
       shown[count] = k;
-      shownRanks[count++] = definitionRank(index, defRanks, index.defName[k] ?? 0, fileId);
+      shownRanks[count++] = defRanks[index.defSlot[k] ?? 0] ?? 0;
     }
   });
   const best = topDefinitions(index, shown.subarray(0, count), shownRanks.subarray(0, count), ranks, limit);
   bare.sort((a, b) => b.rank - a.rank || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const items: RankedItem[] = best.map((d): RankedItem => ({ kind: 'def', tag: d.tag, rank: d.rank }));
   for (const b of bare) items.push({ kind: 'file', path: b.path, rank: b.rank });
-  const fileRanks = new Map(index.files.map((file, i) => [file, ranks[i] ?? 0]));
-  return { items, fileRanks, files: index.files, adjacency };
+  let fileRanks: ReadonlyMap<string, number> | undefined;
+  let adjacency: WeightedAdjacency | undefined;
+  return {
+    items, files: index.files,
+    // The map needs neither: made only when asked for.
+    get fileRanks(): ReadonlyMap<string, number> {
+      fileRanks ??= new Map(index.files.map((file, i) => [file, ranks[i] ?? 0]));
+      return fileRanks;
+    },
+    // One adjacency of the graph's base and its standing-in rows.
+    get adjacency(): WeightedAdjacency {
+      adjacency ??= flattened(graph);
+      return adjacency;
+    },
+  };
 }

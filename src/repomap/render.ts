@@ -15,15 +15,28 @@ export interface MapRendererOptions {
   readonly tagsByFile: ReadonlyMap<string, FileTags>;
   /** Longer lines are cut to this many characters and end in "...". */
   readonly maxLineLength?: number;
+  /**
+   * The files an earlier renderer read (its `kept()`): a file whose tags are the very same object
+   * (so the tag cache saw the same size and mtime) is not read and split again.
+   */
+  readonly previous?: ReadonlyMap<string, KeptView>;
 }
 
 export interface MapRenderer {
   /** One block per file, sorted by path; the map is their concatenation. */
   blocks(items: readonly RankedItem[]): string[];
   render(items: readonly RankedItem[]): string;
+  /** The files this renderer read or took over, for the next one's `previous`. */
+  kept(): ReadonlyMap<string, KeptView>;
 }
 
-interface FileView {
+/** A file's view and the tags it was made with. */
+export interface KeptView {
+  readonly tags: FileTags | undefined;
+  readonly view: FileView;
+}
+
+export interface FileView {
   readonly lines: readonly string[] | undefined;
   /** Definitions sorted by start line, for scope lookup. */
   readonly defs: readonly Tag[];
@@ -69,18 +82,25 @@ function renderFile(path: string, shown: ReadonlySet<number>, view: FileView, ma
 /** Keeps each file's text and scopes between renders: budget fitting renders many prefixes. */
 export function createMapRenderer(options: MapRendererOptions): MapRenderer {
   const maxLineLength = options.maxLineLength ?? 100;
-  const views = new Map<string, FileView>();
+  const views = new Map<string, KeptView>();
   const viewOf = (path: string): FileView => {
     const known = views.get(path);
-    if (known !== undefined) return known;
+    if (known !== undefined) return known.view;
+    const tags = options.tagsByFile.get(path);
+    const earlier = options.previous?.get(path);
+    // An unreadable file is tried again: its permissions may have changed since.
+    if (earlier !== undefined && earlier.tags === tags && tags !== undefined && earlier.view.lines !== undefined) {
+      views.set(path, earlier);
+      return earlier.view;
+    }
     const text = options.readFile(path);
-    const defs = definitionsOf(path, options.tagsByFile.get(path) ?? [])
+    const defs = definitionsOf(path, tags ?? [])
       .sort((a, b) => a.line - b.line || b.endLine - a.endLine);
     const lines = text === undefined ? undefined : text.split(/\r?\n/);
     let lastContentLine = (lines?.length ?? 0) - 1;
     while (lines !== undefined && lastContentLine >= 0 && (lines[lastContentLine] ?? '').trim() === '') lastContentLine--;
     const view = { lines, defs, lastContentLine };
-    views.set(path, view);
+    views.set(path, { tags, view });
     return view;
   };
 
@@ -95,7 +115,7 @@ export function createMapRenderer(options: MapRendererOptions): MapRenderer {
     const paths = [...shownByFile.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     return paths.map((path) => renderFile(path, shownByFile.get(path) ?? new Set(), viewOf(path), maxLineLength));
   };
-  return { blocks, render: (items) => blocks(items).join('') };
+  return { blocks, render: (items) => blocks(items).join(''), kept: () => views };
 }
 
 /** One-shot rendering; see createMapRenderer. */

@@ -3,7 +3,7 @@
 
 import { tagCount, type FileTags } from './packed-tags.js';
 import { createRanker } from './rank.js';
-import { createMapRenderer } from './render.js';
+import { createMapRenderer, type KeptView } from './render.js';
 import { effectiveBudget, fitToBudget, type BudgetGrowth, type FitResult } from './budget.js';
 import type { RankedItem } from './rank.js';
 import type { StoredMap } from './map-store.js';
@@ -27,6 +27,11 @@ export interface RepoMapDeps {
   /** File text by repository-relative path, undefined when unreadable. */
   readonly readFile: (path: string) => string | undefined;
   readonly countTokens: (text: string) => number;
+  /**
+   * Which tokenizer countTokens counts with now: with it, blocks' token counts are kept between
+   * builds of this process (per tokenizer), so a new chat set or budget counts only new blocks.
+   */
+  readonly tokenizer?: () => string;
   /** Milliseconds, for deciding whether a build was fast. */
   readonly now: () => number;
   readonly refreshMode?: MapRefreshMode;
@@ -129,6 +134,16 @@ export function createRepoMap(deps: RepoMapDeps): RepoMap {
   let stats: RepoMapStats | undefined;
   // Keeps the file graph and its ranks between builds: a touched file or a new chat set re-ranks what changed.
   const ranker = createRanker();
+  // The files the last build rendered: the next one reads only those whose tags changed.
+  let rendered: ReadonlyMap<string, KeptView> | undefined;
+  // Token counts of rendered blocks, for the tokenizer they were counted with.
+  let blockTokens: { tokenizer: string; counts: Map<string, number> } | undefined;
+  const blockTokensNow = (): Map<string, number> | undefined => {
+    if (deps.tokenizer === undefined) return undefined;
+    const tokenizer = deps.tokenizer();
+    if (blockTokens?.tokenizer !== tokenizer) blockTokens = { tokenizer, counts: new Map() };
+    return blockTokens.counts;
+  };
 
   const remember = (key: string, entry: CachedMap): void => {
     cache.delete(key);
@@ -155,8 +170,9 @@ export function createRepoMap(deps: RepoMapDeps): RepoMap {
       if (!texts.has(path)) texts.set(path, deps.readFile(path));
       return texts.get(path);
     };
-    const renderer = createMapRenderer({ readFile: readOnce, tagsByFile });
-    const fit = fitAll(ranked.items, budget, renderer.blocks) ?? fitToBudget(ranked.items, { budget, count: deps.countTokens, renderBlocks: renderer.blocks });
+    const renderer = createMapRenderer({ readFile: readOnce, tagsByFile, previous: rendered });
+    const fit = fitAll(ranked.items, budget, renderer.blocks) ?? fitToBudget(ranked.items, { budget, count: deps.countTokens, renderBlocks: renderer.blocks, blockTokens: blockTokensNow() });
+    rendered = renderer.kept();
     let tags = 0;
     for (const fileTags of tagsByFile.values()) tags += tagCount(fileTags);
     const entryStats: RepoMapStats = {

@@ -228,9 +228,15 @@ function decodePacked(table: NameTable, kinds: unknown, base64: unknown): Packed
   if (!isStringArray(kinds) || typeof base64 !== 'string') return null;
   const bytes = Buffer.from(base64, 'base64');
   if (bytes.byteLength % 16 !== 0) return null;
-  // A copy into a fresh buffer: the decoded bytes may sit at an offset an Int32Array cannot start at.
-  const data = new Int32Array(bytes.byteLength / 4);
-  new Uint8Array(data.buffer).set(bytes);
+  // A view of the decoded bytes (Node's buffer pool hands out 8-byte aligned slices); a copy
+  // only should they sit at an offset an Int32Array cannot start at.
+  const data = bytes.byteOffset % 4 === 0 ? new Int32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4) : copied(bytes);
   const packed = { names: table.names, kinds, data };
   return isWellFormed(packed) ? packed : null;
+}
+
+function copied(bytes: Buffer): Int32Array {
+  const data = new Int32Array(bytes.byteLength / 4);
+  new Uint8Array(data.buffer).set(bytes);
+  return data;
 }

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { MultiDirectedGraph } from 'graphology';
 import * as pagerankModule from 'graphology-metrics/centrality/pagerank.js';
-import { personalizedPageRank } from '../../src/repomap/pagerank.js';
+import { pageRankAdjacency, personalizedPageRank } from '../../src/repomap/pagerank.js';
+import { assemble, assembledFrom, flattened, overlaid, type EdgeRow } from '../../src/repomap/rank-graph.js';
 
 type Reference = (graph: MultiDirectedGraph, options: { getEdgeWeight: string }) => Record<string, number>;
 // The CommonJS default export types as a namespace under NodeNext; unwrap it once here.
@@ -86,5 +87,31 @@ describe('personalizedPageRank', () => {
     const left = personalizedPageRank(multi).ranks;
     const right = personalizedPageRank(single).ranks;
     for (const n of ['a', 'b', 'c']) expect(left.get(n)).toBeCloseTo(right.get(n) ?? -1, 12);
+  });
+});
+
+describe('pageRankAdjacency with rows standing in', () => {
+  it('ranks a base graph with overlaid rows exactly as the one adjacency of the same rows', () => {
+    // Node 1's row is replaced by a heavier one with other targets; node 3 becomes dangling; node 2, dangling in the base, gets edges.
+    const baseRows: EdgeRow[] = [
+      { targets: Int32Array.of(1, 2), weights: Float64Array.of(1, 3) },
+      { targets: Int32Array.of(0), weights: Float64Array.of(2) },
+      { targets: Int32Array.of(), weights: Float64Array.of() },
+      { targets: Int32Array.of(0, 1, 2), weights: Float64Array.of(0.1, 0.7, 5) },
+    ];
+    const base = assembledFrom(assemble(baseRows));
+    const rows = [...base.rows];
+    rows[1] = { targets: Int32Array.of(0, 2, 3), weights: Float64Array.of(50, 25, 0.3) };
+    rows[2] = { targets: Int32Array.of(3), weights: Float64Array.of(1) };
+    rows[3] = { targets: Int32Array.of(0), weights: Float64Array.of(0) };
+    const graph = overlaid(base, rows);
+    if (graph === null) throw new Error('no overlay');
+    const personalization = Float64Array.of(0, 1, 0, 0);
+    const overlaidRanks = pageRankAdjacency(base.adjacency, { personalization, shares: { shares: base.shares.shares, dangling: graph.dangling }, overrides: graph.overrides });
+    const whole = pageRankAdjacency(assemble(rows), { personalization });
+    expect([...graph.dangling]).toEqual([3]);
+    expect(flattened(graph)).toEqual(assemble(rows));
+    expect(overlaidRanks.iterations).toBe(whole.iterations);
+    expect([...overlaidRanks.ranks]).toEqual([...whole.ranks]);
   });
 });

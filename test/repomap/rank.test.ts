@@ -131,6 +131,16 @@ describe('rankDefinitions', () => {
     expect(rankDefinitions(new Map(), { chatFiles: [] }).items).toEqual([]);
   });
 
+  it('keeps one definition per name and line of a file, and every line a name is defined at', () => {
+    const twice = (line: number): Tag[] => [def('a.py', '__init__', line), { ...def('a.py', '__init__', line), kind: 'method' }];
+    const files = new Map<string, Tag[]>([
+      ['a.py', [def('a.py', 'Shape', 1), ...twice(2), def('a.py', 'Circle', 5), ...twice(6), ...twice(2), def('a.py', 'Shape', 9)]],
+      ['b.py', [ref('b.py', '__init__'), ref('b.py', 'Shape'), ref('b.py', 'Circle')]],
+    ]);
+    const shown = rankDefinitions(files, { chatFiles: ['b.py'] }).items.flatMap((item) => (item.kind === 'def' ? [`${item.tag.name}:${item.tag.line}`] : []));
+    expect(shown.sort()).toEqual(['Circle:5', 'Shape:1', 'Shape:9', '__init__:2', '__init__:6']);
+  });
+
   it('ranks packed tags exactly as tag objects, edges summed per target and in target order', () => {
     const files = new Map<string, Tag[]>();
     for (let i = 0; i < 40; i++) files.set(`m${String(i).padStart(2, '0')}.ts`, [def(`m${String(i).padStart(2, '0')}.ts`, `helper_${i}`)]);
@@ -175,5 +185,20 @@ describe('ranking with a limit', () => {
       expect(some).toEqual(all.slice(0, limit));
     }
     expect(all.length).toBeGreaterThan(400);
+  });
+
+  it('cuts exactly where the unlimited ranking does when few or many definitions rank above 0', async () => {
+    const { generatedRepo, tagsFor } = await import('./map-fixture.js');
+    const tags = tagsFor(generatedRepo(60));
+    // A definition nobody references: rank 0; one that is referenced: above 0.
+    const unreferenced = new Map([...tags].map(([path, list]) => [path, [...list, def(path, `orphan_${path.replace(/\W/g, '_')}`, 900)]]));
+    const all = rankDefinitions(unreferenced, { chatFiles: ['pkg/main.ts'] }).items.filter((item) => item.kind === 'def');
+    const positive = all.filter((item) => item.rank > 0).length;
+    expect(positive).toBeGreaterThan(10);
+    expect(all.length - positive).toBeGreaterThan(50);
+    for (const limit of [3, positive - 1, positive, positive + 5]) {
+      const some = rankDefinitions(unreferenced, { chatFiles: ['pkg/main.ts'], limit }).items.filter((item) => item.kind === 'def');
+      expect(some).toEqual(all.slice(0, limit));
+    }
   });
 });

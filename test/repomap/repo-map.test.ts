@@ -136,6 +136,44 @@ describe('createRepoMap', () => {
   });
 });
 
+describe('a new chat set or budget in the same process', () => {
+  it('counts and reads only blocks and files it has not met, for the same text as a fresh map', async () => {
+    const h = await harness(generatedRepo(60), 'always');
+    let counted = 0;
+    const reads = new Map<string, number>();
+    let tokenizer = 'o200k_base';
+    const counting = (named: boolean): RepoMapDeps => ({
+      ...h.deps,
+      countTokens: (text) => (counted++, countTokens(text)),
+      readFile: (path) => (reads.set(path, (reads.get(path) ?? 0) + 1), h.deps.readFile(path)),
+      ...(named ? { tokenizer: () => tokenizer } : {}),
+    });
+    const requests = [{ chatFiles: ['pkg/main.ts'], budget: 512 }, { chatFiles: ['pkg/main.ts', 'pkg/module_007.ts'], budget: 512 }, { chatFiles: ['pkg/main.ts'], budget: 300 }];
+    const fresh: string[] = [];
+    const freshCounts: number[] = [];
+    for (const request of requests) {
+      counted = 0;
+      fresh.push(await createRepoMap(counting(false)).get(request));
+      freshCounts.push(counted);
+    }
+    const map = createRepoMap(counting(true));
+    await map.get(requests[0] ?? ask);
+    reads.clear();
+    for (const [i, request] of requests.slice(1).entries()) {
+      counted = 0;
+      expect(await map.get(request)).toBe(fresh[i + 1]);
+      expect(counted).toBeLessThan(freshCounts[i + 1] ?? 0);
+    }
+    // Files rendered before kept their tags objects: none was read again.
+    expect([...reads.keys()].filter((path) => (reads.get(path) ?? 0) > 1)).toEqual([]);
+    // Counts kept for one tokenizer are not used for another.
+    tokenizer = 'cl100k_base';
+    counted = 0;
+    expect(await map.get(requests[1] ?? ask)).toBe(fresh[1]);
+    expect(counted).toBe(freshCounts[1]);
+  });
+});
+
 describe('a map small enough to need no tokenizer', () => {
   it('is returned whole without counting tokens when its bytes fit the budget', async () => {
     const h = await harness(SMALL_REPO, 'always');
