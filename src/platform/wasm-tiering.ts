@@ -1,6 +1,7 @@
 // Compiles a WebAssembly module with V8's tier-up switched off, so its code stays on the baseline
 // compiler (Liftoff) for good: what tree-sitter grammars need (see compileOnBaselineTier).
 import v8 from 'node:v8';
+import { threadId } from 'node:worker_threads';
 
 /** Sets V8 flags (v8.setFlagsFromString); a parameter so tests can watch the calls. */
 export type SetV8Flags = (flags: string) => void;
@@ -51,8 +52,9 @@ export function compileEagerly<T>(compile: () => Promise<T>, options: BaselineTi
 /**
  * V8's flags are process-wide, so one thread's window must not overlap another's (a thread closing
  * its window would switch tier-up back on in the middle of the other's compile): a lock shared by
- * every thread of the process, [0] = 1 while held. Process-wide state because the flags are; the
- * main thread creates it, worker threads adopt their parent's (tieringLock, adoptTieringLock).
+ * every thread of the process, [0] = 0 when free, else the holder's thread id + 1. Process-wide state
+ * because the flags are; the main thread creates it, worker threads adopt their parent's
+ * (tieringLock, adoptTieringLock).
  */
 let lock: Int32Array | undefined;
 
@@ -67,7 +69,22 @@ export function adoptTieringLock(buffer: SharedArrayBuffer): void {
   lock = new Int32Array(buffer);
 }
 
-/** A holder that died mid-compile (a terminated worker) never releases: after this long, go ahead. */
+/**
+ * For the thread that started a worker, once it has exited: a worker ended inside its window (the
+ * pool ends warmed-up threads it does not need, whatever they are doing) never released the lock nor
+ * restored the flags. Both are done for it here, so the next window need not wait for the timeout.
+ */
+export function releaseTieringLockOf(workerThreadId: number, options: Pick<BaselineTierOptions, 'setFlags'> = {}): boolean {
+  if (!lock || workerThreadId < 0) return false;
+  if (Atomics.load(lock, 0) !== workerThreadId + 1) return false;
+  const setFlags = options.setFlags ?? v8.setFlagsFromString;
+  for (const flag of TIER_UP_ON) setFlags(flag);
+  if (Atomics.compareExchange(lock, 0, workerThreadId + 1, 0) !== workerThreadId + 1) return false;
+  Atomics.notify(lock, 0);
+  return true;
+}
+
+/** A holder that vanished without anyone releasing for it: after this long, go ahead. */
 const LOCK_WAIT_MS = 2000;
 
 type WaitAsync = (cell: Int32Array, index: number, value: number, timeoutMs: number) => { async: boolean; value: unknown };
@@ -75,16 +92,21 @@ type WaitAsync = (cell: Int32Array, index: number, value: number, timeoutMs: num
 async function acquire(cell: Int32Array): Promise<void> {
   const waitAsync = (Atomics as unknown as { waitAsync: WaitAsync }).waitAsync;
   const deadline = performance.now() + LOCK_WAIT_MS;
-  while (Atomics.compareExchange(cell, 0, 0, 1) !== 0) {
+  for (;;) {
+    const holder = Atomics.compareExchange(cell, 0, 0, threadId + 1);
+    if (holder === 0) return;
     const left = deadline - performance.now();
-    if (left <= 0) return;
-    await waitAsync(cell, 0, 1, left).value;
+    if (left <= 0) {
+      Atomics.store(cell, 0, threadId + 1);
+      return;
+    }
+    await waitAsync(cell, 0, holder, left).value;
   }
 }
 
 function release(cell: Int32Array): void {
-  Atomics.store(cell, 0, 0);
-  Atomics.notify(cell, 0);
+  // Only our own hold: after a timeout another thread may have taken the lock over.
+  if (Atomics.compareExchange(cell, 0, threadId + 1, 0) === threadId + 1) Atomics.notify(cell, 0);
 }
 
 async function withV8Flags<T>(set: readonly string[], restore: readonly string[], compile: () => Promise<T>, options: BaselineTierOptions): Promise<T> {

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { pathExists } from '../platform/tag-files.js';
 import { createGrammarLoader, languageForPath } from '../platform/tree-sitter.js';
-import { tieringLock } from '../platform/wasm-tiering.js';
+import { releaseTieringLockOf, tieringLock } from '../platform/wasm-tiering.js';
 import type { GrammarLoader, LanguageId } from '../platform/tree-sitter.js';
 import { createTagExtractor } from './extract-tags.js';
 import type { TagExtractor } from './extract-tags.js';
@@ -131,8 +131,13 @@ export function createTagsPool(options: TagsPoolOptions): TagsPool {
     const die = (): void => {
       handle.dead = true;
     };
+    // Its thread id is gone once it exits; a thread ended while loading a grammar leaves the lock held.
+    const id = worker.threadId;
     worker.on('error', die);
-    worker.on('exit', die);
+    worker.on('exit', () => {
+      die();
+      releaseTieringLockOf(id);
+    });
     return handle;
   };
   const preloadOf = (plan: LanguagePlan, index: number): LanguageId[] => [...plan.shared, ...(plan.own[index] ?? [])].sort();

@@ -1,11 +1,13 @@
 // Grammar code compiles with V8's tier-up off (flags restored after), windows of concurrent loads
 // never overlap, and a real grammar's giant lexer is never handed to TurboFan (built dist/).
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
-import { compileEagerly, compileOnBaselineTier } from '../../src/platform/wasm-tiering.js';
+import { compileEagerly, compileOnBaselineTier, releaseTieringLockOf, tieringLock } from '../../src/platform/wasm-tiering.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -75,5 +77,38 @@ describe('a grammar loaded by the grammar loader', () => {
     // The trace works and saw the lexer compiled (on Liftoff), and TurboFan got no grammar-sized function.
     expect(bodySizes('Liftoff').some((size) => size > 200_000)).toBe(true);
     expect(bodySizes('TurboFan').filter((size) => size > 50_000)).toEqual([]);
+  });
+
+  it('is freed for a worker ended inside its window, flags restored, so the next window opens at once', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'tandem-tiering-'));
+    const script = path.join(dir, 'holder.mjs');
+    // A thread that opens a window and never closes it (a grammar still compiling when the pool ends it).
+    writeFileSync(script, [
+      "import { parentPort, workerData } from 'node:worker_threads';",
+      'const tiering = await import(workerData.module);',
+      'tiering.adoptTieringLock(workerData.lock);',
+      "void tiering.compileOnBaselineTier(() => { parentPort.postMessage('holding'); return new Promise(() => {}); }, { setFlags: () => {}, execArgv: [] });",
+    ].join('\n'));
+    const moduleUrl = pathToFileURL(path.join(ROOT, 'src/platform/wasm-tiering.ts')).href;
+    const built = pathToFileURL(path.join(ROOT, 'dist/src/platform/wasm-tiering.js')).href;
+    try {
+      const worker = new Worker(script, { workerData: { module: existsSync(fileURLToPath(built)) ? built : moduleUrl, lock: tieringLock() } });
+      const id = worker.threadId;
+      await new Promise((resolve) => worker.once('message', resolve));
+      await worker.terminate();
+
+      const { calls, setFlags } = recorder();
+      expect(releaseTieringLockOf(id, { setFlags })).toBe(true);
+      expect(calls).toEqual(['--wasm-dynamic-tiering', '--wasm-tier-up', '--wasm-lazy-compilation']);
+      expect(releaseTieringLockOf(id, { setFlags })).toBe(false);
+
+      let compiled = false;
+      const next = compileOnBaselineTier(async () => void (compiled = true), { setFlags: () => {}, execArgv: [] });
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(compiled).toBe(true);
+      await next;
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
