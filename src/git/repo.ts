@@ -212,7 +212,12 @@ export async function findRepoRoot(cwd: string, options: GitOptions = {}): Promi
   if (!containsFolder(root, cwd)) {
     throw new GitOperationError('not_a_repo', `git's work tree for ${cwd} is ${root} (core.worktree in the repository's config?), which does not contain this folder; tandem does not work there.`);
   }
-  if (options.guards && paths.length === GIT_PATH_NAMES.length) sharedGuard(options.guards, root).gitPaths ??= Promise.resolve(gitPathMap(paths, cwd));
+  const known = paths.length === GIT_PATH_NAMES.length ? gitPathMap(paths, cwd) : undefined;
+  const index = known?.get('index');
+  if (index !== undefined && !regularOrAbsent(index)) {
+    throw new GitOperationError('not_a_repo', `git's index (${index}) is not a regular file (a FIFO or a device, or a link to one?): git would wait on it or read garbage; tandem does not work in this repository.`);
+  }
+  if (options.guards && known) sharedGuard(options.guards, root).gitPaths ??= Promise.resolve(known);
   if (options.guards && root !== cwd) shareConfigListing(options.guards, cwd, root);
   return root;
 }
@@ -230,6 +235,19 @@ function shareConfigListing(guards: Map<string, GuardState>, cwd: string, root: 
   if (changedSince(join(root, '.git', 'config'), made.listedAt)) return;
   top.stamp = configStamp(root);
   top.listing = made.listing;
+}
+
+/**
+ * Whether `file` (followed if a link) is a regular file or is not there. A repository that comes as a
+ * tarball can put a FIFO where git keeps its index: every git call that reads the index would then
+ * wait until its timeout (two minutes) instead of failing.
+ */
+function regularOrAbsent(file: string): boolean {
+  try {
+    return fs.statSync(file).isFile();
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ENOENT';
+  }
 }
 
 function containsFolder(root: string, cwd: string): boolean {

@@ -1,5 +1,6 @@
-import { existsSync, readdirSync } from 'node:fs';
-import { appendFile, chmod, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, symlinkSync } from 'node:fs';
+import { appendFile, chmod, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { commitFiles } from '../../src/git/commit.js';
@@ -188,6 +189,26 @@ describe('a shipped core.worktree', () => {
       expect(await findRepoRoot(fx.root, { env: fx.env })).toBe(fx.root);
       await appendFile(join(fx.root, '.git', 'config'), `[core]\n  worktree = ${join(fx.root, '..', 'home')}\n`);
       await expect(findRepoRoot(fx.root, { env: fx.env })).rejects.toMatchObject({ kind: 'not_a_repo', message: expect.stringMatching(/does not contain this folder/) });
+    } finally {
+      await fx.cleanup();
+    }
+  });
+});
+
+describe("a shipped index that is not a regular file", () => {
+  it.each([
+    ['a FIFO', (file: string) => execFileSync('mkfifo', [file])],
+    ['a link to /dev/zero', (file: string) => symlinkSync('/dev/zero', file)],
+  ])('(%s) is refused before any git call reads it, where git would wait or read garbage', async (_what, plant) => {
+    const fx = await makeFixture();
+    try {
+      await userCommit(fx, { 'a.txt': '1\n' });
+      const { findRepoRoot } = await import('../../src/git/repo.js');
+      expect(await findRepoRoot(fx.root, { env: fx.env })).toBe(fx.root);
+      const index = join(fx.root, '.git', 'index');
+      await rm(index);
+      plant(index);
+      await expect(findRepoRoot(fx.root, { env: fx.env })).rejects.toMatchObject({ kind: 'not_a_repo', message: expect.stringMatching(/index .* is not a regular file/) });
     } finally {
       await fx.cleanup();
     }
