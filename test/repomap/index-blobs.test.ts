@@ -1,8 +1,7 @@
 // Tags looked up by the blob ids git's index holds for files its status found unchanged: a second
 // clone reads and hashes none of its clean files, the map stays the same, and whatever git does not
 // vouch for (changed, untracked, skip-worktree, converted, changed after the status) is read and hashed.
-import { mkdtemp, rename, rm, utimes, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { rename, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createRepoMapPort } from '../../src/cli/repo-map-adapter.js';
@@ -19,19 +18,13 @@ import { createTagsPool } from '../../src/repomap/tags-pool.js';
 import { nodeFileSystem } from '../../src/platform/file-system.js';
 import { createTagStore } from '../../src/platform/tag-store.js';
 import { makeFixture, userCommit, type Fixture } from '../git/git-fixture.js';
+import { tempDir } from '../support/temp-repo.js';
 
 const fixtures: Fixture[] = [];
-const temps: string[] = [];
 afterEach(async () => {
   await Promise.all(fixtures.splice(0).map((fx) => fx.cleanup()));
-  await Promise.all(temps.splice(0).map((d) => rm(d, { recursive: true, force: true })));
 });
 
-async function tempDir(prefix: string): Promise<string> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), prefix));
-  temps.push(dir);
-  return dir;
-}
 
 const queriesDir = findQueriesDir(import.meta.url);
 const packageRoot = path.dirname(queriesDir);

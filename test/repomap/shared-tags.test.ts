@@ -1,10 +1,9 @@
 // The user's shared tag cache: a second checkout parses only new contents, the map stays the same,
 // and an entry that is torn, garbage, of another version, a link, a FIFO or another user's reads as absent.
 import { execFileSync } from 'node:child_process';
-import { chown, cp, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, truncate, utimes, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { chown, cp, mkdir, readdir, readFile, rm, stat, symlink, truncate, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createRepoMapPort } from '../../src/cli/repo-map-adapter.js';
 import { collectTags, type CollectTagsStats } from '../../src/repomap/collect-tags.js';
 import { findQueriesDir } from '../../src/repomap/extract-tags.js';
@@ -14,17 +13,9 @@ import { createMapSource, WARM_UP_MIN_FILES } from '../../src/repomap/map-source
 import { loadTagCache } from '../../src/repomap/tag-cache.js';
 import { createTagsPool, type TagsPool } from '../../src/repomap/tags-pool.js';
 import { createTagStore, defaultTagStoreDir } from '../../src/platform/tag-store.js';
+import { tempDir } from '../support/temp-repo.js';
 
-const temps: string[] = [];
-afterEach(async () => {
-  await Promise.all(temps.splice(0).map((d) => rm(d, { recursive: true, force: true })));
-});
 
-async function tempDir(prefix: string): Promise<string> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), prefix));
-  temps.push(dir);
-  return dir;
-}
 
 const queriesDir = findQueriesDir(import.meta.url);
 const packageRoot = path.dirname(queriesDir);
