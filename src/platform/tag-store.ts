@@ -59,7 +59,9 @@ export function createTagStore(options: TagStoreOptions): TagStore {
   const maxBytes = options.maxBytes ?? DEFAULT_TAG_STORE_BYTES;
   const now = options.now ?? (() => Date.now());
   const uid = typeof process.getuid === 'function' ? process.getuid() : -1;
-  const entryPath = (key: string): string => path.join(dir, key.slice(0, 2), key.slice(2));
+  // Joined by hand: path.join per lookup showed in a second clone's thousands of reads.
+  const base = path.join(dir, path.sep);
+  const entryPath = (key: string): string => `${base}${key.slice(0, 2)}${path.sep}${key.slice(2)}`;
   const touched: string[] = [];
 
   const read = (key: string): Buffer | null => {

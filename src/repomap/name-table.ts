@@ -1,5 +1,6 @@
 // One table of names shared by the packed tags of many files: tags then name a name by a global id,
 // so the ranking counts and groups by integer instead of hashing some 400k (file, name) strings.
+import { NameInterner } from './name-interner.js';
 import type { PackedTags } from './packed-tags.js';
 
 /** A few files' names are found by scanning the table; past that many scans, the index pays off. */
@@ -11,7 +12,9 @@ export class NameTable {
   /** Shared with every PackedTags adopted into the table (as their `names`); only ever grows. */
   readonly names: string[];
   // Built on the first lookup: a warm load that parses nothing never hashes a name.
-  private ids: Map<string, number> | undefined;
+  private index: NameInterner | undefined;
+  // The table's id of each interned name (they differ only when a table read from disk holds a name twice).
+  private tableIds = new Int32Array(0);
   private scans = 0;
 
   constructor(names: string[] = []) {
@@ -20,17 +23,38 @@ export class NameTable {
 
   /** The id of `name`, added to the table when new. */
   idOf(name: string): number {
-    if (this.ids === undefined) {
-      this.ids = new Map();
-      // First occurrence wins, should a table read from disk hold a name twice.
-      for (let id = this.names.length - 1; id >= 0; id--) this.ids.set(this.names[id] ?? '', id);
-    }
-    let id = this.ids.get(name);
-    if (id === undefined) {
-      id = this.names.push(name) - 1;
-      this.ids.set(name, id);
-    }
+    const index = this.indexed();
+    const before = index.size;
+    const interned = index.idOf(name, true);
+    return interned < before ? (this.tableIds[interned] as number) : this.added(interned, name);
+  }
+
+  private added(interned: number, name: string): number {
+    const id = this.names.push(name) - 1;
+    this.remember(interned, id);
     return id;
+  }
+
+  private remember(interned: number, id: number): void {
+    if (interned >= this.tableIds.length) {
+      const grown = new Int32Array(Math.max(1024, interned * 2));
+      grown.set(this.tableIds);
+      this.tableIds = grown;
+    }
+    this.tableIds[interned] = id;
+  }
+
+  private indexed(): NameInterner {
+    if (this.index !== undefined) return this.index;
+    const index = new NameInterner();
+    this.index = index;
+    // First occurrence wins, should a table read from disk hold a name twice.
+    for (let id = 0; id < this.names.length; id++) {
+      const before = index.size;
+      const interned = index.idOf(this.names[id] ?? '', true);
+      if (interned >= before) this.remember(interned, id);
+    }
+    return index;
   }
 
   /**
@@ -59,23 +83,51 @@ export class NameTable {
     return ids;
   }
 
+  /** Ids of names given as bytes (see PackedTags.nameBytes): UTF-8, separated by NUL. */
+  private idsOfBytes(bytes: Buffer, count: number): Int32Array {
+    const ids = new Int32Array(count);
+    const index = this.indexed();
+    let start = 0;
+    for (let i = 0; i < count; i++) {
+      const before = index.size;
+      const interned = index.internRun(bytes, start);
+      const end = index.runEnd;
+      ids[i] = interned < before ? (this.tableIds[interned] as number) : this.added(interned, bytes.toString('utf8', start, end));
+      start = end + 1;
+    }
+    return ids;
+  }
+
   /** Adds names as they are (read from disk): no lookup, so no duplicate check either. */
   append(names: readonly string[]): void {
     for (const name of names) {
       const id = this.names.push(name) - 1;
-      if (this.ids !== undefined && !this.ids.has(name)) this.ids.set(name, id);
+      if (this.index === undefined) continue;
+      const before = this.index.size;
+      const interned = this.index.idOf(name, true);
+      if (interned >= before) this.remember(interned, id);
     }
   }
 
   /** The same tags with name indices into this table: `packed` itself when they already are. */
   adopt(packed: PackedTags): PackedTags {
-    if (packed.names === this.names) return packed;
-    const local = this.ids === undefined && this.scans < MAX_SCANS && packed.names.length * SCAN_RATIO < this.names.length
-      ? this.idsByScan(packed.names)
-      : Int32Array.from(packed.names, (name) => this.idOf(name));
+    // Tags with their names as bytes are never the table's own (and reading `names` would split them).
+    const { nameBytes } = packed;
+    if (nameBytes === undefined && packed.names === this.names) return packed;
+    const local = nameBytes !== undefined
+      ? this.idsOfBytes(nameBytes.bytes, nameBytes.count)
+      : this.index === undefined && this.scans < MAX_SCANS && packed.names.length * SCAN_RATIO < this.names.length
+        ? this.idsByScan(packed.names)
+        : this.idsOf(packed.names);
     const data = packed.data.slice();
     for (let i = 0; i < data.length; i += 4) data[i] = local[data[i] ?? 0] ?? 0;
     return { names: this.names, kinds: packed.kinds, data };
+  }
+
+  private idsOf(names: readonly string[]): Int32Array {
+    const ids = new Int32Array(names.length);
+    for (let i = 0; i < names.length; i++) ids[i] = this.idOf(names[i] ?? '');
+    return ids;
   }
 }
 

@@ -13,6 +13,31 @@ export interface PackedTags {
    * code (type annotations, calls) that is 2-3x fewer tuples to pack, move, cache and index.
    */
   readonly data: Int32Array;
+  /**
+   * The same names as they lay on disk, UTF-8 joined by NUL (`count` of them), when the tags were
+   * read from the user's shared cache: a name table interns them from the bytes, and `names` is
+   * made only if something else asks for it.
+   */
+  readonly nameBytes?: NameBytes;
+}
+
+export interface NameBytes {
+  readonly bytes: Buffer;
+  readonly count: number;
+}
+
+/** Tags whose names stay bytes until `names` is read (then split once). */
+export function packedWithNameBytes(nameBytes: NameBytes, kinds: readonly string[], data: Int32Array): PackedTags {
+  let names: readonly string[] | undefined;
+  return {
+    get names() {
+      names ??= nameBytes.count === 0 ? [] : nameBytes.bytes.toString('utf8').split('\0');
+      return names;
+    },
+    kinds,
+    data,
+    nameBytes,
+  };
 }
 
 export function packTags(tags: readonly Tag[]): PackedTags {
@@ -114,8 +139,8 @@ export function definitionsOf(path: string, tags: FileTags): Tag[] {
  * True when every index in `data` points into `names` and `kinds` and every kind is `def:` or
  * `ref:` with a name: what a packed table read from disk must satisfy before it is used.
  */
-export function isWellFormed(packed: PackedTags): boolean {
-  const { data, names, kinds } = packed;
+export function isWellFormed(packed: PackedTags, nameCount = packed.names.length): boolean {
+  const { data, kinds } = packed;
   if (data.length % 4 !== 0) return false;
   for (const key of kinds) {
     if (!(key.startsWith('def:') || key.startsWith('ref:')) || key.length < 5) return false;
@@ -123,7 +148,7 @@ export function isWellFormed(packed: PackedTags): boolean {
   for (let i = 0; i < data.length; i += 4) {
     const n = data[i] ?? -1;
     const k = data[i + 1] ?? -1;
-    if (n < 0 || n >= names.length || k < 0 || k >= kinds.length) return false;
+    if (n < 0 || n >= nameCount || k < 0 || k >= kinds.length) return false;
   }
   return true;
 }

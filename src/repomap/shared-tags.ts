@@ -3,11 +3,12 @@
 // or a branch switch parses only content this user never parsed before. Entries are tandem's own
 // data derived from contents by hash, kept outside every repository (src/platform/tag-store.ts);
 // an entry that is torn, foreign or of another version reads as absent.
-import { createHash } from 'node:crypto';
+import { createHash, hash } from 'node:crypto';
+import { isUtf8 } from 'node:buffer';
 import { digestFolder } from '../platform/tag-files.js';
 import { createTagStore, type TagStore } from '../platform/tag-store.js';
 import { grammarVersions, type LanguageId } from '../platform/tree-sitter.js';
-import { isWellFormed, type PackedTags } from './packed-tags.js';
+import { isWellFormed, packedWithNameBytes, type PackedTags } from './packed-tags.js';
 import { TAG_CACHE_VERSION } from './tag-cache.js';
 
 const MAGIC = Buffer.from('TNDTAGS1');
@@ -45,7 +46,7 @@ export function openSharedTags(dir: string, queriesDir: string, maxBytes?: numbe
  */
 export function createSharedTags(store: TagStore, version: string): SharedTags {
   const pending = new Map<string, { lang: LanguageId; blob: string; packed: PackedTags; size: number | undefined }>();
-  const keyOf = (lang: LanguageId, blob: string): string => createHash('sha1').update(`${version}\0${lang}\0${blob}`).digest('hex');
+  const keyOf = (lang: LanguageId, blob: string): string => sha1Hex(`${version}\0${lang}\0${blob}`);
   return {
     get(lang, blob, size) {
       const bytes = store.read(keyOf(lang, blob));
@@ -61,6 +62,11 @@ export function createSharedTags(store: TagStore, version: string): SharedTags {
       await store.prune();
     },
   };
+}
+
+/** One-shot hashing (Node 20.12+) skips the Hash object thousands of lookups would each make. */
+function sha1Hex(text: string): string {
+  return typeof hash === 'function' ? hash('sha1', text, 'hex') : createHash('sha1').update(text).digest('hex');
 }
 
 /** A shared cache that keeps what `find` found until the first get() of it (see keepingFinds). */
@@ -151,14 +157,23 @@ export function decodeEntry(bytes: Buffer, expected: EntryHeader): PackedTags | 
     const dataAt = namesEnd + ((4 - (namesEnd % 4)) % 4);
     // Exactly as long as the header says: a torn (truncated) or padded file is not this entry.
     if (!Number.isInteger(tuples) || tuples < 0 || dataAt + tuples * 16 !== bytes.length) return null;
-    const names = nameCount === 0 ? [] : bytes.toString('utf8', namesAt + 4, namesEnd).split('\0');
-    if (names.length !== nameCount) return null;
+    const nameBytes = bytes.subarray(namesAt + 4, namesEnd);
+    if (!holdsNames(nameBytes, nameCount) || !isUtf8(nameBytes)) return null;
     const data = viewOrCopy(bytes, dataAt, tuples * 4);
-    const packed: PackedTags = { names, kinds: kinds as string[], data };
-    return isWellFormed(packed) ? packed : null;
+    const packed = packedWithNameBytes({ bytes: nameBytes, count: nameCount }, kinds as string[], data);
+    return isWellFormed(packed, nameCount) ? packed : null;
   } catch {
     return null;
   }
+}
+
+/** Whether `bytes` holds exactly `count` names separated by NUL. */
+function holdsNames(bytes: Buffer, count: number): boolean {
+  if (!Number.isInteger(count) || count < 0) return false;
+  if (count === 0) return bytes.length === 0;
+  let separators = 0;
+  for (let at = bytes.indexOf(0); at >= 0; at = bytes.indexOf(0, at + 1)) separators++;
+  return separators === count - 1;
 }
 
 /**

@@ -1,7 +1,7 @@
 // The shared table of names: ids, moving per-file tables onto it, compacting it.
 import { describe, expect, it } from 'vitest';
 import { compactNames, NameTable, sharesOneTable } from '../../src/repomap/name-table.js';
-import { packTags, unpackTags } from '../../src/repomap/packed-tags.js';
+import { packedWithNameBytes, packTags, unpackTags } from '../../src/repomap/packed-tags.js';
 import type { Tag } from '../../src/repomap/tag.js';
 
 function tagsOf(path: string, names: string[]): Tag[] {
@@ -47,6 +47,28 @@ describe('name table', () => {
     // Later lookups agree with what the scan added.
     expect(scanned.idOf('brand_new')).toBe(idsOf(a)[1]);
     expect(scanned.idOf('name_7')).toBe(7);
+  });
+
+  it('interns names given as bytes to the ids their strings get, new names included', () => {
+    const names = ['x', 'é', 'y', 'naïve', 'x'];
+    const table = new NameTable(['y', 'q', 'y']);
+    const twin = new NameTable(['y', 'q', 'y']);
+    const strings = packTags(tagsOf('a.py', names));
+    const bytes = packedWithNameBytes({ bytes: Buffer.from(strings.names.join('\0')), count: strings.names.length }, strings.kinds, strings.data);
+    const a = table.adopt(bytes);
+    const b = twin.adopt(strings);
+    expect(table.names).toEqual(twin.names);
+    expect(a.data).toEqual(b.data);
+    expect(unpackTags('a.py', a)).toEqual(tagsOf('a.py', names));
+    // Later lookups by string agree with what the bytes added; the first of a doubled name wins.
+    expect([table.idOf('naïve'), table.idOf('y'), table.idOf('new')]).toEqual([twin.idOf('naïve'), 0, 6]);
+  });
+
+  it('grows its index past many names and keeps every id', () => {
+    const table = new NameTable();
+    const many = Array.from({ length: 50_000 }, (_, i) => `n${i}_${'x'.repeat(i % 40)}`);
+    expect(many.map((name) => table.idOf(name))).toEqual(many.map((_, i) => i));
+    expect(many.map((name) => table.idOf(name))).toEqual(many.map((_, i) => i));
   });
 
   it('compacts to the names in use, from one table or from many', () => {

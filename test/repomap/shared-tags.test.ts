@@ -11,6 +11,7 @@ import { packTags, unpackTags } from '../../src/repomap/packed-tags.js';
 import { blobId, createSharedTags, decodeEntry, encodeEntry, type SharedTags } from '../../src/repomap/shared-tags.js';
 import { createMapSource, WARM_UP_MIN_FILES } from '../../src/repomap/map-source.js';
 import { loadTagCache } from '../../src/repomap/tag-cache.js';
+import { NameTable } from '../../src/repomap/name-table.js';
 import { createTagsPool, type TagsPool } from '../../src/repomap/tags-pool.js';
 import { createTagStore, defaultTagStoreDir } from '../../src/platform/tag-store.js';
 import { tempDir } from '../support/temp-repo.js';
@@ -141,7 +142,22 @@ describe('shared tag cache', () => {
     ]);
     const header = { version: 'v', lang: 'python', blob: 'b' };
     const bytes = Buffer.from(encodeEntry(header, packed) ?? new Uint8Array());
-    expect(decodeEntry(bytes, header)).toEqual({ names: [...packed.names], kinds: [...packed.kinds], data: packed.data });
+    const decoded = decodeEntry(bytes, header);
+    expect({ names: decoded?.names, kinds: decoded?.kinds, data: decoded?.data }).toEqual({ names: [...packed.names], kinds: [...packed.kinds], data: packed.data });
+    // Names are handed on as bytes; a table interns them to the same ids as the strings.
+    expect(decoded?.nameBytes?.count).toBe(2);
+    const viaBytes = new NameTable(['beta']).adopt(decodeEntry(bytes, header) ?? packed);
+    const viaStrings = new NameTable(['beta']).adopt(packed);
+    expect(viaBytes.names).toEqual(['beta', 'alpha']);
+    expect(viaBytes.data).toEqual(viaStrings.data);
+    // Names that are not UTF-8, or fewer or more of them than the header says: not this entry.
+    const at = bytes.indexOf(Buffer.from('alpha'));
+    const badUtf8 = Buffer.from(bytes);
+    badUtf8[at] = 0xff;
+    expect(decodeEntry(badUtf8, header)).toBeNull();
+    const extraName = Buffer.from(bytes);
+    extraName[at + 2] = 0;
+    expect(decodeEntry(extraName, header)).toBeNull();
     expect(decodeEntry(Buffer.concat([bytes, Buffer.alloc(16)]), header)).toBeNull();
     expect(decodeEntry(bytes, { ...header, lang: 'ruby' })).toBeNull();
     // A name holding a NUL cannot be stored (the names are NUL-separated).
