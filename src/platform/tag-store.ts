@@ -6,6 +6,7 @@
 // on a FIFO, only a regular file of ours under a cap, and a refusal reads as absent.
 import { readRegularFile } from './state-files.js';
 import { lstat, mkdir, readdir, rename, rm, utimes, writeFile } from 'node:fs/promises';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readSync, type Stats } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 
@@ -19,6 +20,13 @@ const TOUCH_AFTER_MS = 60 * 60 * 1000;
 const PRUNE_EVERY_MS = 24 * 60 * 60 * 1000;
 const PRUNE_MARKER = 'last-prune';
 const KEY = /^[0-9a-f]{40}$/;
+/** Packs (many entries in one file, see repomap/tag-pack.ts) live in this folder, named `<key>.pack`. */
+const PACKS = 'packs';
+const PACK_NAME = /^[0-9a-f]{40}\.pack$/;
+/** A pack holds a checkout's tags; none comes near this. */
+export const MAX_PACK_BYTES = 256 * 1024 * 1024;
+/** Packs kept at most, the least recently used dropped first (each is looked at when a map starts). */
+export const MAX_PACKS = 8;
 
 export interface TagStoreOptions {
   readonly dir: string;
@@ -40,6 +48,19 @@ export interface TagStore {
   write(entries: readonly StoreEntry[]): Promise<void>;
   /** Drops the least recently used entries until the folder is under the cap; `force` ignores the daily schedule. */
   prune(force?: boolean): Promise<void>;
+  /** The packs' names, most recently used first. */
+  packs(): string[];
+  /** An open pack to read ranges of (refused as read() refuses an entry); close it after. */
+  openPack(name: string): PackFile | null;
+  /** Writes a pack atomically under a new name. */
+  writePack(bytes: Uint8Array): Promise<void>;
+}
+
+export interface PackFile {
+  readonly size: number;
+  /** Exactly `length` bytes at `start`, or null. */
+  read(start: number, length: number): Buffer | null;
+  close(): void;
 }
 
 /** The default folder: `$XDG_CACHE_HOME/tandem/tags` when that is an absolute path, else `<home>/.cache/tandem/tags`. */
@@ -132,6 +153,22 @@ export function createTagStore(options: TagStoreOptions): TagStore {
         total += st.size;
       }
     }
+    // Packs count toward the cap like entries; past MAX_PACKS the oldest go whatever the size.
+    const packFiles: { file: string; size: number; mtimeMs: number }[] = [];
+    for (const name of await readdir(packsDir).catch(() => [])) {
+      const file = path.join(packsDir, name);
+      const st = await lstat(file).catch(() => null);
+      if (st === null) continue;
+      if (!PACK_NAME.test(name)) {
+        if (name.endsWith('.tmp') && now() - st.mtimeMs > TOUCH_AFTER_MS) await rm(file, { force: true }).catch(() => undefined);
+        continue;
+      }
+      packFiles.push({ file, size: st.size, mtimeMs: st.mtimeMs });
+    }
+    packFiles.sort((a, b) => b.mtimeMs - a.mtimeMs);
+    for (const pack of packFiles.splice(MAX_PACKS)) await rm(pack.file, { force: true }).catch(() => undefined);
+    files.push(...packFiles);
+    total += packFiles.reduce((sum, pack) => sum + pack.size, 0);
     if (total <= maxBytes) return;
     files.sort((a, b) => a.mtimeMs - b.mtimeMs);
     for (const { file, size } of files) {
@@ -141,5 +178,87 @@ export function createTagStore(options: TagStoreOptions): TagStore {
     }
   };
 
-  return { dir, read, write, prune };
+  const packsDir = path.join(dir, PACKS);
+  const packs = (): string[] => {
+    let names: string[];
+    try {
+      names = readdirSync(packsDir).filter((name) => PACK_NAME.test(name));
+    } catch {
+      return [];
+    }
+    const times = new Map(names.map((name) => [name, mtimeOf(path.join(packsDir, name))]));
+    return names.sort((a, b) => (times.get(b) ?? 0) - (times.get(a) ?? 0)).slice(0, MAX_PACKS);
+  };
+
+  const openPack = (name: string): PackFile | null => {
+    if (!PACK_NAME.test(name)) return null;
+    const file = path.join(packsDir, name);
+    const fd = openRegular(file, (st) => st.size <= MAX_PACK_BYTES && (uid < 0 || st.uid === uid));
+    if (fd === null) return null;
+    if (now() - fd.stat.mtimeMs > TOUCH_AFTER_MS) touched.push(file);
+    return {
+      size: fd.stat.size,
+      read: (start, length) => readRange(fd.fd, start, length),
+      close: () => closeSync(fd.fd),
+    };
+  };
+
+  const writePack = async (bytes: Uint8Array): Promise<void> => {
+    try {
+      await mkdir(packsDir, { recursive: true, mode: 0o700 });
+    } catch {
+      return;
+    }
+    const file = path.join(packsDir, `${randomBytes(20).toString('hex')}.pack`);
+    const temp = `${file}.tmp`;
+    try {
+      await writeFile(temp, bytes, { flag: 'wx', mode: 0o600 });
+      await rename(temp, file);
+    } catch {
+      await rm(temp, { force: true }).catch(() => undefined);
+    }
+  };
+
+  return { dir, read, write, prune, packs, openPack, writePack };
+}
+
+function mtimeOf(file: string): number {
+  try {
+    return lstatSync(file).mtimeMs;
+  } catch {
+    return 0;
+  }
+}
+
+/** Opened without following a link or blocking on a FIFO, and judged by the stat of what was opened. */
+function openRegular(file: string, accept: (st: Stats) => boolean): { fd: number; stat: Stats } | null {
+  let fd: number;
+  try {
+    fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch {
+    return null;
+  }
+  try {
+    const stat = fstatSync(fd);
+    if (stat.isFile() && accept(stat)) return { fd, stat };
+  } catch {
+    // Falls through to close.
+  }
+  closeSync(fd);
+  return null;
+}
+
+function readRange(fd: number, start: number, length: number): Buffer | null {
+  try {
+    const buffer = Buffer.allocUnsafe(length);
+    let done = 0;
+    while (done < length) {
+      const n = readSync(fd, buffer, done, length - done, start + done);
+      if (n === 0) return null;
+      done += n;
+    }
+    return buffer;
+  } catch {
+    return null;
+  }
 }

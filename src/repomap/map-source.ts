@@ -4,7 +4,7 @@ import { collectTags, createParseProbe, type Stamp } from './collect-tags.js';
 import { candidatesDigest, judgeMapFiles, statMapCandidates, type ListMapFilesOptions, type MapFile } from './list-files.js';
 import type { PackedTags } from './packed-tags.js';
 import { keepingFinds, type KeepingSharedTags, type SharedTags } from './shared-tags.js';
-import { languageForPath } from '../platform/tree-sitter.js';
+import { languageForPath, type LanguageId } from '../platform/tree-sitter.js';
 import { loadTagCache, type TagCache, type TagCacheEntry } from './tag-cache.js';
 import type { StateReader } from '../platform/state-files.js';
 import { changedAfter } from '../platform/change-times.js';
@@ -24,6 +24,22 @@ export interface MapSourceOptions {
    * the shared cache, those files' contents are looked up by id, without reading them.
    */
   readonly cleanBlobs?: () => Promise<CleanBlobs | null>;
+}
+
+/**
+ * The contents (language, blob id) of the files git vouches for that the repository's cache has no
+ * tags for, neither by stat nor by content: what the shared cache's packs are read for.
+ */
+function notCached(candidates: readonly MapFile[], blobs: ReadonlyMap<string, string>, tags: TagCache): { lang: LanguageId; blob: string }[] {
+  const wanted: { lang: LanguageId; blob: string }[] = [];
+  for (const file of candidates) {
+    const blob = blobs.get(file.path);
+    const entry = tags.get(file.path);
+    if (blob === undefined || (entry !== undefined && entry.size === file.size && (entry.mtimeMs === file.mtimeMs || entry.hash === blob))) continue;
+    const lang = languageForPath(file.path);
+    if (lang !== null) wanted.push({ lang, blob });
+  }
+  return wanted;
 }
 
 /**
@@ -87,6 +103,7 @@ export function createMapSource(root: string, options: MapSourceOptions): MapSou
       scanned = undefined;
       const tags = await cacheOnce();
       blobs = options.shared ? await unchangedBlobs(candidates) : undefined;
+      if (blobs) options.shared?.prefetch?.(notCached(candidates, blobs, tags));
       shared?.forget();
       shared = options.shared ? keepingFinds(options.shared) : undefined;
       // Tags are stored only for files judged readable sources, and that judgement reads nothing

@@ -7,6 +7,8 @@ import type { PackedTags } from './packed-tags.js';
 const MAX_SCANS = 8;
 /** Scan only when the table has this many times more names than the file. */
 const SCAN_RATIO = 64;
+/** Tags naming a table at least this big name another cache's shared table (a pack's), not one file's names. */
+const FOREIGN_TABLE_NAMES = 4096;
 
 export class NameTable {
   /** Shared with every PackedTags adopted into the table (as their `names`); only ever grows. */
@@ -16,6 +18,7 @@ export class NameTable {
   // The table's id of each interned name (they differ only when a table read from disk holds a name twice).
   private tableIds = new Int32Array(0);
   private scans = 0;
+  private readonly remaps = new WeakMap<readonly string[], Int32Array>();
 
   constructor(names: string[] = []) {
     this.names = names;
@@ -114,14 +117,36 @@ export class NameTable {
     // Tags with their names as bytes are never the table's own (and reading `names` would split them).
     const { nameBytes } = packed;
     if (nameBytes === undefined && packed.names === this.names) return packed;
+    const data = packed.data.slice();
     const local = nameBytes !== undefined
       ? this.idsOfBytes(nameBytes.bytes, nameBytes.count)
+      : packed.names.length >= FOREIGN_TABLE_NAMES
+        ? this.remapOf(packed.names, data)
       : this.index === undefined && this.scans < MAX_SCANS && packed.names.length * SCAN_RATIO < this.names.length
         ? this.idsByScan(packed.names)
         : this.idsOf(packed.names);
-    const data = packed.data.slice();
     for (let i = 0; i < data.length; i += 4) data[i] = local[data[i] ?? 0] ?? 0;
     return { names: this.names, kinds: packed.kinds, data };
+  }
+
+  /**
+   * Ids for another table's names (a pack's, see tag-pack.ts), worked out once for all the tags
+   * that name it and only for the names `data` uses. Into an empty table the names move whole.
+   */
+  private remapOf(names: readonly string[], data: Int32Array): Int32Array {
+    let remap = this.remaps.get(names);
+    if (remap === undefined) {
+      remap = new Int32Array(names.length).fill(-1);
+      if (this.names.length === 0 && this.index === undefined) {
+        for (let id = 0; id < names.length; id++) remap[id] = this.names.push(names[id] ?? '') - 1;
+      }
+      this.remaps.set(names, remap);
+    }
+    for (let i = 0; i < data.length; i += 4) {
+      const id = data[i] ?? 0;
+      if (remap[id] === -1) remap[id] = this.idOf(names[id] ?? '');
+    }
+    return remap;
   }
 
   private idsOf(names: readonly string[]): Int32Array {

@@ -10,6 +10,7 @@ import { createTagStore, type TagStore } from '../platform/tag-store.js';
 import { grammarVersions, type LanguageId } from '../platform/tree-sitter.js';
 import { isWellFormed, packedWithNameBytes, type PackedTags } from './packed-tags.js';
 import { TAG_CACHE_VERSION } from './tag-cache.js';
+import { checkedEntry, encodePack, PACK_MIN_USE, readPacks, type PackedByContent, type PackEntry } from './tag-pack.js';
 
 const MAGIC = Buffer.from('TNDTAGS1');
 const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
@@ -26,6 +27,11 @@ export interface SharedTags {
   put(lang: LanguageId, blobId: string, packed: PackedTags, size?: number): void;
   /** Writes what was put since the last flush, refreshes the entries read, and prunes now and then. */
   flush(): Promise<void>;
+  /**
+   * Reads the packs that hold many of these contents, so get() finds them without a read each
+   * (see tag-pack.ts); they are kept until the next flush.
+   */
+  prefetch?(wanted: readonly { readonly lang: LanguageId; readonly blob: string }[]): void;
 }
 
 export { blobId } from './parse-file.js';
@@ -46,23 +52,49 @@ export function openSharedTags(dir: string, queriesDir: string, maxBytes?: numbe
  */
 export function createSharedTags(store: TagStore, version: string): SharedTags {
   const pending = new Map<string, { lang: LanguageId; blob: string; packed: PackedTags; size: number | undefined }>();
+  // Contents read from their own files since the last flush: many of them go into a pack.
+  const loose = new Map<string, PackEntry>();
+  let packed: PackedByContent = new Map();
   const keyOf = (lang: LanguageId, blob: string): string => sha1Hex(`${version}\0${lang}\0${blob}`);
+  const fromPack = (lang: LanguageId, blob: string, size: number | undefined): PackedTags | null => {
+    const entry = packed.get(`${lang}\0${blob}`);
+    if (entry === undefined || (size !== undefined && entry.size !== size)) return null;
+    return checkedEntry(entry.packed);
+  };
   return {
     get(lang, blob, size) {
+      const inPack = fromPack(lang, blob, size);
+      if (inPack !== null) return inPack;
       const bytes = store.read(keyOf(lang, blob));
-      return bytes === null ? null : decodeEntry(bytes, { version, lang, blob, ...(size === undefined ? {} : { size }) });
+      const found = bytes === null ? null : decodeEntry(bytes, { version, lang, blob, ...(size === undefined ? {} : { size }) });
+      if (found !== null) loose.set(`${lang}\0${blob}`, { lang, blob, size: size ?? -1, packed: found });
+      return found;
     },
     put(lang, blob, packed, size) {
       pending.set(keyOf(lang, blob), { lang, blob, packed, size });
     },
+    prefetch(wanted) {
+      const keys = new Set(wanted.map(({ lang, blob }) => `${lang}\0${blob}`));
+      if (keys.size >= PACK_MIN_USE) packed = readPacks(store, version, keys);
+    },
     async flush() {
       const entries = [...pending].map(([key, { lang, blob, packed, size }]) => ({ key, bytes: () => encodeEntry({ version, lang, blob, ...(size === undefined ? {} : { size }) }, packed) }));
+      for (const { lang, blob, packed, size } of pending.values()) loose.set(`${lang}\0${blob}`, { lang, blob, size: size ?? -1, packed });
+      const pack = loose.size >= PACK_MIN_ENTRIES ? [...loose.values()] : [];
       pending.clear();
+      loose.clear();
+      packed = new Map();
       await store.write(entries);
+      // Many contents not in a pack (a first clone, a big branch switch): the next checkout reads them in one go.
+      const bytes = pack.length > 0 ? encodePack(version, pack) : null;
+      if (bytes !== null) await store.writePack(bytes);
       await store.prune();
     },
   };
 }
+
+/** A flush packs the contents it put or read from their own files when there are at least this many. */
+export const PACK_MIN_ENTRIES = 256;
 
 /** One-shot hashing (Node 20.12+) skips the Hash object thousands of lookups would each make. */
 function sha1Hex(text: string): string {
@@ -105,6 +137,7 @@ export function keepingFinds(shared: SharedTags): KeepingSharedTags {
     },
     put: (lang, blob, packed, size) => shared.put(lang, blob, packed, size),
     flush: () => shared.flush(),
+    prefetch: (wanted) => shared.prefetch?.(wanted),
     forget: () => kept.clear(),
   };
 }
