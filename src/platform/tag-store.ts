@@ -179,7 +179,8 @@ export function createTagStore(options: TagStoreOptions): TagStore {
   };
 
   const packsDir = path.join(dir, PACKS);
-  const packs = (): string[] => {
+  /** Every pack's name, most recently used first. */
+  const packNames = (): string[] => {
     let names: string[];
     try {
       names = readdirSync(packsDir).filter((name) => PACK_NAME.test(name));
@@ -187,8 +188,9 @@ export function createTagStore(options: TagStoreOptions): TagStore {
       return [];
     }
     const times = new Map(names.map((name) => [name, mtimeOf(path.join(packsDir, name))]));
-    return names.sort((a, b) => (times.get(b) ?? 0) - (times.get(a) ?? 0)).slice(0, MAX_PACKS);
+    return names.sort((a, b) => (times.get(b) ?? 0) - (times.get(a) ?? 0));
   };
+  const packs = (): string[] => packNames().slice(0, MAX_PACKS);
 
   const openPack = (name: string): PackFile | null => {
     if (!PACK_NAME.test(name)) return null;
@@ -217,6 +219,9 @@ export function createTagStore(options: TagStoreOptions): TagStore {
     } catch {
       await rm(temp, { force: true }).catch(() => undefined);
     }
+    // Packs are big: past MAX_PACKS the least recently used goes now, not at the next daily prune.
+    const all = packNames();
+    for (const name of all.slice(MAX_PACKS)) await rm(path.join(packsDir, name), { force: true }).catch(() => undefined);
   };
 
   return { dir, read, write, prune, packs, openPack, writePack };
