@@ -57,8 +57,8 @@ export function createSharedTags(store: TagStore, version: string): SharedTags {
   let packed: PackedByContent = new Map();
   const keyOf = (lang: LanguageId, blob: string): string => sha1Hex(`${version}\0${lang}\0${blob}`);
   const fromPack = (lang: LanguageId, blob: string, size: number | undefined): PackedTags | null => {
-    const entry = packed.get(`${lang}\0${blob}`);
-    if (entry === undefined || (size !== undefined && entry.size !== size)) return null;
+    const entry = packed.get(blob);
+    if (entry === undefined || entry.lang !== lang || (size !== undefined && entry.size !== size)) return null;
     return checkedEntry(entry.packed);
   };
   return {
@@ -74,8 +74,9 @@ export function createSharedTags(store: TagStore, version: string): SharedTags {
       pending.set(keyOf(lang, blob), { lang, blob, packed, size });
     },
     prefetch(wanted) {
-      const keys = new Set(wanted.map(({ lang, blob }) => `${lang}\0${blob}`));
-      if (keys.size >= PACK_MIN_USE) packed = readPacks(store, version, keys);
+      // By blob id alone: the same content wanted in two languages is looked up in its own file the second time.
+      const blobs = new Map(wanted.map(({ lang, blob }) => [blob, lang]));
+      if (blobs.size >= PACK_MIN_USE) packed = readPacks(store, version, blobs);
     },
     async flush() {
       const entries = [...pending].map(([key, { lang, blob, packed, size }]) => ({ key, bytes: () => encodeEntry({ version, lang, blob, ...(size === undefined ? {} : { size }) }, packed) }));

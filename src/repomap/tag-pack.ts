@@ -98,11 +98,11 @@ export function packLength(head: PackHead): number {
 }
 
 /**
- * Every entry's tags from the whole pack's bytes, keyed `lang\0blob`, all naming one array of
- * names; null when the bytes are not exactly what the header describes. Each entry's tags are
- * checked as they are taken (see takeEntry), not here.
+ * The tags of the entries `take` wants from the whole pack's bytes, by blob id, all naming one
+ * array of names; null when the bytes are not exactly what the header describes. Each entry's
+ * tags are checked when they are used (checkedEntry), not here.
  */
-export function decodePack(head: PackHead, bytes: Buffer): PackedByContent | null {
+export function decodePack(head: PackHead, bytes: Buffer, take: (lang: string, blob: string) => boolean): PackedByContent | null {
   if (bytes.length !== packLength(head)) return null;
   const nameBytes = bytes.subarray(head.namesAt, head.namesAt + head.namesBytes);
   if (!isUtf8(nameBytes)) return null;
@@ -112,8 +112,9 @@ export function decodePack(head: PackHead, bytes: Buffer): PackedByContent | nul
   const data = viewOrCopy(bytes, dataAt, head.tuples * 4);
   const found: PackedByContent = new Map();
   for (const [lang, blob, size, kinds, first, count] of head.entries) {
+    if (!take(lang, blob)) continue;
     const packed: PackedTags = { names, kinds: head.kinds[kinds] ?? [], data: data.subarray(first * 4, (first + count) * 4) };
-    found.set(`${lang}\0${blob}`, { size, packed });
+    found.set(blob, { lang, size, packed });
   }
   return found;
 }
@@ -121,16 +122,18 @@ export function decodePack(head: PackHead, bytes: Buffer): PackedByContent | nul
 /** A pack is read only when it holds at least this many of the wanted contents (else the entries' own files are). */
 export const PACK_MIN_USE = 64;
 
-export type PackedByContent = Map<string, { size: number; packed: PackedTags }>;
+/** Tags by blob id, with the language they were made in and the content's size. */
+export type PackedByContent = Map<string, { lang: string; size: number; packed: PackedTags }>;
 
 /**
- * The wanted contents (keys `lang\0blob`) found in the store's packs, most recently used first: a
- * pack is read whole only when it holds at least PACK_MIN_USE of those still missing and an eighth
- * of its own entries are wanted (a big pack is not read for a few files). A pack that is torn,
- * foreign or of another version is passed over.
+ * The wanted contents (blob id to language) found in the store's packs, most recently used first:
+ * a pack is read whole only when it holds at least PACK_MIN_USE of those still missing and an
+ * eighth of its own entries are wanted (a big pack is not read for a few files). A pack that is
+ * torn, foreign or of another version is passed over.
  */
-export function readPacks(store: TagStore, version: string, wanted: ReadonlySet<string>): PackedByContent {
+export function readPacks(store: TagStore, version: string, wanted: ReadonlyMap<string, string>): PackedByContent {
   const found: PackedByContent = new Map();
+  const missing = (lang: string, blob: string): boolean => wanted.get(blob) === lang && !found.has(blob);
   for (const name of store.packs()) {
     if (wanted.size - found.size < PACK_MIN_USE) break;
     const pack = store.openPack(name);
@@ -140,10 +143,11 @@ export function readPacks(store: TagStore, version: string, wanted: ReadonlySet<
       if (headLength === null || PACK_PREFIX_BYTES + headLength > pack.size) continue;
       const head = decodePackHead(pack.read(PACK_PREFIX_BYTES, headLength) ?? Buffer.alloc(0), version);
       if (head === null || packLength(head) !== pack.size) continue;
-      const useful = head.entries.filter(([lang, blob]) => wanted.has(`${lang}\0${blob}`) && !found.has(`${lang}\0${blob}`)).length;
+      let useful = 0;
+      for (const [lang, blob] of head.entries) if (missing(lang, blob)) useful++;
       if (useful < Math.max(PACK_MIN_USE, head.entries.length / 8)) continue;
-      const entries = decodePack(head, pack.read(0, pack.size) ?? Buffer.alloc(0));
-      for (const [key, entry] of entries ?? []) if (wanted.has(key) && !found.has(key)) found.set(key, entry);
+      const entries = decodePack(head, pack.read(0, pack.size) ?? Buffer.alloc(0), missing);
+      for (const [blob, entry] of entries ?? []) found.set(blob, entry);
     } finally {
       pack.close();
     }
