@@ -19,6 +19,8 @@ export class NameTable {
   private tableIds = new Int32Array(0);
   private scans = 0;
   private readonly remaps = new WeakMap<readonly string[], Int32Array>();
+  // Tables whose names were moved in whole into an empty table: their ids are this table's.
+  private readonly wholes = new WeakSet<readonly string[]>();
 
   constructor(names: string[] = []) {
     this.names = names;
@@ -117,6 +119,8 @@ export class NameTable {
     // Tags with their names as bytes are never the table's own (and reading `names` would split them).
     const { nameBytes } = packed;
     if (nameBytes === undefined && packed.names === this.names) return packed;
+    // Tags of a table whose names moved in whole keep their ids: no copy to make.
+    if (nameBytes === undefined && this.wholes.has(packed.names)) return { names: this.names, kinds: packed.kinds, data: packed.data };
     const data = packed.data.slice();
     const local = nameBytes !== undefined
       ? this.idsOfBytes(nameBytes.bytes, nameBytes.count)
@@ -137,10 +141,11 @@ export class NameTable {
     let remap = this.remaps.get(names);
     if (remap === undefined) {
       remap = new Int32Array(names.length).fill(-1);
+      this.remaps.set(names, remap);
       if (this.names.length === 0 && this.index === undefined) {
         for (let id = 0; id < names.length; id++) remap[id] = this.names.push(names[id] ?? '') - 1;
+        this.wholes.add(names);
       }
-      this.remaps.set(names, remap);
     }
     for (let i = 0; i < data.length; i += 4) {
       const id = data[i] ?? 0;
