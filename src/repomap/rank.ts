@@ -348,8 +348,8 @@ export function createRanker(): Ranker {
         }
         if (graph.base !== last) graph.base.rows.forEach((view, source) => ((chat.has(source) ? chatRows : plainRows)[source] = view));
         last = graph.base;
-        const { adjacency, shares } = graph.base;
-        const ranks = pageRankAdjacency(adjacency, { personalization: teleport, shares: { shares: shares.shares, dangling: graph.dangling }, overrides: graph.overrides }).ranks;
+        const { adjacency, inEdges } = graph.base;
+        const ranks = pageRankAdjacency(adjacency, { personalization: teleport, inEdges, dangling: graph.dangling, overrides: graph.overrides }).ranks;
         ranked = { graph, ranks, defRanks: definitionRanks(index, weigh, ranks, mentionedIds) };
       }
       rankings.delete(rankingKey);
