@@ -112,7 +112,8 @@ export interface EdgeShares {
  */
 export interface InEdges {
   readonly starts: Int32Array;
-  readonly sources: Int32Array;
+  /** 16-bit when every node number fits (fewer bytes to write and read per edge). */
+  readonly sources: Int32Array | Uint16Array;
   readonly shares: Float64Array;
   readonly dangling: Int32Array;
 }
@@ -139,16 +140,27 @@ export function edgeShares(adjacency: WeightedAdjacency): EdgeShares {
   return { shares, dangling: Int32Array.from(dangling) };
 }
 
-/** The adjacency's edges turned around (sources ascending per target), carrying `shares`. */
-export function transposed({ nodeCount, starts, targets }: WeightedAdjacency, { shares, dangling }: EdgeShares): InEdges {
-  const inStarts = new Int32Array(nodeCount + 1);
+/** An array for `length` node numbers below `nodeCount`. */
+export function nodeArray(nodeCount: number, length: number): Int32Array | Uint16Array {
+  return nodeCount <= 0x10000 ? new Uint16Array(length) : new Int32Array(length);
+}
+
+/** Each node's number of in-edges, summed: where each node's in-edges start (nodeCount + 1 entries). */
+function inEdgeStarts(nodeCount: number, targets: Int32Array): Int32Array {
+  const starts = new Int32Array(nodeCount + 1);
   for (let j = 0; j < targets.length; j++) {
     const target = (targets[j] ?? 0) + 1;
-    inStarts[target] = (inStarts[target] ?? 0) + 1;
+    starts[target] = (starts[target] ?? 0) + 1;
   }
-  for (let t = 0; t < nodeCount; t++) inStarts[t + 1] = (inStarts[t + 1] ?? 0) + (inStarts[t] ?? 0);
+  for (let t = 0; t < nodeCount; t++) starts[t + 1] = (starts[t + 1] ?? 0) + (starts[t] ?? 0);
+  return starts;
+}
+
+/** The adjacency's edges turned around (sources ascending per target), carrying `shares`. */
+export function transposed({ nodeCount, starts, targets }: WeightedAdjacency, { shares, dangling }: EdgeShares): InEdges {
+  const inStarts = inEdgeStarts(nodeCount, targets);
   const fill = inStarts.slice(0, nodeCount);
-  const sources = new Int32Array(targets.length);
+  const sources = nodeArray(nodeCount, targets.length);
   const inShares = new Float64Array(targets.length);
   for (let i = 0; i < nodeCount; i++) {
     const end = starts[i + 1] ?? 0;
@@ -163,9 +175,32 @@ export function transposed({ nodeCount, starts, targets }: WeightedAdjacency, { 
   return { starts: inStarts, sources, shares: inShares, dangling };
 }
 
-/** The in-edges of an adjacency, shares worked out as edgeShares does. */
-export function inEdgesOf(adjacency: WeightedAdjacency): InEdges {
-  return transposed(adjacency, edgeShares(adjacency));
+/**
+ * The in-edges of an adjacency, shares worked out as edgeShares does, one row at a time (no
+ * array of every edge's share besides the in-edges' own).
+ */
+export function inEdgesOf({ nodeCount, starts, targets, weights }: WeightedAdjacency): InEdges {
+  const inStarts = inEdgeStarts(nodeCount, targets);
+  const fill = inStarts.slice(0, nodeCount);
+  const sources = nodeArray(nodeCount, targets.length);
+  const inShares = new Float64Array(targets.length);
+  const row = new Float64Array(nodeCount);
+  const dangling: number[] = [];
+  for (let i = 0; i < nodeCount; i++) {
+    const begin = starts[i] ?? 0;
+    const end = starts[i + 1] ?? 0;
+    // A dangling row's shares are not written: its edges carry 0.
+    if (!spanShares(weights.subarray(begin, end), 0, end - begin, row)) dangling.push(i);
+    for (let j = begin; j < end; j++) {
+      const target = targets[j] ?? 0;
+      const at = fill[target] ?? 0;
+      fill[target] = at + 1;
+      sources[at] = i;
+      inShares[at] = row[j - begin] ?? 0;
+      row[j - begin] = 0;
+    }
+  }
+  return { starts: inStarts, sources, shares: inShares, dangling: Int32Array.from(dangling) };
 }
 
 /** Where the in-edge from `source` sits among `target`'s in-edges (-1: none). */

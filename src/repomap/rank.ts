@@ -147,8 +147,9 @@ function definitionRanks(index: NameIndex, weigh: RefWeight, fileRanks: Float64A
     for (let k = 0; k < names.length; k++) {
       const nameId = names[k] ?? 0;
       const end = definerStart[nameId + 1] ?? 0;
-      const weight = weights[k] ?? 0;
-      for (let slot = definerStart[nameId] ?? 0; slot < end; slot++) ranks[slot] = (ranks[slot] ?? 0) + share * weight;
+      // The same product for every definer of the name: worked out once.
+      const add = share * (weights[k] ?? 0);
+      for (let slot = definerStart[nameId] ?? 0; slot < end; slot++) ranks[slot] = (ranks[slot] ?? 0) + add;
     }
   }
   // A mentioned name may be referenced by no file at all; the request is then its only referrer.

@@ -176,6 +176,16 @@ describe('pageRankAdjacency pulling from in-edges', () => {
     }
   });
 
+  it('numbers sources in 16 bits up to 65,536 nodes and in 32 bits past that, with the same ranks', () => {
+    for (const nodes of [0x10000, 0x10001 + 5]) {
+      const adjacency = assemble(randomRows(nodes, nodes, 3000));
+      const personalization = new Float64Array(nodes);
+      personalization[nodes - 1] = 1;
+      expect(inEdgesOf(adjacency).sources).toBeInstanceOf(nodes <= 0x10000 ? Uint16Array : Int32Array);
+      expect([...pageRankAdjacency(adjacency, { personalization }).ranks]).toEqual([...pushedRanks(adjacency, personalization)]);
+    }
+  });
+
   it('turns the edges around with their shares, sources ascending', () => {
     const adjacency = assemble(randomRows(21, 30, 200));
     const { starts, sources, shares } = inEdgesOf(adjacency);
