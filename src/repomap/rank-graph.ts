@@ -1,7 +1,7 @@
 // The ranking's file graph kept between rankings: one row of edges per referencing file, rebuilt
 // only for the files whose inputs changed, so a touched file or a new chat set costs its rows.
 import type { NameIndex } from './name-index.js';
-import { inEdgesOf, nodeArray, rowShares, spanShares, type InEdges, type RowOverrides, type WeightedAdjacency } from './pagerank.js';
+import { inEdgesOf, nodeArray, rowShares, spanShares, type InEdges, type RowOverrides, type WeightedAdjacency } from './in-edges.js';
 
 /** Weight of one (referencing file, name) pair, applied to each edge towards a definer of the name. */
 export type RefWeight = (fileId: number, nameId: number, count: number) => number;

@@ -5,7 +5,8 @@
 import { definerCount, definersOf, definitionTag, indexTags, mentionedNameIds, type NameIndex } from './name-index.js';
 import type { FileTags } from './packed-tags.js';
 import type { Tag } from './tag.js';
-import { pageRankAdjacency, type WeightedAdjacency } from './pagerank.js';
+import { pageRankAdjacency } from './pagerank.js';
+import type { WeightedAdjacency } from './in-edges.js';
 import { assembledFrom, assemble, buildAssembled, buildRow, flattened, overlaid, rowScratch, unchangedRows, wholeGraph, type Assembled, type EdgeRow, type RankGraph, type RefWeight } from './rank-graph.js';
 
 export interface RankOptions {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { MultiDirectedGraph } from 'graphology';
 import * as pagerankModule from 'graphology-metrics/centrality/pagerank.js';
-import { edgeShares, inEdgesOf, pageRankAdjacency, personalizedPageRank, type WeightedAdjacency } from '../../src/repomap/pagerank.js';
+import { pageRankAdjacency, personalizedPageRank } from '../../src/repomap/pagerank.js';
+import { edgeShares, inEdgesOf, type WeightedAdjacency } from '../../src/repomap/in-edges.js';
 import { assemble, assembledFrom, buildAssembled, flattened, overlaid, rowScratch, type EdgeRow } from '../../src/repomap/rank-graph.js';
 import { indexTags } from '../../src/repomap/name-index.js';
 import { NameTable } from '../../src/repomap/name-table.js';
