@@ -1,7 +1,7 @@
 // The ranking's file graph kept between rankings: one row of edges per referencing file, rebuilt
 // only for the files whose inputs changed, so a touched file or a new chat set costs its rows.
 import type { NameIndex } from './name-index.js';
-import { edgeShares, rowShares, spanShares, type EdgeShares, type RowOverrides, type WeightedAdjacency } from './pagerank.js';
+import { inEdgesOf, nodeArray, rowShares, spanShares, type InEdges, type RowOverrides, type WeightedAdjacency } from './in-edges.js';
 
 /** Weight of one (referencing file, name) pair, applied to each edge towards a definer of the name. */
 export type RefWeight = (fileId: number, nameId: number, count: number) => number;
@@ -99,28 +99,45 @@ function drainRow({ row, touched, marks }: RowScratch, touchedCount: number, tar
 export function buildAssembled(index: NameIndex, weigh: RefWeight, scratch: RowScratch): Assembled {
   const count = index.files.length;
   const starts = new Int32Array(count + 1);
-  const bound = edgeBound(index, scratch);
+  // Counted per target too: each row's edges go into the in-edges while the row is at hand.
+  const inStarts = new Int32Array(count + 1);
+  const bound = edgeBound(index, scratch, inStarts);
   const targets = new Int32Array(bound);
   const weights = new Float64Array(bound);
-  const shares = new Float64Array(bound);
+  const fill = inStarts.slice(0, count);
+  const sources = nodeArray(count, bound);
+  const inShares = new Float64Array(bound);
+  const rowShares = new Float64Array(count);
   const dangling: number[] = [];
   let total = 0;
   for (let source = 0; source < count; source++) {
     starts[source] = total;
     const end = total + drainRow(scratch, sumRow(index, weigh, source, scratch), targets, weights, total);
-    if (!spanShares(weights, total, end, shares)) dangling.push(source);
+    if (!spanShares(weights.subarray(total, end), 0, end - total, rowShares)) dangling.push(source);
+    for (let j = total; j < end; j++) {
+      const target = targets[j] ?? 0;
+      const at = fill[target] ?? 0;
+      fill[target] = at + 1;
+      sources[at] = source;
+      // A dangling row's edges carry nothing (its shares were not written).
+      inShares[at] = rowShares[j - total] ?? 0;
+      rowShares[j - total] = 0;
+    }
     total = end;
   }
   starts[count] = total;
   const adjacency = { nodeCount: count, starts, targets: targets.subarray(0, total), weights: weights.subarray(0, total) };
-  return { rows: rowViews(adjacency), adjacency, shares: { shares: shares.subarray(0, total), dangling: Int32Array.from(dangling) } };
+  // An edge that weighed 0 was counted but not kept: the in-edges would have gaps, so turn the kept ones around instead.
+  const inEdges = total === bound ? { starts: inStarts, sources, shares: inShares, dangling: Int32Array.from(dangling) } : inEdgesOf(adjacency);
+  return { rows: rowViews(adjacency), adjacency, inEdges };
 }
 
 /**
  * The number of edges of all rows (each file's distinct definers of the names it references, a
  * bound should an edge weigh 0): one pass of bit marks, so the arrays are allocated at their size.
+ * Writes the in-edges' starts (each target's count, summed) into `inStarts`.
  */
-function edgeBound({ files, refNames, definerStart, definerFiles }: NameIndex, { touched, marks }: RowScratch): number {
+function edgeBound({ files, refNames, definerStart, definerFiles }: NameIndex, { touched, marks }: RowScratch, inStarts: Int32Array): number {
   let bound = 0;
   for (let source = 0; source < files.length; source++) {
     let distinct = 0;
@@ -135,9 +152,14 @@ function edgeBound({ files, refNames, definerStart, definerFiles }: NameIndex, {
         touched[distinct++] = target;
       }
     }
-    for (let t = 0; t < distinct; t++) marks[(touched[t] ?? 0) >> 5] = 0;
+    for (let t = 0; t < distinct; t++) {
+      const target = touched[t] ?? 0;
+      marks[target >> 5] = 0;
+      inStarts[target + 1] = (inStarts[target + 1] ?? 0) + 1;
+    }
     bound += distinct;
   }
+  for (let t = 0; t < files.length; t++) inStarts[t + 1] = (inStarts[t + 1] ?? 0) + (inStarts[t] ?? 0);
   return bound;
 }
 
@@ -222,11 +244,11 @@ function sameList(a: readonly string[], b: readonly string[]): boolean {
   return true;
 }
 
-/** A graph's rows, their compressed adjacency and its edge shares. */
+/** A graph's rows, their compressed adjacency and its in-edges with their shares (what the power iteration reads). */
 export interface Assembled {
   readonly rows: readonly EdgeRow[];
   readonly adjacency: WeightedAdjacency;
-  readonly shares: EdgeShares;
+  readonly inEdges: InEdges;
 }
 
 /** Each node's out-edges as views of the adjacency's arrays. */
@@ -242,7 +264,7 @@ export function rowViews({ nodeCount, starts, targets, weights }: WeightedAdjace
 
 /** An adjacency built whole, with its rows as views of it. */
 export function assembledFrom(adjacency: WeightedAdjacency): Assembled {
-  return { rows: rowViews(adjacency), adjacency, shares: edgeShares(adjacency) };
+  return { rows: rowViews(adjacency), adjacency, inEdges: inEdgesOf(adjacency) };
 }
 
 /**
@@ -261,12 +283,12 @@ export interface RankGraph {
 
 /** The base alone. */
 export function wholeGraph(base: Assembled): RankGraph {
-  return { base, overrides: { at: new Int32Array(0), targets: [], shares: [] }, rows: [], dangling: base.shares.dangling };
+  return { base, overrides: { at: new Int32Array(0), targets: [], shares: [] }, rows: [], dangling: base.inEdges.dangling };
 }
 
 /**
  * `rows` as the base plus the rows that are not the base's own (by identity: kept rows are views
- * of the base). Each overriding row's shares are worked out as edgeShares would on the whole
+ * of the base). Each overriding row's shares are worked out as inEdgesOf would on the whole
  * adjacency, so ranks are identical. Null when the base is of another graph (other node count).
  */
 export function overlaid(base: Assembled | undefined, rows: readonly EdgeRow[]): RankGraph | null {
@@ -288,7 +310,7 @@ export function overlaid(base: Assembled | undefined, rows: readonly EdgeRow[]):
     overriding.push(row);
   }
   if (overriding.length === 0) return wholeGraph(base);
-  const kept = [...base.shares.dangling].filter((i) => at[i] === -1);
+  const kept = [...base.inEdges.dangling].filter((i) => at[i] === -1);
   const dangling = Int32Array.from([...kept, ...danglingNow]).sort();
   return { base, overrides: { at, targets, shares }, rows: overriding, dangling };
 }

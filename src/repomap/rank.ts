@@ -5,7 +5,8 @@
 import { definerCount, definersOf, definitionTag, indexTags, mentionedNameIds, type NameIndex } from './name-index.js';
 import type { FileTags } from './packed-tags.js';
 import type { Tag } from './tag.js';
-import { pageRankAdjacency, type WeightedAdjacency } from './pagerank.js';
+import { pageRankAdjacency } from './pagerank.js';
+import type { WeightedAdjacency } from './in-edges.js';
 import { assembledFrom, assemble, buildAssembled, buildRow, flattened, overlaid, rowScratch, unchangedRows, wholeGraph, type Assembled, type EdgeRow, type RankGraph, type RefWeight } from './rank-graph.js';
 
 export interface RankOptions {
@@ -147,8 +148,9 @@ function definitionRanks(index: NameIndex, weigh: RefWeight, fileRanks: Float64A
     for (let k = 0; k < names.length; k++) {
       const nameId = names[k] ?? 0;
       const end = definerStart[nameId + 1] ?? 0;
-      const weight = weights[k] ?? 0;
-      for (let slot = definerStart[nameId] ?? 0; slot < end; slot++) ranks[slot] = (ranks[slot] ?? 0) + share * weight;
+      // The same product for every definer of the name: worked out once.
+      const add = share * (weights[k] ?? 0);
+      for (let slot = definerStart[nameId] ?? 0; slot < end; slot++) ranks[slot] = (ranks[slot] ?? 0) + add;
     }
   }
   // A mentioned name may be referenced by no file at all; the request is then its only referrer.
@@ -348,8 +350,8 @@ export function createRanker(): Ranker {
         }
         if (graph.base !== last) graph.base.rows.forEach((view, source) => ((chat.has(source) ? chatRows : plainRows)[source] = view));
         last = graph.base;
-        const { adjacency, shares } = graph.base;
-        const ranks = pageRankAdjacency(adjacency, { personalization: teleport, shares: { shares: shares.shares, dangling: graph.dangling }, overrides: graph.overrides }).ranks;
+        const { adjacency, inEdges } = graph.base;
+        const ranks = pageRankAdjacency(adjacency, { personalization: teleport, inEdges, dangling: graph.dangling, overrides: graph.overrides }).ranks;
         ranked = { graph, ranks, defRanks: definitionRanks(index, weigh, ranks, mentionedIds) };
       }
       rankings.delete(rankingKey);

@@ -1,7 +1,7 @@
 import { MultiDirectedGraph } from 'graphology';
 import { describe, expect, it } from 'vitest';
 import * as pagerankModule from 'graphology-metrics/centrality/pagerank.js';
-import type { WeightedAdjacency } from '../../src/repomap/pagerank.js';
+import type { WeightedAdjacency } from '../../src/repomap/in-edges.js';
 import { RANK_WEIGHTS, rankDefinitions, type RankedItem } from '../../src/repomap/rank.js';
 import { NameTable } from '../../src/repomap/name-table.js';
 import { packTags } from '../../src/repomap/packed-tags.js';
