@@ -25,11 +25,13 @@ export interface ChecksAdapterOptions {
 
 export function createChecksPort(options: ChecksAdapterOptions): ChecksPort {
   let loader: GrammarLoader | undefined;
+  // A syntax check parses a few files: the runtime stays on V8's baseline tier (see runtimeTier).
+  const newLoader = (): GrammarLoader => createGrammarLoader({ runtimeTier: 'baseline' });
   const lintCommands = parseLintCommands(options.lintCommands);
   const run = { env: options.env, timeoutMs: options.timeoutMs };
   return {
     prepare(paths) {
-      const grammars = (loader ??= createGrammarLoader());
+      const grammars = (loader ??= newLoader());
       for (const language of new Set(paths.map((path) => grammars.languageForPath(path)))) {
         if (language === null) continue;
         grammars.parser(language).catch(() => {
@@ -38,7 +40,7 @@ export function createChecksPort(options: ChecksAdapterOptions): ChecksPort {
       }
     },
     async syntax(path, before, after) {
-      loader ??= createGrammarLoader();
+      loader ??= newLoader();
       const result = await checkSyntax(loader, path, before, after);
       if (result.problems.length === 0) return null;
       const context = renderCodeContext(after, result.problems.map((p) => p.line));

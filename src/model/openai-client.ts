@@ -2,6 +2,7 @@
 // timeout, abort, reasoning kept apart from the answer. Model failures come back as a ChatResult with a
 // classified error, never thrown.
 import type { OpenAI } from 'openai';
+import { createNodeFetch } from '../platform/node-fetch.js';
 import { classifyModelError, modelError, retryAfterMsOf, type ModelErrorContext } from './errors.js';
 import { requestRules } from './model-profile.js';
 import { costWithPrices, lookupModelSettings, type ModelPrices } from './model-settings.js';
@@ -34,6 +35,8 @@ export interface OpenAIClientOptions {
   readonly sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** Jitter source in [0, 1). */
   readonly random?: () => number;
+  /** The HTTP client; default: fetch over node:http (see platform/node-fetch.ts). */
+  readonly fetch?: typeof globalThis.fetch;
 }
 
 export const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
@@ -85,6 +88,7 @@ export function createOpenAIClient(options: OpenAIClientOptions = {}): ModelClie
           logLevel: 'off',
           maxRetries: 0, // retries are counted in one place: below
           timeout: settings.timeoutMs,
+          fetch: options.fetch ?? createNodeFetch(),
         }),
     );
     return sdk;

@@ -1,5 +1,6 @@
 // Small HTTP requests to the model server outside the chat (its model list, llama-server's /props,
 // Ollama's /api/show): a short timeout and a size cap, since what answers is untrusted and may never end.
+import { createNodeFetch } from './node-fetch.js';
 
 export interface HttpRequest {
   readonly method?: 'GET' | 'POST';
@@ -24,7 +25,7 @@ export const fetchHttp: HttpPort = {
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), options.timeoutMs);
     try {
-      const response = await fetch(url, {
+      const response = await createNodeFetch()(url, {
         method: options.method ?? 'GET',
         headers: { ...(options.json !== undefined ? { 'content-type': 'application/json' } : {}), ...options.headers },
         body: options.json === undefined ? undefined : JSON.stringify(options.json),

@@ -76,6 +76,14 @@ export interface GrammarLoader {
 export interface GrammarLoaderOptions {
   /** Folder holding `tree-sitter-<name>.wasm`; defaults to the installed tree-sitter-wasms. */
   grammarDir?: string;
+  /**
+   * How this thread's tree-sitter runtime compiles, when this loader is the first to load it. 'tiered' (the
+   * default) lets its hot functions move up to TurboFan: worth it for a map's thousands of files. 'baseline'
+   * keeps it on Liftoff, for the syntax check of a few edited files: the runtime's parse function (27 KB of
+   * wasm) turns hot within one small parse, and TurboFan then spends ~75 ms of CPU on it in the background,
+   * which a one-shot run pays again at exit.
+   */
+  runtimeTier?: 'tiered' | 'baseline';
 }
 
 type WebTreeSitter = typeof import('web-tree-sitter');
@@ -149,7 +157,8 @@ export function createGrammarLoader(options: GrammarLoaderOptions = {}): Grammar
   const loadRuntime = (): Promise<WebTreeSitter> => {
     runtime ??= import('web-tree-sitter').then(async (mod) => {
       // The wasm runtime is one per thread and init() reuses it, so each loader may call it.
-      await compileEagerly(() => mod.Parser.init());
+      const compile = options.runtimeTier === 'baseline' ? compileOnBaselineTier : compileEagerly;
+      await compile(() => mod.Parser.init());
       return mod;
     });
     return runtime;

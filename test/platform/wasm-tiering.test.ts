@@ -79,6 +79,24 @@ describe('a grammar loaded by the grammar loader', () => {
     expect(bodySizes('TurboFan').filter((size) => size > 50_000)).toEqual([]);
   });
 
+  it.skipIf(!existsSync(loaderModule))("keeps a syntax check's runtime on Liftoff: no TurboFan compile after a small parse", () => {
+    // The runtime's parse function (27 KB of wasm) counts as hot within one small parse; tiered, TurboFan
+    // compiles it in the background, which a short run waits for at exit.
+    const trace = (tier: string): string => {
+      const script = [
+        `const { createGrammarLoader } = await import(${JSON.stringify(pathToFileURL(loaderModule).href)});`,
+        `const parser = await createGrammarLoader({ runtimeTier: '${tier}' }).parser('python');`,
+        "parser.parse('def hello():\\n    print(\"hello, world\")\\n').delete();",
+        'await new Promise((resolve) => setTimeout(resolve, 1000));',
+      ].join('\n');
+      return execFileSync(process.execPath, ['--trace-wasm-compilation-times', '--input-type=module', '-e', script], { encoding: 'utf8', cwd: ROOT });
+    };
+    const turboFan = (text: string): number => [...text.matchAll(/using TurboFan/g)].length;
+    // The trace sees the tiered runtime's compile (so a zero below means something).
+    expect(turboFan(trace('tiered'))).toBeGreaterThan(0);
+    expect(turboFan(trace('baseline'))).toBe(0);
+  });
+
   it('is freed for a worker ended inside its window, flags restored, so the next window opens at once', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'tandem-tiering-'));
     const script = path.join(dir, 'holder.mjs');
