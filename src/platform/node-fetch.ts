@@ -49,6 +49,21 @@ function abortReason(signal: AbortSignal): unknown {
   return signal.reason ?? new DOMException('This operation was aborted', 'AbortError');
 }
 
+/** The answer as fetch's Response; throws where a Response cannot hold it. */
+function toResponse(response: http.IncomingMessage, status: number, head: boolean): Response {
+  const headers = new Headers();
+  for (let i = 0; i + 1 < response.rawHeaders.length; i += 2) headers.append(response.rawHeaders[i]!, response.rawHeaders[i + 1]!);
+  const empty = status === 204 || status === 304 || head;
+  const init = { status, statusText: response.statusMessage ?? '', headers };
+  // Built before the body is touched, so a refused status leaves the socket to be destroyed.
+  const checked = new Response(null, init);
+  if (empty) {
+    response.resume();
+    return checked;
+  }
+  return new Response(Readable.toWeb(decoded(response)) as ReadableStream<Uint8Array>, init);
+}
+
 /** A drop-in fetch: plain requests over node:http/https, the rest through `fallback` (the global fetch). */
 export function createNodeFetch(fallback: Fetch = globalThis.fetch): Fetch {
   // Kept alive across requests, as fetch's own pool does: a run's second request reuses the connection.
@@ -87,15 +102,13 @@ export function createNodeFetch(fallback: Fetch = globalThis.fetch): Fetch {
           return;
         }
         response.once('end', () => signal?.removeEventListener('abort', onAbort));
-        const responseHeaders = new Headers();
-        for (let i = 0; i + 1 < response.rawHeaders.length; i += 2) responseHeaders.append(response.rawHeaders[i]!, response.rawHeaders[i + 1]!);
-        const empty = status === 204 || status === 304 || init.method === 'HEAD';
-        if (empty) response.resume();
-        resolve(new Response(empty ? null : (Readable.toWeb(decoded(response)) as ReadableStream<Uint8Array>), {
-          status,
-          statusText: response.statusMessage ?? '',
-          headers: responseHeaders,
-        }));
+        try {
+          resolve(toResponse(response, status, init.method === 'HEAD'));
+        } catch (error) {
+          // What a Response cannot hold (a status outside 200-599, a header value fetch refuses): fetch fails as it would.
+          response.destroy();
+          reject(new TypeError('fetch failed', { cause: error }));
+        }
       });
       request.end(body ?? undefined);
     });

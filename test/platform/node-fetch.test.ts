@@ -107,4 +107,14 @@ describe('fetch over node:http', () => {
     expect((await fetchNode('data:text/plain,hi')).status).toBe(299);
     expect(fallback.calls).toEqual([`${url}/moved`, url, 'http://127.0.0.1:6000/', 'data:text/plain,hi']);
   });
+
+  it('fails as fetch does, without crashing, on a status a Response cannot hold (a hostile server)', async () => {
+    const url = await serve((req, res) => {
+      req.socket.end('HTTP/1.1 799 Odd\r\ncontent-length: 2\r\n\r\nok');
+    });
+    const failed = await createNodeFetch(recordingFallback().fetch)(url).catch((error: unknown) => error);
+    expect(failed).toBeInstanceOf(TypeError);
+    expect((failed as Error).message).toBe('fetch failed');
+    expect(((failed as Error).cause as Error).name).toBe('RangeError');
+  });
 });
