@@ -85,11 +85,8 @@ export function readUserFile(file: string, maxBytes: number): StateRead {
   return readAtMost(file, file, maxBytes);
 }
 
-/**
- * A regular file's bytes, opened without following a link and without blocking on a FIFO, and judged by
- * the stat of what was opened: null when it is anything else, `accept` refuses it, or it cannot be read.
- */
-export function readRegularFile(file: string, accept: (st: Stats) => boolean): { readonly data: Buffer; readonly stat: Stats } | null {
+/** Opened without following a link or blocking on a FIFO, and judged by the stat of what was opened: null when it is anything else or `accept` refuses it. */
+export function openRegular(file: string, accept: (st: Stats) => boolean): { fd: number; stat: Stats } | null {
   let fd: number;
   try {
     fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
@@ -97,16 +94,29 @@ export function readRegularFile(file: string, accept: (st: Stats) => boolean): {
     return null;
   }
   try {
-    const st = fstatSync(fd);
-    if (!st.isFile() || !accept(st)) return null;
-    const buffer = Buffer.allocUnsafe(st.size);
+    const stat = fstatSync(fd);
+    if (stat.isFile() && accept(stat)) return { fd, stat };
+  } catch {
+    // Falls through to close.
+  }
+  closeSync(fd);
+  return null;
+}
+
+/** A regular file's bytes, opened as openRegular opens it: null when it is anything else, `accept` refuses it, or it cannot be read. */
+export function readRegularFile(file: string, accept: (st: Stats) => boolean): { readonly data: Buffer; readonly stat: Stats } | null {
+  const opened = openRegular(file, accept);
+  if (opened === null) return null;
+  const { fd, stat } = opened;
+  try {
+    const buffer = Buffer.allocUnsafe(stat.size);
     let length = 0;
     while (length < buffer.length) {
       const n = readSync(fd, buffer, length, buffer.length - length, null);
       if (n === 0) break;
       length += n;
     }
-    return { data: buffer.subarray(0, length), stat: st };
+    return { data: buffer.subarray(0, length), stat };
   } catch {
     return null;
   } finally {

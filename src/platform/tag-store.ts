@@ -4,9 +4,9 @@
 // The folder lies outside every repository, so no clone can plant an entry; still, an entry is read
 // as the confined state files are (src/platform/state-files.ts): never through a link, never blocking
 // on a FIFO, only a regular file of ours under a cap, and a refusal reads as absent.
-import { readRegularFile } from './state-files.js';
+import { openRegular, readRegularFile } from './state-files.js';
 import { lstat, mkdir, readdir, rename, rm, utimes, writeFile } from 'node:fs/promises';
-import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readSync, type Stats } from 'node:fs';
+import { closeSync, lstatSync, readdirSync, readSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 
@@ -233,24 +233,6 @@ function mtimeOf(file: string): number {
   } catch {
     return 0;
   }
-}
-
-/** Opened without following a link or blocking on a FIFO, and judged by the stat of what was opened. */
-function openRegular(file: string, accept: (st: Stats) => boolean): { fd: number; stat: Stats } | null {
-  let fd: number;
-  try {
-    fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-  } catch {
-    return null;
-  }
-  try {
-    const stat = fstatSync(fd);
-    if (stat.isFile() && accept(stat)) return { fd, stat };
-  } catch {
-    // Falls through to close.
-  }
-  closeSync(fd);
-  return null;
 }
 
 function readRange(fd: number, start: number, length: number): Buffer | null {
