@@ -1,0 +1,66 @@
+// A digest of everything a ranking's numbers are computed from, so ranks an earlier process kept
+// on disk (rank-store.ts) are taken only for the very same inputs.
+import { createHash, type Hash } from 'node:crypto';
+import type { NameIndex } from './name-index.js';
+
+/**
+ * Bump when a ranking of the same inputs may give other numbers: weights, damping, tolerance, the
+ * order in which sums are added. Ranks kept by another version are then never used.
+ */
+export const RANKING_VERSION = 1;
+
+/** What the file graph, the power iteration and the definition ranks read, and nothing else. */
+export interface RankingInputs {
+  readonly index: NameIndex;
+  /** Each name's weight multiplier (rank.ts nameMultipliers): the names' texts enter only through it. */
+  readonly multipliers: Float64Array;
+  /** The chat files' ids, ascending: their rows weigh more. */
+  readonly chat: readonly number[];
+  /** The personalization vector, per file id. */
+  readonly teleport: Float64Array;
+  /** Ids of the names the request mentions (their definers gain rank directly). */
+  readonly mentionedIds: readonly number[];
+  /** The weights' settings (RANK_WEIGHTS), as text. */
+  readonly settings: string;
+}
+
+function addNumbers(hash: Hash, array: Int32Array | Float64Array): void {
+  hash.update(`${array.constructor.name}:${array.length}:`);
+  hash.update(new Uint8Array(array.buffer, array.byteOffset, array.byteLength));
+}
+
+/** Each file's referenced name ids and counts as one array: [n, ids..., counts...] per file. */
+function packedReferences({ refNames, refCounts }: NameIndex): Int32Array {
+  let length = 0;
+  for (const names of refNames) length += 1 + names.length * 2;
+  const packed = new Int32Array(length);
+  let at = 0;
+  refNames.forEach((names, file) => {
+    const counts = refCounts[file] ?? [];
+    packed[at++] = names.length;
+    for (let k = 0; k < names.length; k++) packed[at++] = names[k] ?? 0;
+    for (let k = 0; k < names.length; k++) packed[at++] = counts[k] ?? 0;
+  });
+  return packed;
+}
+
+/**
+ * sha256 over the files, each name's definers, each file's references and counts, the names'
+ * multipliers, the chat set, the personalization and the mentioned names: equal digests mean every
+ * row, share and sum of a ranking from scratch would be the same numbers, so would its ranks. A few
+ * MB of typed arrays hashed whole (milliseconds), where building the graph takes hundreds.
+ */
+export function rankingDigest({ index, multipliers, chat, teleport, mentionedIds, settings }: RankingInputs): string {
+  const hash = createHash('sha256');
+  hash.update(JSON.stringify([RANKING_VERSION, settings, index.files.length]));
+  hash.update(index.files.join('\0'));
+  hash.update('\0');
+  addNumbers(hash, index.definerStart);
+  addNumbers(hash, index.definerFiles);
+  addNumbers(hash, packedReferences(index));
+  addNumbers(hash, multipliers);
+  addNumbers(hash, Int32Array.from(chat));
+  addNumbers(hash, teleport);
+  addNumbers(hash, Int32Array.from(mentionedIds));
+  return hash.digest('hex');
+}
