@@ -45,20 +45,41 @@ function packedReferences({ refNames, refCounts }: NameIndex): Int32Array {
 }
 
 /**
- * sha256 over the files, each name's definers, each file's references and counts, the names'
- * multipliers, the chat set, the personalization and the mentioned names: equal digests mean every
- * row, share and sum of a ranking from scratch would be the same numbers, so would its ranks. A few
- * MB of typed arrays hashed whole (milliseconds), where building the graph takes hundreds.
+ * The names some file defines: their ids, each with its count of definers, and their multipliers.
+ * Names no file defines weigh nothing and take no definer slot, so a new call of a library function
+ * (a new name in the table) leaves the digest as it was.
+ */
+function definedNames({ definerStart, definerFiles }: NameIndex, multipliers: Float64Array): { ids: Int32Array; multipliers: Float64Array } {
+  // At most one defined name per definer slot.
+  const ids = new Int32Array(definerFiles.length * 2);
+  const weights = new Float64Array(definerFiles.length);
+  let count = 0;
+  for (let id = 0; id < definerStart.length - 1; id++) {
+    const definers = (definerStart[id + 1] ?? 0) - (definerStart[id] ?? 0);
+    if (definers === 0) continue;
+    ids[count * 2] = id;
+    ids[count * 2 + 1] = definers;
+    weights[count++] = multipliers[id] ?? 0;
+  }
+  return { ids: ids.subarray(0, count * 2), multipliers: weights.subarray(0, count) };
+}
+
+/**
+ * sha256 over the files, each defined name's definers and multiplier, each file's references and
+ * counts, the chat set, the personalization and the mentioned names: equal digests mean every row,
+ * share and sum of a ranking from scratch would be the same numbers, so would its ranks. A few MB
+ * of typed arrays hashed whole (milliseconds), where building the graph takes hundreds.
  */
 export function rankingDigest({ index, multipliers, chat, teleport, mentionedIds, settings }: RankingInputs): string {
   const hash = createHash('sha256');
   hash.update(JSON.stringify([RANKING_VERSION, settings, index.files.length]));
   hash.update(index.files.join('\0'));
   hash.update('\0');
-  addNumbers(hash, index.definerStart);
+  const defined = definedNames(index, multipliers);
+  addNumbers(hash, defined.ids);
+  addNumbers(hash, defined.multipliers);
   addNumbers(hash, index.definerFiles);
   addNumbers(hash, packedReferences(index));
-  addNumbers(hash, multipliers);
   addNumbers(hash, Int32Array.from(chat));
   addNumbers(hash, teleport);
   addNumbers(hash, Int32Array.from(mentionedIds));

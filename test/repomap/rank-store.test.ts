@@ -80,6 +80,16 @@ describe('rankings kept across processes', () => {
     expectSameRanking(after.result, rankDefinitions(tags, OPTIONS));
   });
 
+  it('takes them after a new call of a name no file defines (a library function)', async () => {
+    const root = tempDir();
+    const { tags, edit } = tree();
+    await rankInNewProcess(root, tags);
+    edit('pkg/module_004.ts', (text) => `${text}\nexport const parsed = JSON.parse(someLibraryReader.readEverything());\n`);
+    const after = await rankInNewProcess(root, tags);
+    expect(after.work?.stored).toBe(true);
+    expectSameRanking(after.result, rankDefinitions(tags, OPTIONS));
+  });
+
   it.each([
     ['a new reference to a name defined elsewhere', 'src/logging/logger.ts', (text: string) => `${text}\nexport const other = calculateInvoiceTotal([1]);\n`],
     ['one more use of a name it already references', 'pkg/main.ts', (text: string) => text.replace('export function run(): void {', 'export function run(): void {\n  new Service1Manager();')],
