@@ -9,11 +9,10 @@ import type { NameIndex } from './name-index.js';
  */
 export const RANKING_VERSION = 1;
 
-/** What the file graph, the power iteration and the definition ranks read, and nothing else. */
+/** What the power iteration and the definition ranks read besides the graph (graphDigest). */
 export interface RankingInputs {
-  readonly index: NameIndex;
-  /** Each name's weight multiplier (rank.ts nameMultipliers): the names' texts enter only through it. */
-  readonly multipliers: Float64Array;
+  /** graphDigest of the index and the multipliers. */
+  readonly graph: string;
   /** The chat files' ids, ascending: their rows weigh more. */
   readonly chat: readonly number[];
   /** The personalization vector, per file id. */
@@ -65,14 +64,14 @@ function definedNames({ definerStart, definerFiles }: NameIndex, multipliers: Fl
 }
 
 /**
- * sha256 over the files, each defined name's definers and multiplier, each file's references and
- * counts, the chat set, the personalization and the mentioned names: equal digests mean every row,
- * share and sum of a ranking from scratch would be the same numbers, so would its ranks. A few MB
- * of typed arrays hashed whole (milliseconds), where building the graph takes hundreds.
+ * sha256 over the files, each defined name's definers and multiplier (`multipliers`: rank.ts
+ * nameMultipliers, through which alone the names' texts count), each file's references and counts:
+ * a few MB of typed arrays hashed whole, milliseconds where building the graph takes hundreds. A
+ * ranker works it out once per index and multipliers, so a new chat set hashes only its own part.
  */
-export function rankingDigest({ index, multipliers, chat, teleport, mentionedIds, settings }: RankingInputs): string {
+export function graphDigest(index: NameIndex, multipliers: Float64Array): string {
   const hash = createHash('sha256');
-  hash.update(JSON.stringify([RANKING_VERSION, settings, index.files.length]));
+  hash.update(JSON.stringify([RANKING_VERSION, index.files.length]));
   hash.update(index.files.join('\0'));
   hash.update('\0');
   const defined = definedNames(index, multipliers);
@@ -80,6 +79,16 @@ export function rankingDigest({ index, multipliers, chat, teleport, mentionedIds
   addNumbers(hash, defined.multipliers);
   addNumbers(hash, index.definerFiles);
   addNumbers(hash, packedReferences(index));
+  return hash.digest('hex');
+}
+
+/**
+ * The graph's digest with the chat set, the personalization and the mentioned names: equal digests
+ * mean every row, share and sum of a ranking from scratch would be the same numbers, so would its ranks.
+ */
+export function rankingDigest({ graph, chat, teleport, mentionedIds, settings }: RankingInputs): string {
+  const hash = createHash('sha256');
+  hash.update(JSON.stringify([RANKING_VERSION, settings, graph]));
   addNumbers(hash, Int32Array.from(chat));
   addNumbers(hash, teleport);
   addNumbers(hash, Int32Array.from(mentionedIds));

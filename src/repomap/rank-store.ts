@@ -18,6 +18,8 @@ const FORMAT = 'tandem-ranks';
 const ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1 ? 'le' : 'be';
 /** A few chat sets per repository; a big tree's entry is ~1 MB. */
 export const RANK_STORE_ENTRIES = 4;
+/** A ranking is written this long after the last one, unless flush() comes first. */
+const WRITE_DELAY_MS = 1000;
 /** The header line is small (a few entries); a longer first line is not a header. */
 const HEADER_MAX_BYTES = 4096;
 
@@ -30,12 +32,12 @@ export interface StoredRanking {
 export interface RankStore {
   /** The ranking kept under `digest`, when its sizes are the expected ones. */
   get(digest: string, files: number, slots: number): StoredRanking | undefined;
-  /** Remembered now and written in the background. */
+  /** Remembered now; written once no ranking followed for a moment, or by flush(). */
   set(digest: string, ranking: StoredRanking): void;
 }
 
 export interface RankStoreFile extends RankStore {
-  /** Resolves once the write in progress (if any) is done. */
+  /** Writes what set() remembered, if not yet written; resolves once the file is written. */
   flush(): Promise<void>;
 }
 
@@ -63,6 +65,15 @@ export function openRankStore(root: string, reader: StateReader = createStateRea
     return entries;
   };
   let saving: Promise<void> = Promise.resolve();
+  let pending: NodeJS.Timeout | undefined;
+  const write = (): void => {
+    clearTimeout(pending);
+    pending = undefined;
+    const all = loaded();
+    const previous = saving;
+    // A failed write only costs the next process a ranking.
+    saving = previous.then(() => writeAtomically(file, encodeRankStore(all))).catch(() => {});
+  };
   return {
     get(digest, files, slots) {
       const all = loaded();
@@ -79,12 +90,16 @@ export function openRankStore(root: string, reader: StateReader = createStateRea
       all.delete(digest);
       all.set(digest, { files: ranking.ranks.length, slots: ranking.defRanks.length, ranking });
       while (all.size > RANK_STORE_ENTRIES) all.delete(all.keys().next().value ?? '');
-      // After the map is shown: encoding a big tree's entry takes a few ms. A failed write only costs the next process a ranking.
-      const previous = saving;
-      saving = new Promise<void>((resolve) => setImmediate(resolve)).then(() => previous)
-        .then(() => writeAtomically(file, encodeRankStore(all))).catch(() => {});
+      // Once the process is idle for a moment (or at flush): encoding a big tree's entries takes
+      // tens of ms, which maps asked for one after another (a new chat set, a new budget) would wait for.
+      clearTimeout(pending);
+      pending = setTimeout(write, WRITE_DELAY_MS);
+      pending.unref();
     },
-    flush: () => saving,
+    flush: () => {
+      if (pending !== undefined) write();
+      return saving;
+    },
   };
 }
 

@@ -8,7 +8,7 @@ import type { Tag } from './tag.js';
 import { pageRankAdjacency } from './pagerank.js';
 import type { WeightedAdjacency } from './in-edges.js';
 import { assembledFrom, assemble, buildAssembled, buildRow, flattened, overlaid, rowScratch, unchangedRows, wholeGraph, type Assembled, type EdgeRow, type RankGraph, type RefWeight } from './rank-graph.js';
-import { rankingDigest } from './rank-digest.js';
+import { graphDigest, rankingDigest } from './rank-digest.js';
 import type { RankStore } from './rank-store.js';
 
 export interface RankOptions {
@@ -296,6 +296,8 @@ export function createRanker(options: RankerOptions = {}): Ranker {
   let plainRows: (EdgeRow | undefined)[] = [];
   let chatRows: (EdgeRow | undefined)[] = [];
   let multipliers: { key: string; generation: number; values: Float64Array } | undefined;
+  // The rank store's digest of the index and multipliers, worked out once for both.
+  let graphKey: { index: NameIndex; multipliers: Float64Array; digest: string } | undefined;
   const rankings = new Map<string, Ranked>();
   // The base graph of the last ranking (dropped with the graph): a new chat set overlays its rows on it.
   let last: Assembled | undefined;
@@ -377,8 +379,11 @@ export function createRanker(options: RankerOptions = {}): Ranker {
       let stored = false;
       const fresh = ranked === undefined;
       if (ranked === undefined) {
-        const digest = store && rankingDigest({
-          index, multipliers: multipliers.values, chat: [...chat].sort((a, b) => a - b), teleport, mentionedIds, settings: WEIGHTS_TEXT,
+        if (store !== undefined && (graphKey?.index !== index || graphKey.multipliers !== multipliers.values)) {
+          graphKey = { index, multipliers: multipliers.values, digest: graphDigest(index, multipliers.values) };
+        }
+        const digest = graphKey && store && rankingDigest({
+          graph: graphKey.digest, chat: [...chat].sort((a, b) => a - b), teleport, mentionedIds, settings: WEIGHTS_TEXT,
         });
         const kept = digest === undefined ? undefined : store?.get(digest, index.files.length, index.definerFiles.length);
         if (kept !== undefined) {

@@ -3,7 +3,7 @@
 // a torn, foreign, planted or linked file reads as absent.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { appendFileSync, readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -119,6 +119,17 @@ describe('rankings kept across processes', () => {
     expect((await rankInNewProcess(root, fewer)).work?.stored).toBe(false);
     // The newest few chat sets are kept.
     expect((await rankInNewProcess(root, tags, { chatFiles: ['pkg/main.ts'] })).work?.stored).toBe(true);
+  });
+
+  it('writes a ranking at flush (or once no other followed for a moment), not while maps are asked for one after another', async () => {
+    const root = tempDir();
+    const { tags } = tree();
+    const store = openRankStore(root);
+    createRanker({ store }).rank(tags, OPTIONS);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(existsSync(rankStorePath(root))).toBe(false);
+    await store.flush();
+    expect(existsSync(rankStorePath(root))).toBe(true);
   });
 
   it(`keeps the newest ${RANK_STORE_ENTRIES} rankings`, async () => {
