@@ -17,6 +17,7 @@ import type { RepoMapStats } from '../src/repomap/repo-map.js';
 import { builtPaths, median, runNode } from './measure.js';
 import { listMapFiles } from '../src/repomap/list-files.js';
 import { mapStorePath } from '../src/repomap/map-store.js';
+import { rankStorePath } from '../src/repomap/rank-store.js';
 import { tagCachePath } from '../src/repomap/tag-cache.js';
 import { defaultTagThreads, languagesOf } from '../src/repomap/tags-pool.js';
 import { ensureGitRepo, generateTree, polyglotTree, realPythonTree, threeRenderersTree, type RealTree } from './repomap-trees.js';
@@ -48,6 +49,11 @@ export interface TreeResult {
   readonly coldMs: number;
   readonly warmMs: number;
   readonly touchedMs: number;
+  /**
+   * One file touched with a new reference (a call of a name another file defines): the graph changes,
+   * so no kept ranking applies (touchedMs: a change that moves no reference, ranks kept on disk apply).
+   */
+  readonly touchedRefsMs?: number;
   /** The touched file's own parse, as a fresh process pays it: grammar load, query compile, parse. */
   readonly ownParseMs: number;
   readonly ctagsMs: number;
@@ -131,6 +137,7 @@ async function freshColdMapPeakRssMb(tree: string, packageRoot: string, threads:
   const tagCacheDir = path.join(scratch, 'tag-cache');
   await rm(tagCachePath(tree), { force: true });
   await rm(mapStorePath(tree), { force: true });
+  await rm(rankStorePath(tree), { force: true });
   const script = [
     `const { createRepoMapPort } = await import(${JSON.stringify(adapter)});`,
     `const { get_encoding } = await import('tiktoken');`,
@@ -188,16 +195,37 @@ async function buildMap(tree: string, packageRoot: string, threads: number, chat
   return { text, stats: port.lastStats(), flush: () => port.flush() };
 }
 
+/**
+ * A line for the touched file that calls a name another file of its language defines, and it does
+ * not: appended, it adds edges to the file graph.
+ */
+async function referenceLine(tree: string, files: readonly string[], touched: string, queriesDir: string): Promise<string> {
+  const extension = path.extname(touched);
+  const extractor = createTagExtractor(createGrammarLoader(), queriesDir);
+  const own = new Set((await extractor.extract(touched, readFileSync(touched, 'utf8'))).map((tag) => tag.name));
+  // Files of the touched file's language first; any other file should none of them define a name.
+  const candidates = [...files.filter((file) => path.extname(file) === extension), ...files.filter((file) => path.extname(file) !== extension)];
+  for (const file of candidates.slice(0, 200)) {
+    const full = path.join(tree, file);
+    if (full === touched) continue;
+    const defined = (await extractor.extract(full, readFileSync(full, 'utf8'))).find((tag) => tag.role === 'def' && /^[A-Za-z_]\w{3,}$/.test(tag.name) && !own.has(tag.name));
+    if (defined !== undefined) return `\n${defined.name}()\n`;
+  }
+  return '\n';
+}
+
 /** The budget of the "new budget" row: small, so the fit has to search. */
 const NEW_BUDGET = 256;
 
 /**
  * One long-lived process (a chat): a map for the first chat file, then timed in turn a map for a new
  * chat-file set, a map at a new budget, and a map after one file is touched. Its first map is built
- * with no map kept on disk, so it ranks (a map shown from disk ranks nothing).
+ * with no map or ranking kept on disk, so it ranks (a map shown from disk ranks nothing).
  */
 async function sameProcessRound(tree: string, packageRoot: string, threads: number, files: readonly string[], touched: string, countTokens: (text: string) => number, tagCacheDir: string) {
   await rm(mapStorePath(tree), { force: true });
+  // Nor ranks kept on disk: its first map builds the graph, which the later maps reuse.
+  await rm(rankStorePath(tree), { force: true });
   const port = createRepoMapPort({
     root: tree, packageRoot, threads, tokens: { count: countTokens }, tokenizer: () => 'o200k_base', refreshMode: 'always', emit: () => {}, tagCacheDir,
   });
@@ -250,15 +278,17 @@ async function benchTree({ label, path: tree, role: treeRole }: RealTree, origin
   const switched = files.filter((_, i) => i % 10 === 5);
   const touched = path.join(tree, files[Math.floor(files.length / 2)] ?? '');
   const original = await readFile(touched);
+  const newReference = await referenceLine(tree, files, touched, queriesDir);
   const tagsOut = path.join(os.tmpdir(), `tandem-bench-ctags-${process.pid}`);
   // Rounds of cold, warm, touched and ctags one after another, so each figure's median and its
   // reference's come from the same stretch of time on a shared machine.
-  const rounds: { cold: number; warm: number; touched: number; ctags: number; sameTouched: number; newChat: number; newBudget: number; secondClone?: number; branchSwitch?: number }[] = [];
+  const rounds: { cold: number; warm: number; touched: number; touchedRefs: number; ctags: number; sameTouched: number; newChat: number; newBudget: number; secondClone?: number; branchSwitch?: number }[] = [];
   let stats: RepoMapStats | undefined;
   let peakRssMb = 0;
   for (let round = 0; round < options.rounds; round++) {
     await rm(tagCachePath(tree), { force: true });
     await rm(mapStorePath(tree), { force: true });
+    await rm(rankStorePath(tree), { force: true });
     await rm(tagCacheDir, { recursive: true, force: true });
     // Each build writes its caches after its map is done; the next build (a new process) needs them.
     const cold = await timed(build);
@@ -271,12 +301,15 @@ async function benchTree({ label, path: tree, role: treeRole }: RealTree, origin
     await appendFile(touched, '\n');
     const after = await timed(build);
     await after.value.flush();
+    await appendFile(touched, newReference);
+    const afterRefs = await timed(build);
+    await afterRefs.value.flush();
     await writeFile(touched, original);
     const same = await sameProcessRound(tree, options.packageRoot, options.threads, files, touched, countTokens, tagCacheDir);
     const ctags = await timed(() => run('ctags', ['-R', '-f', tagsOut, '.'], { cwd: tree, maxBuffer: 64 * 1024 * 1024 }));
     await rm(tagsOut, { force: true });
     const second = clone === undefined ? undefined : await secondCloneRound(clone, switched, round, buildIn);
-    rounds.push({ cold: cold.ms, warm: warm.ms, touched: after.ms, ctags: ctags.ms, sameTouched: same.touched, newChat: same.newChat, newBudget: same.newBudget, ...second });
+    rounds.push({ cold: cold.ms, warm: warm.ms, touched: after.ms, touchedRefs: afterRefs.ms, ctags: ctags.ms, sameTouched: same.touched, newChat: same.newChat, newBudget: same.newBudget, ...second });
   }
   await rm(tagCacheDir, { recursive: true, force: true });
   const mid = (pick: (r: (typeof rounds)[number]) => number): number => median(rounds.map(pick));
@@ -296,6 +329,7 @@ async function benchTree({ label, path: tree, role: treeRole }: RealTree, origin
     coldMs,
     warmMs: mid((r) => r.warm),
     touchedMs: mid((r) => r.touched),
+    touchedRefsMs: mid((r) => r.touchedRefs),
     ownParseMs: ownParse.ms,
     ctagsMs: mid((r) => r.ctags),
     peakRssMb,
@@ -321,10 +355,14 @@ async function benchTree({ label, path: tree, role: treeRole }: RealTree, origin
 async function secondCloneRound(clone: string, switched: readonly string[], round: number, buildIn: (root: string, withListing: boolean) => ReturnType<typeof buildMap>): Promise<{ secondClone: number; branchSwitch: number }> {
   await rm(tagCachePath(clone), { force: true });
   await rm(mapStorePath(clone), { force: true });
+  await rm(rankStorePath(clone), { force: true });
   const second = await timed(() => buildIn(clone, true));
   await second.value.flush();
   const originals = await Promise.all(switched.map((file) => readFile(path.join(clone, file))));
   await Promise.all(switched.map((file) => appendFile(path.join(clone, file), `\n# branch ${process.pid}-${round}\n`)));
+  // A real switch changes code, so the second clone's kept ranking would not apply; a comment changes
+  // no reference, so it would. Removed, so the row goes on measuring a switch's ranking.
+  await rm(rankStorePath(clone), { force: true });
   try {
     const afterSwitch = await timed(() => buildIn(clone, true));
     await afterSwitch.value.flush();
@@ -335,7 +373,7 @@ async function secondCloneRound(clone: string, switched: readonly string[], roun
 }
 
 export function formatReport(report: RepoMapBenchReport): string {
-  const header = 'tree                          files     MB    tags  cold ms  warm ms  touch ms  1 parse  ctags ms  cold/ctags  warm/ctags  touch/ctags  files/s   MB/s  peak RSS MB';
+  const header = 'tree                          files     MB    tags  cold ms  warm ms  touch ms  refs ms  1 parse  ctags ms  cold/ctags  warm/ctags  touch/ctags  files/s   MB/s  peak RSS MB';
   const rows = report.results.map((r) =>
     [
       r.tree.padEnd(28).slice(0, 28),
@@ -345,6 +383,7 @@ export function formatReport(report: RepoMapBenchReport): string {
       r.coldMs.toFixed(0).padStart(8),
       r.warmMs.toFixed(0).padStart(8),
       r.touchedMs.toFixed(0).padStart(9),
+      (r.touchedRefsMs ?? 0).toFixed(0).padStart(8),
       r.ownParseMs.toFixed(0).padStart(8),
       r.ctagsMs.toFixed(0).padStart(9),
       (r.coldMs / r.ctagsMs).toFixed(2).padStart(11),

@@ -7,6 +7,7 @@ import type { RepoMapPort, TokenCounter } from '../coders/ports.js';
 import { createMapSource } from '../repomap/map-source.js';
 import { budgetGrowthOf, storedMaps, type StoredMapShape } from '../repomap/map-policy.js';
 import { createRepoMap, findMentions, type MapRefreshMode, type RepoMapStats } from '../repomap/repo-map.js';
+import { openRankStore } from '../repomap/rank-store.js';
 import { openSharedTags } from '../repomap/shared-tags.js';
 import { createTagsPool, defaultTagThreads, type ProgressCallback } from '../repomap/tags-pool.js';
 import { definitionKinds, type PackedTags } from '../repomap/packed-tags.js';
@@ -97,6 +98,8 @@ export function createRepoMapPort(options: RepoMapAdapterOptions): RepoMapHandle
   const { tokenizer } = options;
   const shape = (): StoredMapShape => ({ version, tokenizer: tokenizer?.() ?? '', noFilesMultiplier: options.noFilesMultiplier, contextWindow: options.contextWindow, subtree: options.subtree });
   const stored = tokenizer ? storedMaps(root, source, shape, options.stateReader) : undefined;
+  // Read only when a ranking is needed (a map shown from maps.cache ranks nothing).
+  const rankStore = openRankStore(root, options.stateReader);
   const map = createRepoMap({
     listFiles: listed,
     collectTags: collect,
@@ -107,6 +110,7 @@ export function createRepoMapPort(options: RepoMapAdapterOptions): RepoMapHandle
     refreshMode: options.refreshMode,
     budgetGrowth: budgetGrowthOf(options.noFilesMultiplier, options.contextWindow),
     stored: stored?.maps,
+    rankStore,
   });
   return {
     async get(request) {
@@ -143,6 +147,7 @@ export function createRepoMapPort(options: RepoMapAdapterOptions): RepoMapHandle
     flush: async () => {
       await source.flush();
       await stored?.save();
+      await rankStore.flush();
     },
     lastStats: () => map.lastStats(),
   };

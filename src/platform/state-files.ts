@@ -11,6 +11,7 @@ export const STATE_CAPS = {
   sessionLog: 64 * 1024 * 1024,
   tagsCache: 256 * 1024 * 1024,
   mapsCache: 16 * 1024 * 1024,
+  ranksCache: 64 * 1024 * 1024,
   inputHistory: 4 * 1024 * 1024,
   journal: 256 * 1024 * 1024,
   lock: 4096,

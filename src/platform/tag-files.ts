@@ -50,11 +50,11 @@ export async function appendText(file: string, text: string): Promise<void> {
 }
 
 /** Temp file in the same folder, then rename: readers see the old file or the new, never half. */
-export async function writeAtomically(file: string, content: string | Iterable<string>): Promise<void> {
+export async function writeAtomically(file: string, content: string | Uint8Array | Iterable<string>): Promise<void> {
   await mkdir(path.dirname(file), { recursive: true });
   const temp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
   try {
-    await writeFile(temp, typeof content === 'string' ? content : chunks(content), 'utf8');
+    await writeFile(temp, typeof content === 'string' || content instanceof Uint8Array ? content : chunks(content), 'utf8');
     await rename(temp, file);
   } catch (error) {
     await rm(temp, { force: true });

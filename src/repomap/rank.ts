@@ -8,6 +8,8 @@ import type { Tag } from './tag.js';
 import { pageRankAdjacency } from './pagerank.js';
 import type { WeightedAdjacency } from './in-edges.js';
 import { assembledFrom, assemble, buildAssembled, buildRow, flattened, overlaid, rowScratch, unchangedRows, wholeGraph, type Assembled, type EdgeRow, type RankGraph, type RefWeight } from './rank-graph.js';
+import { graphDigest, rankingDigest } from './rank-digest.js';
+import type { RankStore } from './rank-store.js';
 
 export interface RankOptions {
   /** Files in the chat: personalized, their references weigh more, their definitions are left out. */
@@ -51,6 +53,9 @@ export const RANK_WEIGHTS = {
   referencedFromChat: 50,
   descriptiveMinLength: 8,
 } as const;
+
+/** The weights as the rank store's digest takes them. */
+const WEIGHTS_TEXT = JSON.stringify(RANK_WEIGHTS);
 
 function isDescriptive(name: string): boolean {
   if (name.length < RANK_WEIGHTS.descriptiveMinLength) return false;
@@ -233,15 +238,27 @@ export interface RankWork {
   readonly indexed: boolean;
   /** Rows of the file graph built; the other rows were kept. */
   readonly rowsBuilt: number;
-  /** The power iteration ran (false: same graph, same personalization as a ranking kept). */
+  /** The power iteration ran (false: same graph, same personalization as a ranking kept, or ranks from the store). */
   readonly ranked: boolean;
+  /** The ranks came from the rank store (an earlier process's ranking of the very same inputs). */
+  readonly stored: boolean;
 }
 
 /** File ranks and definition ranks for one graph and one personalization. */
 interface Ranked {
-  readonly graph: RankGraph;
+  /** Undefined when the ranks came from the store: built only should the adjacency be asked for. */
+  readonly graph: RankGraph | undefined;
+  readonly weigh: RefWeight;
   readonly ranks: Float64Array;
   readonly defRanks: Float64Array;
+}
+
+export interface RankerOptions {
+  /**
+   * Rankings kept across processes: a ranking whose inputs' digest (rank-digest.ts) is found there
+   * takes its ranks, bit for bit those a ranking from scratch computes, without building the graph.
+   */
+  readonly store?: RankStore;
 }
 
 export interface Ranker {
@@ -269,7 +286,8 @@ function sameTags(before: ReadonlyMap<string, FileTags>, after: ReadonlyMap<stri
  * result is identical (not merely close): the power iteration, whose stopping point depends on where
  * it starts, always starts from the same uniform vector.
  */
-export function createRanker(): Ranker {
+export function createRanker(options: RankerOptions = {}): Ranker {
+  const { store } = options;
   let tags: ReadonlyMap<string, FileTags> | undefined;
   let index: NameIndex | undefined;
   // Bumped whenever any row's inputs change: rankings of older graphs are dropped.
@@ -278,6 +296,8 @@ export function createRanker(): Ranker {
   let plainRows: (EdgeRow | undefined)[] = [];
   let chatRows: (EdgeRow | undefined)[] = [];
   let multipliers: { key: string; generation: number; values: Float64Array } | undefined;
+  // The rank store's digest of the index and multipliers, worked out once for both.
+  let graphKey: { index: NameIndex; multipliers: Float64Array; digest: string } | undefined;
   const rankings = new Map<string, Ranked>();
   // The base graph of the last ranking (dropped with the graph): a new chat set overlays its rows on it.
   let last: Assembled | undefined;
@@ -302,6 +322,38 @@ export function createRanker(): Ranker {
     return { index: next, indexed: true };
   };
 
+  /** Builds (or patches) the graph and ranks it: rows kept from earlier rankings are reused. */
+  const rankAfresh = (index: NameIndex, chat: ReadonlySet<number>, weigh: RefWeight, teleport: Float64Array, mentionedIds: readonly number[]): { ranked: Ranked; rowsBuilt: number } => {
+    let rowsBuilt = 0;
+    const scratch = rowScratch(index.files.length);
+    const keptAny = index.files.some((_file, source) => (chat.has(source) ? chatRows : plainRows)[source] !== undefined);
+    let graph: RankGraph;
+    if (keptAny) {
+      const rows = index.files.map((_file, source) => {
+        const kept = chat.has(source) ? chatRows : plainRows;
+        let row = kept[source];
+        if (row === undefined) {
+          row = buildRow(index, weigh, source, scratch);
+          kept[source] = row;
+          rowsBuilt++;
+        }
+        return row;
+      });
+      // The rows that are not the last graph's own stand in for its rows; without a last graph,
+      // the kept rows become views of a new one's arrays: the graph is held once, not twice.
+      graph = overlaid(last, rows) ?? wholeGraph(assembledFrom(assemble(rows)));
+    } else {
+      // Nothing kept (a first ranking): every row straight into the adjacency.
+      graph = wholeGraph(buildAssembled(index, weigh, scratch));
+      rowsBuilt = index.files.length;
+    }
+    if (graph.base !== last) graph.base.rows.forEach((view, source) => ((chat.has(source) ? chatRows : plainRows)[source] = view));
+    last = graph.base;
+    const { adjacency, inEdges } = graph.base;
+    const ranks = pageRankAdjacency(adjacency, { personalization: teleport, inEdges, dangling: graph.dangling, overrides: graph.overrides }).ranks;
+    return { ranked: { graph, weigh, ranks, defRanks: definitionRanks(index, weigh, ranks, mentionedIds) }, rowsBuilt };
+  };
+
   return {
     rank(tagsByFile, options) {
       const { index, indexed } = refreshIndex(tagsByFile);
@@ -324,40 +376,30 @@ export function createRanker(): Ranker {
       const rankingKey = `${[...chat].sort((a, b) => a - b).join(',')}|${teleport.join(',')}`;
       let ranked = rankings.get(rankingKey);
       let rowsBuilt = 0;
+      let stored = false;
       const fresh = ranked === undefined;
       if (ranked === undefined) {
-        const scratch = rowScratch(index.files.length);
-        const keptAny = index.files.some((_file, source) => (chat.has(source) ? chatRows : plainRows)[source] !== undefined);
-        let graph: RankGraph;
-        if (keptAny) {
-          const rows = index.files.map((_file, source) => {
-            const kept = chat.has(source) ? chatRows : plainRows;
-            let row = kept[source];
-            if (row === undefined) {
-              row = buildRow(index, weigh, source, scratch);
-              kept[source] = row;
-              rowsBuilt++;
-            }
-            return row;
-          });
-          // The rows that are not the last graph's own stand in for its rows; without a last graph,
-          // the kept rows become views of a new one's arrays: the graph is held once, not twice.
-          graph = overlaid(last, rows) ?? wholeGraph(assembledFrom(assemble(rows)));
-        } else {
-          // Nothing kept (a first ranking): every row straight into the adjacency.
-          graph = wholeGraph(buildAssembled(index, weigh, scratch));
-          rowsBuilt = index.files.length;
+        if (store !== undefined && (graphKey?.index !== index || graphKey.multipliers !== multipliers.values)) {
+          graphKey = { index, multipliers: multipliers.values, digest: graphDigest(index, multipliers.values) };
         }
-        if (graph.base !== last) graph.base.rows.forEach((view, source) => ((chat.has(source) ? chatRows : plainRows)[source] = view));
-        last = graph.base;
-        const { adjacency, inEdges } = graph.base;
-        const ranks = pageRankAdjacency(adjacency, { personalization: teleport, inEdges, dangling: graph.dangling, overrides: graph.overrides }).ranks;
-        ranked = { graph, ranks, defRanks: definitionRanks(index, weigh, ranks, mentionedIds) };
+        const digest = graphKey && store && rankingDigest({
+          graph: graphKey.digest, chat: [...chat].sort((a, b) => a - b), teleport, mentionedIds, settings: WEIGHTS_TEXT,
+        });
+        const kept = digest === undefined ? undefined : store?.get(digest, index.files.length, index.definerFiles.length);
+        if (kept !== undefined) {
+          ranked = { graph: undefined, weigh, ...kept };
+          stored = true;
+        } else {
+          const afresh = rankAfresh(index, chat, weigh, teleport, mentionedIds);
+          ranked = afresh.ranked;
+          rowsBuilt = afresh.rowsBuilt;
+          if (digest !== undefined) store?.set(digest, { ranks: ranked.ranks, defRanks: ranked.defRanks });
+        }
       }
       rankings.delete(rankingKey);
       rankings.set(rankingKey, ranked);
       while (rankings.size > RANKINGS_KEPT) rankings.delete(rankings.keys().next().value ?? '');
-      work = { indexed, rowsBuilt, ranked: fresh };
+      work = { indexed, rowsBuilt, ranked: fresh && !stored, stored };
       // Same index and ranking (a new budget, a repeated request): the items of a limit at least as
       // high are these items' first ones, as topDefinitions promises.
       if (result?.index === index && result.ranked === ranked) {
@@ -396,7 +438,7 @@ export function rankDefinitions(tagsByFile: ReadonlyMap<string, FileTags>, optio
   return createRanker().rank(tagsByFile, options);
 }
 
-function rankedItems(index: NameIndex, chat: ReadonlySet<number>, { graph, ranks, defRanks }: Ranked, limit: number | undefined): RankResult {
+function rankedItems(index: NameIndex, chat: ReadonlySet<number>, { graph, weigh, ranks, defRanks }: Ranked, limit: number | undefined): RankResult {
   // The definitions outside the chat (by index) and their ranks, as numbers.
   const shown = new Int32Array(index.defFile.length);
   const shownRanks = new Float64Array(index.defFile.length);
@@ -427,7 +469,7 @@ function rankedItems(index: NameIndex, chat: ReadonlySet<number>, { graph, ranks
     },
     // One adjacency of the graph's base and its standing-in rows.
     get adjacency(): WeightedAdjacency {
-      adjacency ??= flattened(graph);
+      adjacency ??= flattened(graph ?? wholeGraph(buildAssembled(index, weigh, rowScratch(index.files.length))));
       return adjacency;
     },
   };

@@ -2,7 +2,8 @@
 // maps per request inputs (in memory, and on disk across processes) and refreshing them per --map-refresh.
 
 import { tagCount, type FileTags } from './packed-tags.js';
-import { createRanker } from './rank.js';
+import { createRanker, type RankWork } from './rank.js';
+import type { RankStore } from './rank-store.js';
 import { createMapRenderer, type KeptView } from './render.js';
 import { effectiveBudget, fitToBudget, type BudgetGrowth, type FitResult } from './budget.js';
 import type { RankedItem } from './rank.js';
@@ -42,6 +43,8 @@ export interface RepoMapDeps {
   readonly cacheEntries?: number;
   /** Maps kept across processes, looked up before any tag is collected. */
   readonly stored?: StoredMaps;
+  /** Rankings kept across processes (rank-store.ts): a ranking of unchanged inputs takes their ranks. */
+  readonly rankStore?: RankStore;
 }
 
 /** Rendered maps on disk (see map-store.ts), keyed by everything a map is built from. */
@@ -70,6 +73,8 @@ export interface RepoMapStats {
   readonly budget: number;
   readonly tokens: number;
   readonly buildMs: number;
+  /** What the ranking computed afresh (absent when nothing was ranked: a map from a cache). */
+  readonly ranking?: RankWork;
 }
 
 export interface RepoMap {
@@ -133,7 +138,7 @@ export function createRepoMap(deps: RepoMapDeps): RepoMap {
   let last: CachedMap | undefined;
   let stats: RepoMapStats | undefined;
   // Keeps the file graph and its ranks between builds: a touched file or a new chat set re-ranks what changed.
-  const ranker = createRanker();
+  const ranker = createRanker({ store: deps.rankStore });
   // The files the last build rendered: the next one reads only those whose tags changed.
   let rendered: ReadonlyMap<string, KeptView> | undefined;
   // Token counts of rendered blocks, for the tokenizer they were counted with.
@@ -183,6 +188,7 @@ export function createRepoMap(deps: RepoMapDeps): RepoMap {
       budget,
       tokens: fit.tokens,
       buildMs: deps.now() - started,
+      ranking: ranker.lastWork(),
     };
     return { text: fit.text, fileList: files.join('\0'), stats: entryStats, tagsByFile };
   };

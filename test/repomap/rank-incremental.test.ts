@@ -108,12 +108,12 @@ describe('createRanker', () => {
     const ranker = createRanker();
     const options = { chatFiles: ['src/app.ts'] };
     ranker.rank(tags, options);
-    expect(ranker.lastWork()).toEqual({ indexed: true, rowsBuilt: Object.keys(REAL_ISH).length, ranked: true });
+    expect(ranker.lastWork()).toEqual({ indexed: true, rowsBuilt: Object.keys(REAL_ISH).length, ranked: true, stored: false });
 
     texts.set('pkg/module_004.ts', `\n\n${texts.get('pkg/module_004.ts') ?? ''}`);
     retag('pkg/module_004.ts');
     const moved = ranker.rank(tags, options);
-    expect(ranker.lastWork()).toEqual({ indexed: true, rowsBuilt: 0, ranked: false });
+    expect(ranker.lastWork()).toEqual({ indexed: true, rowsBuilt: 0, ranked: false, stored: false });
     // The moved file's definitions carry their new lines.
     const shifted = moved.items.find((item) => item.kind === 'def' && item.tag.path === 'pkg/module_004.ts');
     expect(shifted?.kind === 'def' ? shifted.tag.line : -1).toBeGreaterThanOrEqual(2);
@@ -121,14 +121,14 @@ describe('createRanker', () => {
     texts.set('src/logging/logger.ts', `${texts.get('src/logging/logger.ts') ?? ''}\nexport const other = calculateInvoiceTotal([1]);\n`);
     retag('src/logging/logger.ts');
     ranker.rank(tags, options);
-    expect(ranker.lastWork()).toEqual({ indexed: true, rowsBuilt: 1, ranked: true });
+    expect(ranker.lastWork()).toEqual({ indexed: true, rowsBuilt: 1, ranked: true, stored: false });
 
     // A new chat set: the same tags objects (no index), the rows of the files entering or leaving the chat.
     ranker.rank(tags, { chatFiles: ['pkg/main.ts'] });
-    expect(ranker.lastWork()).toEqual({ indexed: false, rowsBuilt: 2, ranked: true });
+    expect(ranker.lastWork()).toEqual({ indexed: false, rowsBuilt: 2, ranked: true, stored: false });
     // Back to the first chat set: its ranking is kept.
     ranker.rank(tags, options);
-    expect(ranker.lastWork()).toEqual({ indexed: false, rowsBuilt: 0, ranked: false });
+    expect(ranker.lastWork()).toEqual({ indexed: false, rowsBuilt: 0, ranked: false, stored: false });
   });
 
   it('gives each limit (budget) the items a ranking from scratch gives, from one ranking', () => {
