@@ -31,6 +31,8 @@ export interface RequestRunner {
   request(repo: BenchRepo, options?: { rssProbe?: string }): Promise<ChildRun>;
   /** The git processes one request on `repo` starts (counted by a `git` first on PATH that logs and runs the real one). */
   countGit(repo: BenchRepo): Promise<number>;
+  /** Empties the private HOME's caches (the user's shared tag cache among them): the next request maps cold. */
+  forgetUserCaches(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -119,6 +121,9 @@ export async function startRequestRunner(ctx: SectionContext, extraArgs: readonl
       await request(repo, { env: { ...env, PATH: `${counter.dir}${path.delimiter}${ctx.pathEnv}` } });
       await repo.reset();
       return (await readFile(counter.log, 'utf8')).split('\n').filter(Boolean).length;
+    },
+    async forgetUserCaches() {
+      await rm(path.join(home, '.cache'), { recursive: true, force: true });
     },
     async close() {
       await server.close();

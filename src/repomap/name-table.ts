@@ -168,31 +168,40 @@ export function sharesOneTable(packs: readonly PackedTags[]): boolean {
 }
 
 /**
- * A fresh table holding only the names `packs` use, in order of first use, and the packs remapped
- * to it: what the cache writes when it rewrites its file, dropping names of files gone since.
+ * A fresh table holding only the names `packs` use, in order of first use, and for each pack the map
+ * from its name ids to the table's (`remapOf(packed)[oldId]`), without copying the packs.
  */
-export function compactNames(packs: readonly PackedTags[]): { table: NameTable; packs: PackedTags[] } {
+export function compactNameIds(packs: readonly PackedTags[]): { table: NameTable; remapOf: (packed: PackedTags) => Int32Array } {
   const table = new NameTable();
   // Packs of one table map ids through an array; packs of separate tables must meet on equal strings.
   const viaArray = sharesOneTable(packs);
   const remaps = new Map<readonly string[], Int32Array>();
-  const remapped = packs.map((packed): PackedTags => {
+  for (const packed of packs) {
     let remap = remaps.get(packed.names);
     if (remap === undefined) {
       remap = new Int32Array(packed.names.length).fill(-1);
       remaps.set(packed.names, remap);
     }
-    const data = packed.data.slice();
-    for (let i = 0; i < data.length; i += 4) {
-      const old = data[i] ?? 0;
-      let id = remap[old] ?? -1;
-      if (id < 0) {
-        const name = packed.names[old] ?? '';
-        id = viaArray ? table.names.push(name) - 1 : table.idOf(name);
-        remap[old] = id;
-      }
-      data[i] = id;
+    for (let i = 0; i < packed.data.length; i += 4) {
+      const old = packed.data[i] ?? 0;
+      if ((remap[old] ?? -1) >= 0) continue;
+      const name = packed.names[old] ?? '';
+      remap[old] = viaArray ? table.names.push(name) - 1 : table.idOf(name);
     }
+  }
+  return { table, remapOf: (packed) => remaps.get(packed.names) ?? new Int32Array(0) };
+}
+
+/**
+ * A fresh table holding only the names `packs` use, in order of first use, and the packs remapped
+ * to it: what the cache writes when it rewrites its file, dropping names of files gone since.
+ */
+export function compactNames(packs: readonly PackedTags[]): { table: NameTable; packs: PackedTags[] } {
+  const { table, remapOf } = compactNameIds(packs);
+  const remapped = packs.map((packed): PackedTags => {
+    const remap = remapOf(packed);
+    const data = packed.data.slice();
+    for (let i = 0; i < data.length; i += 4) data[i] = remap[data[i] ?? 0] ?? 0;
     return { names: table.names, kinds: packed.kinds, data };
   });
   return { table, packs: remapped };

@@ -2,7 +2,7 @@
 // a second clone reads its tags in a few reads instead of one small file per source file, and its
 // name table takes the pack's names once instead of interning every file's names again.
 import { isUtf8 } from 'node:buffer';
-import { compactNames } from './name-table.js';
+import { compactNameIds } from './name-table.js';
 import { isWellFormed, type PackedTags } from './packed-tags.js';
 import type { TagStore } from '../platform/tag-store.js';
 
@@ -41,14 +41,15 @@ export interface PackHead {
  */
 export function encodePack(version: string, entries: readonly PackEntry[]): Buffer | null {
   if (entries.length === 0) return null;
-  const { table, packs } = compactNames(entries.map((entry) => entry.packed));
+  // Names are renumbered into the pack's table as the tuples are written: no remapped copy of every file's tags.
+  const { table, remapOf } = compactNameIds(entries.map((entry) => entry.packed));
   if (table.names.some((name) => name.includes('\0'))) return null;
   const kindLists = new Map<string, number>();
   let tuples = 0;
-  const rows = entries.map((entry, i) => {
+  const rows = entries.map((entry) => {
     const kinds = JSON.stringify(entry.packed.kinds);
     if (!kindLists.has(kinds)) kindLists.set(kinds, kindLists.size);
-    const count = (packs[i]?.data.length ?? 0) / 4;
+    const count = entry.packed.data.length / 4;
     const row = [entry.lang, entry.blob, entry.size, kindLists.get(kinds) ?? 0, tuples, count] as const;
     tuples += count;
     return row;
@@ -63,11 +64,15 @@ export function encodePack(version: string, entries: readonly PackEntry[]): Buff
   head.copy(out, PACK_PREFIX_BYTES);
   names.copy(out, PACK_PREFIX_BYTES + head.length);
   let at = dataAt;
-  for (const packed of packs) {
+  for (const { packed } of entries) {
     const { data } = packed;
-    if (LITTLE_ENDIAN) out.set(new Uint8Array(data.buffer, data.byteOffset, data.byteLength), at);
-    else data.forEach((value, i) => out.writeInt32LE(value, at + i * 4));
-    at += data.byteLength;
+    const remap = remapOf(packed);
+    for (let i = 0; i < data.length; i += 4, at += 16) {
+      out.writeInt32LE(remap[data[i] ?? 0] ?? 0, at);
+      out.writeInt32LE(data[i + 1] ?? 0, at + 4);
+      out.writeInt32LE(data[i + 2] ?? 0, at + 8);
+      out.writeInt32LE(data[i + 3] ?? 0, at + 12);
+    }
   }
   return out;
 }
