@@ -45,7 +45,15 @@ const NAME_PREFIX = 'name.';
 const DEFINITION_PREFIX = 'definition.';
 // Leaves that name something, across grammars (identifier, type_identifier, field_identifier,
 // property_identifier, constant in Ruby, name in PHP...).
-const IDENTIFIER_TYPE = /(^|_)identifier$|^constant$|^name$/;
+export const IDENTIFIER_TYPE = /(^|_)identifier$|^constant$|^name$/;
+
+/**
+ * Languages with no tags query (queries/) whose grammars have no named node IDENTIFIER_TYPE
+ * matches either (test/repomap/tags-tagless.test.ts checks both): every file of theirs has no tags,
+ * so while the queries folder holds no query for one, its grammar is never loaded. A shell script in a small repository cost a 1.4 MB grammar
+ * compile (~70 ms, while other threads' grammar compiles waited) for nothing.
+ */
+export const TAGLESS_LANGUAGES: ReadonlySet<LanguageId> = new Set(['bash', 'elisp', 'embedded_template', 'systemrdl', 'vue']);
 const MAX_NAME_LENGTH = 200;
 
 interface Found { tag: Tag; pattern: number }
@@ -67,6 +75,18 @@ export function createTagExtractor(loader: GrammarLoader, queriesDir: string): T
     return { query, meanings: captureMeanings(query.captureNames) };
   };
 
+  // Only while no query of ours exists for the language (a queries folder of someone else's may hold one).
+  const taglessKnown = new Map<LanguageId, boolean>();
+  const tagless = (lang: LanguageId): boolean => {
+    if (!TAGLESS_LANGUAGES.has(lang)) return false;
+    let known = taglessKnown.get(lang);
+    if (known === undefined) {
+      known = !pathExists(path.join(queriesDir, `${lang}.scm`));
+      taglessKnown.set(lang, known);
+    }
+    return known;
+  };
+
   const queryFor = (lang: LanguageId): Promise<TagQuery | null> => {
     let pending = queries.get(lang);
     if (!pending) {
@@ -78,7 +98,7 @@ export function createTagExtractor(loader: GrammarLoader, queriesDir: string): T
 
   const extract = async (filePath: string, text: string): Promise<Tag[]> => {
     const lang = loader.languageForPath(filePath);
-    if (!lang) return [];
+    if (!lang || tagless(lang)) return [];
     const [parser, query] = await Promise.all([loader.parser(lang), queryFor(lang)]);
     const tree = parser.parse(text);
     if (!tree) return [];
@@ -93,6 +113,7 @@ export function createTagExtractor(loader: GrammarLoader, queriesDir: string): T
   // loads at once sometimes bind one grammar's symbols to the other's (seen: "bad export type").
   const prepare = async (languages: readonly LanguageId[]): Promise<void> => {
     for (const lang of languages) {
+      if (tagless(lang)) continue;
       await Promise.all([loader.parser(lang), queryFor(lang)]).catch(() => undefined);
     }
   };
