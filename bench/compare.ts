@@ -203,10 +203,12 @@ function abLine(values: readonly string[]): string {
     .trimEnd();
 }
 
+const percent = (fraction: number): string => `${Number((fraction * 100).toFixed(1))} %`;
+
 const describe = (build: BuildInfo): string => (build.commit ? `${build.label} (${build.commit})` : build.label);
 
 function verdictText(row: AbRow, threshold: number): string {
-  if (row.verdict === 'worse') return `WORSE > ${formatNumber(threshold * 100)} %`;
+  if (row.verdict === 'worse') return `WORSE > ${percent(threshold)}`;
   return row.verdict === 'within' ? '' : row.verdict;
 }
 
@@ -236,8 +238,8 @@ export function formatAbTable(report: AbReport): string {
   }
   const worse = worseRows(report);
   out.push('', worse.length === 0
-    ? `no row worse by more than ${formatNumber(report.threshold * 100)} %`
-    : `${worse.length} row${worse.length === 1 ? '' : 's'} worse by more than ${formatNumber(report.threshold * 100)} %: ${worse.map((w) => `${w.section}: ${w.row.metric}`).join('; ')}`);
+    ? `no row worse by more than ${percent(report.threshold)}`
+    : `${worse.length} row${worse.length === 1 ? '' : 's'} worse by more than ${percent(report.threshold)}: ${worse.map((w) => `${w.section}: ${w.row.metric}`).join('; ')}`);
   out.push('spread: the largest (max - min) / median among one build\'s rounds; rows without a ratio have no better or worse');
   return out.join('\n');
 }
