@@ -152,7 +152,7 @@ export interface AgainstBenchOptions extends Omit<BaselineOptions, 'ref'> {
 }
 
 export interface AgainstBenchResult {
-  /** The new build's usual report (each row from its middle round), as bench.json holds it. */
+  /** The new build's usual report (each section from its round nearest the medians), as bench.json holds it. */
   readonly report: BenchReport;
   readonly ab: AbReport;
 }

@@ -25,14 +25,24 @@ export function orientedRatio(before: number, after: number, direction: Directio
   return base === 0 ? Number.POSITIVE_INFINITY : worseWhenBig / base;
 }
 
-export type Verdict = 'worse' | 'better' | 'within' | 'not judged' | 'new' | 'removed';
+export type Verdict = 'worse' | 'worse?' | 'better' | 'better?' | 'within' | 'not judged' | 'new' | 'removed';
 
-/** `threshold` is a fraction (0.1 = 10 %): worse above 1 + t, better below 1 / (1 + t). */
-export function verdictOf(ratio: number | undefined, threshold: number): Verdict {
+/**
+ * `threshold` is a fraction (0.1 = 10 %): worse above 1 + t, better below 1 / (1 + t). `apart`: no
+ * round of one build lies within the range of the other's rounds. Past the threshold with overlapping
+ * rounds is only a suspicion (`worse?`): on a shared machine one slow round moves a median of two by
+ * 20 %, and an A/A run (the same code on both sides) flagged six rows so.
+ */
+export function verdictOf(ratio: number | undefined, threshold: number, apart = true): Verdict {
   if (ratio === undefined) return 'not judged';
-  if (ratio > 1 + threshold) return 'worse';
-  if (ratio < 1 / (1 + threshold)) return 'better';
+  if (ratio > 1 + threshold) return apart ? 'worse' : 'worse?';
+  if (ratio < 1 / (1 + threshold)) return apart ? 'better' : 'better?';
   return 'within';
+}
+
+/** Whether the two builds' rounds do not overlap at all (one value each: whether they differ). */
+export function roundsApart(before: readonly number[], after: readonly number[]): boolean {
+  return Math.min(...after) > Math.max(...before) || Math.max(...after) < Math.min(...before);
 }
 
 /**
@@ -70,43 +80,52 @@ export interface RowRounds {
   readonly unit: string;
   /** The row as each round measured it, in round order. */
   readonly rows: BenchRow[];
+  /** For each of `rows`, the index of its round in the results gathered. */
+  readonly rounds: number[];
 }
 
 /** The rows of one section over a build's rounds, in the order of their first appearance. */
 export function gatherRounds(results: readonly SectionResult[]): RowRounds[] {
-  const gathered: { metric: string; unit: string; rows: BenchRow[] }[] = [];
-  for (const result of results) {
-    if (result.error !== undefined) continue;
+  const gathered: { metric: string; unit: string; rows: BenchRow[]; rounds: number[] }[] = [];
+  results.forEach((result, round) => {
+    if (result.error !== undefined) return;
     const matches = matchRows(gathered, result.rows);
     result.rows.forEach((row, i) => {
       const at = matches[i]!;
-      if (at === -1) gathered.push({ metric: row.metric, unit: row.unit, rows: [row] });
+      if (at === -1) gathered.push({ metric: row.metric, unit: row.unit, rows: [row], rounds: [round] });
       else {
         gathered[at]!.rows.push(row);
+        gathered[at]!.rounds.push(round);
         // The latest text names the row (its figures are the latest run's).
         gathered[at]!.metric = row.metric;
       }
     });
-  }
+  });
   return gathered;
 }
 
 /**
- * The row of the middle round, so its value, reference, ratio and verdict stay one measurement's:
- * rounds ordered best to worst (no direction: by value), of two middle ones the worse.
+ * The index of the round nearest the medians: the least sum over its rows of |ln(value / median)|
+ * (rows with a figure <= 0 left out). A whole round, so a section's rows and their references stay
+ * one run's, as in a plain bench run.
  */
-export function middleRow(rows: readonly BenchRow[]): BenchRow {
-  const direction = directionOf(rows[0]!.unit);
-  const ordered = [...rows].sort((a, b) => (direction === 'higher-is-better' ? b.value - a.value : a.value - b.value));
-  return ordered[Math.floor(ordered.length / 2)]!;
+export function typicalRound(results: readonly SectionResult[]): number | undefined {
+  const scores = results.map((r) => (r.error === undefined ? 0 : Number.POSITIVE_INFINITY));
+  for (const row of gatherRounds(results)) {
+    const mid = median(row.rows.map((r) => r.value));
+    row.rows.forEach((r, i) => {
+      if (r.value > 0 && mid > 0) scores[row.rounds[i]!]! += Math.abs(Math.log(r.value / mid));
+    });
+  }
+  const best = Math.min(...scores);
+  return Number.isFinite(best) ? scores.indexOf(best) : undefined;
 }
 
-/** The usual section result of a build run several times: each row from its middle round. */
+/** The usual section result of a build run several times: its typical round. */
 export function mergeRounds(name: string, results: readonly SectionResult[]): SectionResult {
-  const ok = results.filter((r) => r.error === undefined);
-  const last = ok.at(-1);
-  if (last === undefined) return { name, rows: [], notes: [], error: results.at(-1)?.error ?? 'not run' };
-  return { ...last, name, rows: gatherRounds(ok).map((row) => middleRow(row.rows)) };
+  const round = typicalRound(results);
+  if (round === undefined) return { name, rows: [], notes: [], error: results.at(-1)?.error ?? 'not run' };
+  return { ...results[round]!, name };
 }
 
 export interface AbRow {
@@ -156,7 +175,7 @@ export function compareSection(name: string, before: readonly SectionResult[], a
       metric: row.metric, unit: row.unit, direction, before: beforeValues, after: afterValues, beforeMedian, afterMedian,
       ...(ratio === undefined ? {} : { ratio }),
       spread: Math.max(spreadOf(beforeValues), spreadOf(afterValues)),
-      verdict: verdictOf(ratio, threshold),
+      verdict: verdictOf(ratio, threshold, roundsApart(beforeValues, afterValues)),
     };
   });
   const removed = old.filter((_, j) => !matches.includes(j)).map((row): AbRow => {
@@ -209,6 +228,7 @@ const describe = (build: BuildInfo): string => (build.commit ? `${build.label} (
 
 function verdictText(row: AbRow, threshold: number): string {
   if (row.verdict === 'worse') return `WORSE > ${percent(threshold)}`;
+  if (row.verdict === 'worse?' || row.verdict === 'better?') return `${row.verdict} rounds overlap`;
   return row.verdict === 'within' ? '' : row.verdict;
 }
 
@@ -219,8 +239,20 @@ function abCells(section: string, row: AbRow, threshold: number): string[] {
   return [section, row.metric, figure(row.beforeMedian), figure(row.afterMedian), ratio, spread, verdictText(row, threshold)];
 }
 
-export function worseRows(report: AbReport): Array<{ section: string; row: AbRow }> {
-  return report.sections.flatMap((s) => s.rows.filter((row) => row.verdict === 'worse').map((row) => ({ section: s.name, row })));
+/** The rows of `verdict` (flagged: 'worse'), with their sections. */
+export function worseRows(report: AbReport, verdict: Verdict = 'worse'): Array<{ section: string; row: AbRow }> {
+  return report.sections.flatMap((s) => s.rows.filter((row) => row.verdict === verdict).map((row) => ({ section: s.name, row })));
+}
+
+function summary(report: AbReport): string[] {
+  const past = `by more than ${percent(report.threshold)}`;
+  const list = (rows: Array<{ section: string; row: AbRow }>): string => rows.map((w) => `${w.section}: ${w.row.metric}`).join('; ');
+  const worse = worseRows(report);
+  const unsure = worseRows(report, 'worse?');
+  return [
+    worse.length === 0 ? `no row worse ${past}` : `${worse.length} row${worse.length === 1 ? '' : 's'} worse ${past}: ${list(worse)}`,
+    ...(unsure.length === 0 ? [] : [`${unsure.length} more past it with overlapping rounds (worse?): ${list(unsure)}`]),
+  ];
 }
 
 export function formatAbTable(report: AbReport): string {
@@ -236,10 +268,9 @@ export function formatAbTable(report: AbReport): string {
     }
     for (const row of section.rows) out.push(abLine(abCells(section.name, row, report.threshold)));
   }
-  const worse = worseRows(report);
-  out.push('', worse.length === 0
-    ? `no row worse by more than ${percent(report.threshold)}`
-    : `${worse.length} row${worse.length === 1 ? '' : 's'} worse by more than ${percent(report.threshold)}: ${worse.map((w) => `${w.section}: ${w.row.metric}`).join('; ')}`);
+  out.push('', ...summary(report));
+  out.push(`WORSE: past the threshold, and every round of the new build worse than every round of the old; ` +
+    `worse?: past the threshold, but the rounds overlap (noise until more rounds say otherwise)`);
   out.push('spread: the largest (max - min) / median among one build\'s rounds; rows without a ratio have no better or worse');
   return out.join('\n');
 }

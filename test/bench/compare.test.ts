@@ -2,7 +2,7 @@
 // and builds, the middle round of the usual table, the table itself, and the --against arguments.
 import { describe, expect, it } from 'vitest';
 import {
-  compareSection, directionOf, formatAbTable, gatherRounds, matchRows, mergeRounds, middleRow, orientedRatio, verdictOf, worseRows,
+  compareSection, directionOf, formatAbTable, gatherRounds, matchRows, mergeRounds, orientedRatio, roundsApart, typicalRound, verdictOf, worseRows,
   type AbReport,
 } from '../../bench/compare.js';
 import type { BenchRow, SectionResult } from '../../bench/measure.js';
@@ -33,7 +33,15 @@ describe('directions', () => {
     expect(orientedRatio(5, 10, undefined)).toBeUndefined();
   });
 
-  it('flags past the threshold either way', () => {
+  it('flags past the threshold either way, only a suspicion when the rounds overlap', () => {
+    expect(verdictOf(1.11, 0.1, false)).toBe('worse?');
+    expect(verdictOf(0.5, 0.1, false)).toBe('better?');
+    expect(verdictOf(1.05, 0.1, false)).toBe('within');
+    expect(roundsApart([100, 110], [120, 125])).toBe(true);
+    expect(roundsApart([100, 110], [90, 95])).toBe(true);
+    expect(roundsApart([100, 130], [120, 125])).toBe(false);
+    expect(roundsApart([100, 110], [110, 125])).toBe(false);
+    expect(roundsApart([100], [101])).toBe(true);
     expect(verdictOf(1.11, 0.1)).toBe('worse');
     expect(verdictOf(1.1, 0.1)).toBe('within');
     expect(verdictOf(0.95, 0.1)).toBe('within');
@@ -63,20 +71,25 @@ describe('pairing rows', () => {
       failedRun('boom'),
       section([row('a', 12), row('b (2 of 2)', 6, 'requests'), row('c', 1)]),
     ]);
-    expect(gathered.map((g) => [g.metric, g.rows.map((r) => r.value)])).toEqual([['a', [10, 12]], ['b (2 of 2)', [5, 6]], ['c', [1]]]);
+    expect(gathered.map((g) => [g.metric, g.rows.map((r) => r.value), g.rounds])).toEqual([['a', [10, 12], [0, 2]], ['b (2 of 2)', [5, 6], [0, 2]], ['c', [1], [2]]]);
   });
 });
 
 describe('the usual table from several rounds', () => {
-  it('takes each row from its middle round, of two the worse, keeping value, reference and verdict together', () => {
-    const times = [130, 100, 115].map((v) => row('t', v, 'ms', { reference: { label: 'node', value: v / 2 }, ratio: 2, ok: v < 120 }));
-    expect(middleRow(times)).toBe(times[2]);
-    expect(middleRow([row('t', 100), row('t', 130)]).value).toBe(130);
-    expect(middleRow([row('r', 30, 'MB/s'), row('r', 20, 'MB/s')]).value).toBe(20);
-    expect(middleRow([row('n', 3, 'requests'), row('n', 4, 'requests')]).value).toBe(4);
+  it('takes the whole round nearest the medians, so a section\'s rows stay one run\'s', () => {
+    const rounds = [
+      section([row('node', 100), row('tandem', 300, 'ms', { reference: { label: 'node', value: 100 }, ratio: 3 })]),
+      section([row('node', 140), row('tandem', 330, 'ms', { reference: { label: 'node', value: 140 }, ratio: 2.36 })]),
+      section([row('node', 120), row('tandem', 310, 'ms', { reference: { label: 'node', value: 120 }, ratio: 2.58 })]),
+    ];
+    expect(typicalRound(rounds)).toBe(2);
+    expect(typicalRound([failedRun('x'), rounds[0]!])).toBe(1);
+    expect(typicalRound([failedRun('x')])).toBeUndefined();
+    // Figures of 0 or below (a difference of two RSS) leave the choice to the other rows.
+    expect(typicalRound([section([row('d', -5), row('t', 10)]), section([row('d', 50), row('t', 11)]), section([row('d', 0), row('t', 20)])])).toBe(1);
   });
 
-  it('merges rounds into one section result with the last good round\'s notes and details', () => {
+  it('merges rounds into that round\'s section result, notes and details included', () => {
     const merged = mergeRounds('demo', [
       { ...section([row('a', 10), row('b', 50, 'MB/s')]), details: { round: 1 } },
       { ...section([row('a', 30), row('b', 40, 'MB/s')]), details: { round: 2 } },
@@ -91,10 +104,10 @@ describe('the usual table from several rounds', () => {
 });
 
 describe('before and after', () => {
-  const before = [section([row('time', 100), row('rate', 50, 'MB/s'), row('count', 3, 'requests'), row('old row', 1)]),
-    section([row('time', 110), row('rate', 40, 'MB/s'), row('count', 3, 'requests'), row('old row', 1)])];
-  const after = [section([row('time', 125), row('rate', 50, 'MB/s'), row('count', 4, 'requests'), row('new row', 2)]),
-    section([row('time', 129), row('rate', 50, 'MB/s'), row('count', 4, 'requests'), row('new row', 2)])];
+  const before = [section([row('time', 100), row('rate', 50, 'MB/s'), row('count', 3, 'requests'), row('noisy', 100), row('old row', 1)]),
+    section([row('time', 110), row('rate', 40, 'MB/s'), row('count', 3, 'requests'), row('noisy', 200), row('old row', 1)])];
+  const after = [section([row('time', 125), row('rate', 51, 'MB/s'), row('count', 4, 'requests'), row('noisy', 190), row('new row', 2)]),
+    section([row('time', 129), row('rate', 51, 'MB/s'), row('count', 4, 'requests'), row('noisy', 250), row('new row', 2)])];
   const compared = compareSection('demo', before, after, 0.1);
   const byMetric = Object.fromEntries(compared.rows.map((r) => [r.metric, r]));
 
@@ -102,8 +115,9 @@ describe('before and after', () => {
     expect(byMetric['time']).toMatchObject({ before: [100, 110], after: [125, 129], beforeMedian: 105, afterMedian: 127, verdict: 'worse' });
     expect(byMetric['time']!.ratio).toBeCloseTo(127 / 105);
     expect(byMetric['time']!.spread).toBeCloseTo(10 / 105);
-    expect(byMetric['rate']).toMatchObject({ beforeMedian: 45, afterMedian: 50, verdict: 'better' });
-    expect(byMetric['rate']!.ratio).toBeCloseTo(0.9);
+    expect(byMetric['rate']).toMatchObject({ beforeMedian: 45, afterMedian: 51, verdict: 'better' });
+    expect(byMetric['rate']!.ratio).toBeCloseTo(45 / 51);
+    expect(byMetric['noisy']).toMatchObject({ beforeMedian: 150, afterMedian: 220, verdict: 'worse?' });
     expect(byMetric['count']).toMatchObject({ verdict: 'not judged', direction: undefined });
     expect(byMetric['count']!.ratio).toBeUndefined();
   });
@@ -133,12 +147,14 @@ describe('before and after', () => {
     const table = formatAbTable(report);
     expect(table).toContain('before = main (abc1234), after = this checkout (def5678); 2 rounds each');
     expect(table).toMatch(/demo\s+time\s+105 ms\s+127 ms\s+1\.21x\s+10%\s+WORSE > 10 %/);
-    expect(table).toMatch(/demo\s+rate\s+45\.0 MB\/s\s+50\.0 MB\/s\s+0\.90x\s+22%\s+better/);
+    expect(table).toMatch(/demo\s+rate\s+45\.0 MB\/s\s+51\.0 MB\/s\s+0\.88x\s+22%\s+better/);
     expect(table).toMatch(/demo\s+new row\s+2\.00 ms\s+new/);
     expect(table).toMatch(/demo\s+old row\s+1\.00 ms\s+removed/);
     expect(table).toContain('broken     before FAILED: exploded');
-    expect(table).toContain('1 row worse by more than 10 %: demo: time');
+    expect(table).toMatch(/demo\s+noisy\s+150 ms\s+220 ms\s+1\.47x\s+67%\s+worse\? rounds overlap/);
+    expect(table).toContain('1 row worse by more than 10 %: demo: time\n1 more past it with overlapping rounds (worse?): demo: noisy');
     expect(worseRows(report).map((w) => w.row.metric)).toEqual(['time']);
+    expect(worseRows(report, 'worse?').map((w) => w.row.metric)).toEqual(['noisy']);
     expect(formatAbTable({ ...report, sections: [] })).toContain('no row worse by more than 10 %');
   });
 });
