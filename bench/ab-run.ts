@@ -2,12 +2,12 @@
 // (before, after, before, after, ...), each run a child process of that build's own bench, so the two
 // builds meet the same stretch of a shared machine. Returns the new build's usual report and the
 // before/after comparison.
-import { spawn } from 'node:child_process';
 import type { Dirent } from 'node:fs';
 import { readdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { prepareBaseline, describeCheckout, type BaselineOptions } from './against.js';
+import { runInGroup } from './child-group.js';
 import { compareSection, mergeRounds, type AbReport, type BuildInfo } from './compare.js';
 import type { BenchRow, SectionResult } from './measure.js';
 import type { BenchReport } from './report.js';
@@ -121,22 +121,11 @@ export async function spawnSection(root: string, label: string, section: string,
   const reportFile = path.join(root, '.bench-cache', 'bench.json');
   await rm(reportFile, { force: true });
   const args = [path.join(root, 'dist', 'bench', 'run.js'), '--only', section, ...(options.quick ? ['--quick'] : [])];
-  const child = spawn(process.execPath, args, { cwd: root, env: options.env, stdio: ['ignore', 'ignore', 'pipe'], signal: options.signal });
-  let tail = '';
-  let pending = '';
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-    const lines = (pending + chunk).split('\n');
-    pending = lines.pop() ?? '';
-    for (const line of lines) options.log(`  [${label}] ${line}`);
-    tail = (tail + chunk).slice(-2000);
+  const { code, stderrTail } = await runInGroup(process.execPath, args, {
+    cwd: root, env: options.env, onStderrLine: (line) => options.log(`  [${label}] ${line}`), ...(options.signal ? { signal: options.signal } : {}),
   });
-  const code = await new Promise<number | null>((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', resolve);
-  });
-  if (pending) options.log(`  [${label}] ${pending}`);
-  const lastLine = tail.trim().split('\n').at(-1) ?? '';
-  if (code === 2 && /unknown section/.test(tail)) return { name: section, rows: [], notes: [], error: `no such section in this build (${lastLine})` };
+  const lastLine = stderrTail.trim().split('\n').at(-1) ?? '';
+  if (code === 2 && /unknown section/.test(stderrTail)) return { name: section, rows: [], notes: [], error: `no such section in this build (${lastLine})` };
   const text = await readFile(reportFile, 'utf8').catch(() => undefined);
   if (text === undefined) throw new Error(`the ${label} bench exited ${code} without a report: ${lastLine}`);
   return sectionFromReport(text, section) ?? { name: section, rows: [], notes: [], error: `the ${label} bench reported no section ${section}` };

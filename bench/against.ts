@@ -3,11 +3,11 @@
 // package-lock.json is the same (else `npm ci`), built, and removed again at the end; or the path of a
 // checkout already built, used as it is. Either way its bench cache is this checkout's, so trees are
 // fetched and generated once.
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { lstat, mkdtemp, readFile, realpath, rm, symlink, unlink } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { runInGroup } from './child-group.js';
 import type { BuildInfo } from './compare.js';
 
 export interface BaselineOptions {
@@ -42,20 +42,12 @@ interface CommandOptions {
   readonly signal?: AbortSignal;
 }
 
-/** Runs a command to its end; its output is kept (for the error) rather than shown. */
-function runCommand(command: string, args: readonly string[], options: CommandOptions): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'], signal: options.signal });
-    let out = '';
-    let err = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (err = (err + chunk).slice(-4000)));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      if (code === 0) resolve(out);
-      else reject(new BaselineError(`${command} ${args.join(' ')} exited ${code}: ${(err || out).trim().split('\n').slice(-5).join(' | ')}`));
-    });
-  });
+/** Runs a command to its end (in a group of its own, so stopping it stops npm's tsc too); fails on a non-zero exit. */
+async function runCommand(command: string, args: readonly string[], options: CommandOptions): Promise<string> {
+  const result = await runInGroup(command, args, { ...options, stdout: true });
+  if (result.code === 0) return result.stdout;
+  const output = (result.stderrTail || result.stdout).trim().split('\n').slice(-5).join(' | ');
+  throw new BaselineError(`${command} ${args.join(' ')} exited ${result.code}: ${output}`);
 }
 
 /** The checkout's commit, short, with `+` when tracked files differ from it; nothing outside git. */

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { clearRepoState, runAgainstBench, runInterleaved, sectionFromReport, type Side } from '../../bench/ab-run.js';
 import { BaselineError, prepareBaseline } from '../../bench/against.js';
+import { runInGroup } from '../../bench/child-group.js';
 import type { SectionResult } from '../../bench/measure.js';
 import { git, gitEnv, gitRepo, tempDir, writeFiles } from '../support/temp-repo.js';
 
@@ -38,6 +39,30 @@ describe('interleaving', () => {
     };
     await expect(runInterleaved({ sections: ['one'], rounds: 3, beforeEach: async () => {}, run, log: () => {}, signal: controller.signal }))
       .rejects.toThrow(/abort/i);
+  });
+});
+
+describe('a child in a group of its own', () => {
+  it('when stopped, stops what the child started too, and settles only once they are gone', async () => {
+    const controller = new AbortController();
+    let grandchild = 0;
+    const run = runInGroup('sh', ['-c', 'sleep 30 & echo $! >&2; wait'], {
+      cwd: tempDir('tandem-ab-group-'), env: gitEnv(), signal: controller.signal,
+      onStderrLine: (line) => {
+        grandchild = Number(line);
+        controller.abort();
+      },
+    });
+    await expect(run).rejects.toThrow(/abort/i);
+    expect(grandchild).toBeGreaterThan(0);
+    // Gone, or dead and waiting for a parent to reap it (this container's init may not).
+    const state = existsSync(`/proc/${grandchild}/stat`) ? readFileSync(`/proc/${grandchild}/stat`, 'utf8').split(') ')[1]?.[0] : 'gone';
+    expect(['gone', 'Z']).toContain(state);
+  });
+
+  it('reports the exit code, stdout and the end of stderr', async () => {
+    const result = await runInGroup('sh', ['-c', 'echo out; echo err >&2; exit 3'], { cwd: tempDir('tandem-ab-group-'), env: gitEnv(), stdout: true });
+    expect(result).toEqual({ code: 3, stdout: 'out\n', stderrTail: 'err\n' });
   });
 });
 
