@@ -55,9 +55,10 @@ export function formatTable(report: BenchReport): string {
   return out.join('\n');
 }
 
-export async function writeReport(cacheDir: string, report: BenchReport): Promise<string> {
+/** Writes `report` as JSON to `<cacheDir>/<name>` (bench.json; the before/after mode adds bench-ab.json). */
+export async function writeReport(cacheDir: string, report: unknown, name = 'bench.json'): Promise<string> {
   await mkdir(cacheDir, { recursive: true });
-  const file = path.join(cacheDir, 'bench.json');
+  const file = path.join(cacheDir, name);
   await writeFile(file, `${JSON.stringify(report, null, 2)}\n`);
   return file;
 }
