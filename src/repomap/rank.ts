@@ -10,6 +10,7 @@ import type { WeightedAdjacency } from './in-edges.js';
 import { assembledFrom, assemble, buildAssembled, buildRow, flattened, overlaid, rowScratch, unchangedRows, wholeGraph, type Assembled, type EdgeRow, type RankGraph, type RefWeight } from './rank-graph.js';
 import { graphDigest, rankingDigest } from './rank-digest.js';
 import type { RankStore } from './rank-store.js';
+import { definitionRanks, plainRefWeights, type PlainRefWeights } from './def-ranks.js';
 
 export interface RankOptions {
   /** Files in the chat: personalized, their references weigh more, their definitions are left out. */
@@ -84,6 +85,7 @@ function nameMultipliers(index: NameIndex, mentionedIds: readonly number[]): Flo
   return multipliers;
 }
 
+/** The graph rows' reference weight; def-ranks.ts computes the same products (keep the two alike). */
 function refWeigher(multipliers: Float64Array, chat: ReadonlySet<number>): RefWeight {
   return (fileId, nameId, count) =>
     (multipliers[nameId] ?? 0) * Math.sqrt(count) * (chat.has(fileId) ? RANK_WEIGHTS.referencedFromChat : 1);
@@ -129,43 +131,6 @@ function compareDefs(a: Candidate, b: Candidate): number {
   if (a.tag.path !== b.tag.path) return a.tag.path < b.tag.path ? -1 : 1;
   if (a.tag.line !== b.tag.line) return a.tag.line - b.tag.line;
   return a.tag.name < b.tag.name ? -1 : a.tag.name > b.tag.name ? 1 : 0;
-}
-
-/** Rank of each (name, defining file) pair, parallel to index.definerFiles. */
-function definitionRanks(index: NameIndex, weigh: RefWeight, fileRanks: Float64Array, mentionedIds: readonly number[]): Float64Array {
-  const ranks = new Float64Array(index.definerFiles.length);
-  const { definerStart } = index;
-  // One scratch row of weights for every file (plain loops, no arrays per file: this runs per map).
-  let weights = new Float64Array(64);
-  for (let source = 0; source < index.files.length; source++) {
-    const names = index.refNames[source] ?? [];
-    const counts = index.refCounts[source] ?? [];
-    if (names.length > weights.length) weights = new Float64Array(names.length * 2);
-    let total = 0;
-    for (let k = 0; k < names.length; k++) {
-      const nameId = names[k] ?? 0;
-      const weight = weigh(source, nameId, counts[k] ?? 1);
-      weights[k] = weight;
-      total += weight * ((definerStart[nameId + 1] ?? 0) - (definerStart[nameId] ?? 0));
-    }
-    if (total <= 0) continue;
-    const share = (fileRanks[source] ?? 0) / total;
-    for (let k = 0; k < names.length; k++) {
-      const nameId = names[k] ?? 0;
-      const end = definerStart[nameId + 1] ?? 0;
-      // The same product for every definer of the name: worked out once.
-      const add = share * (weights[k] ?? 0);
-      for (let slot = definerStart[nameId] ?? 0; slot < end; slot++) ranks[slot] = (ranks[slot] ?? 0) + add;
-    }
-  }
-  // A mentioned name may be referenced by no file at all; the request is then its only referrer.
-  for (const nameId of mentionedIds) {
-    const start = index.definerStart[nameId] ?? 0;
-    definersOf(index, nameId).forEach((fileId, k) => {
-      ranks[start + k] = (ranks[start + k] ?? 0) + (fileRanks[fileId] ?? 0) * RANK_WEIGHTS.mentionedName;
-    });
-  }
-  return ranks;
 }
 
 /**
@@ -299,6 +264,9 @@ export function createRanker(options: RankerOptions = {}): Ranker {
   // The rank store's digest of the index and multipliers, worked out once for both.
   let graphKey: { index: NameIndex; multipliers: Float64Array; digest: string } | undefined;
   const rankings = new Map<string, Ranked>();
+  // The references' weights outside the chat, for the index and multipliers they were worked out for.
+  let plain: PlainRefWeights | undefined;
+  let nameScratch = new Float64Array(0);
   // The base graph of the last ranking (dropped with the graph): a new chat set overlays its rows on it.
   let last: Assembled | undefined;
   let result: { index: NameIndex; ranked: Ranked; limit: number | undefined; value: RankResult } | undefined;
@@ -323,7 +291,7 @@ export function createRanker(options: RankerOptions = {}): Ranker {
   };
 
   /** Builds (or patches) the graph and ranks it: rows kept from earlier rankings are reused. */
-  const rankAfresh = (index: NameIndex, chat: ReadonlySet<number>, weigh: RefWeight, teleport: Float64Array, mentionedIds: readonly number[]): { ranked: Ranked; rowsBuilt: number } => {
+  const rankAfresh = (index: NameIndex, chat: ReadonlySet<number>, weigh: RefWeight, multipliers: Float64Array, teleport: Float64Array, mentionedIds: readonly number[]): { ranked: Ranked; rowsBuilt: number } => {
     let rowsBuilt = 0;
     const scratch = rowScratch(index.files.length);
     const keptAny = index.files.some((_file, source) => (chat.has(source) ? chatRows : plainRows)[source] !== undefined);
@@ -351,7 +319,12 @@ export function createRanker(options: RankerOptions = {}): Ranker {
     last = graph.base;
     const { adjacency, inEdges } = graph.base;
     const ranks = pageRankAdjacency(adjacency, { personalization: teleport, inEdges, dangling: graph.dangling, overrides: graph.overrides }).ranks;
-    return { ranked: { graph, weigh, ranks, defRanks: definitionRanks(index, weigh, ranks, mentionedIds) }, rowsBuilt };
+    if (plain?.index !== index || plain.multipliers !== multipliers) plain = plainRefWeights(index, multipliers);
+    if (nameScratch.length < index.definerStart.length - 1) nameScratch = new Float64Array(index.definerStart.length - 1);
+    const defRanks = definitionRanks(plain, chat, ranks, mentionedIds, {
+      chatFactor: RANK_WEIGHTS.referencedFromChat, mentionedFactor: RANK_WEIGHTS.mentionedName, scratch: nameScratch,
+    });
+    return { ranked: { graph, weigh, ranks, defRanks }, rowsBuilt };
   };
 
   return {
@@ -390,7 +363,7 @@ export function createRanker(options: RankerOptions = {}): Ranker {
           ranked = { graph: undefined, weigh, ...kept };
           stored = true;
         } else {
-          const afresh = rankAfresh(index, chat, weigh, teleport, mentionedIds);
+          const afresh = rankAfresh(index, chat, weigh, multipliers.values, teleport, mentionedIds);
           ranked = afresh.ranked;
           rowsBuilt = afresh.rowsBuilt;
           if (digest !== undefined) store?.set(digest, { ranks: ranked.ranks, defRanks: ranked.defRanks });
