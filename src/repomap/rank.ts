@@ -171,8 +171,9 @@ export function nthSmallest(values: Float64Array, n: number): number {
  * definitions of a big tree are referenced by no file (rank 0): when enough ranks are positive, the
  * cut lies among them, and only they are searched.
  */
-function limitRank(ranks: Float64Array, limit: number): number {
-  const positive = new Float64Array(ranks.length);
+function limitRank(ranks: Float64Array, limit: number, scratch: DefScratch): number {
+  scratch.positive = atLeast(scratch.positive, ranks.length, (size) => new Float64Array(size));
+  const { positive } = scratch;
   let count = 0;
   for (const rank of ranks) if (rank > 0) positive[count++] = rank;
   if (count < limit) return nthSmallest(ranks.slice(), ranks.length - limit);
@@ -180,13 +181,32 @@ function limitRank(ranks: Float64Array, limit: number): number {
 }
 
 /**
+ * Arrays of one entry per definition that a ranking fills and drops: kept by the ranker and
+ * reused (a big tree's are megabytes each, and each new one cost a collection sooner).
+ */
+interface DefScratch {
+  shown: Int32Array;
+  shownRanks: Float64Array;
+  positive: Float64Array;
+}
+
+function defScratch(): DefScratch {
+  return { shown: new Int32Array(0), shownRanks: new Float64Array(0), positive: new Float64Array(0) };
+}
+
+/** `array`, or a bigger one when it holds fewer than `length` entries (its contents are not kept). */
+function atLeast<T extends Int32Array | Float64Array>(array: T, length: number, make: (size: number) => T): T {
+  return array.length >= length ? array : make(Math.ceil(length * 1.25));
+}
+
+/**
  * The first `limit` of the definitions in compareDefs order. Only definitions ranked at least the
  * limit-th best rank become objects (ties at the cut are then ordered by the full comparison), so
  * the result is exactly the sorted list's prefix while a big repository's other definitions stay numbers.
  */
-function topDefinitions(index: NameIndex, defs: Int32Array, ranks: Float64Array, fileRanks: Float64Array, limit: number | undefined): Candidate[] {
+function topDefinitions(index: NameIndex, defs: Int32Array, ranks: Float64Array, fileRanks: Float64Array, limit: number | undefined, scratch: DefScratch): Candidate[] {
   let cut = -Infinity;
-  if (limit !== undefined && defs.length > limit * 2) cut = limitRank(ranks, limit);
+  if (limit !== undefined && defs.length > limit * 2) cut = limitRank(ranks, limit, scratch);
   const chosen: Candidate[] = [];
   for (let k = 0; k < defs.length; k++) {
     const rank = ranks[k] ?? 0;
@@ -267,6 +287,7 @@ export function createRanker(options: RankerOptions = {}): Ranker {
   // The references' weights outside the chat, for the index and multipliers they were worked out for.
   let plain: PlainRefWeights | undefined;
   let nameScratch = new Float64Array(0);
+  const scratch = defScratch();
   // The base graph of the last ranking (dropped with the graph): a new chat set overlays its rows on it.
   let last: Assembled | undefined;
   let result: { index: NameIndex; ranked: Ranked; limit: number | undefined; value: RankResult } | undefined;
@@ -379,7 +400,7 @@ export function createRanker(options: RankerOptions = {}): Ranker {
         const kept = withLimit(result, options.limit);
         if (kept !== undefined) return kept;
       }
-      const value = rankedItems(index, chat, ranked, options.limit);
+      const value = rankedItems(index, chat, ranked, options.limit, scratch);
       result = { index, ranked, limit: options.limit, value };
       return value;
     },
@@ -411,10 +432,11 @@ export function rankDefinitions(tagsByFile: ReadonlyMap<string, FileTags>, optio
   return createRanker().rank(tagsByFile, options);
 }
 
-function rankedItems(index: NameIndex, chat: ReadonlySet<number>, { graph, weigh, ranks, defRanks }: Ranked, limit: number | undefined): RankResult {
+function rankedItems(index: NameIndex, chat: ReadonlySet<number>, { graph, weigh, ranks, defRanks }: Ranked, limit: number | undefined, scratch: DefScratch = defScratch()): RankResult {
   // The definitions outside the chat (by index) and their ranks, as numbers.
-  const shown = new Int32Array(index.defFile.length);
-  const shownRanks = new Float64Array(index.defFile.length);
+  scratch.shown = atLeast(scratch.shown, index.defFile.length, (size) => new Int32Array(size));
+  scratch.shownRanks = atLeast(scratch.shownRanks, index.defFile.length, (size) => new Float64Array(size));
+  const { shown, shownRanks } = scratch;
   let count = 0;
   const bare: { path: string; rank: number }[] = [];
   index.files.forEach((file, fileId) => {
@@ -427,7 +449,7 @@ function rankedItems(index: NameIndex, chat: ReadonlySet<number>, { graph, weigh
       shownRanks[count++] = defRanks[index.defSlot[k] ?? 0] ?? 0;
     }
   });
-  const best = topDefinitions(index, shown.subarray(0, count), shownRanks.subarray(0, count), ranks, limit);
+  const best = topDefinitions(index, shown.subarray(0, count), shownRanks.subarray(0, count), ranks, limit, scratch);
   bare.sort((a, b) => b.rank - a.rank || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const items: RankedItem[] = best.map((d): RankedItem => ({ kind: 'def', tag: d.tag, rank: d.rank }));
   for (const b of bare) items.push({ kind: 'file', path: b.path, rank: b.rank });
