@@ -1,11 +1,18 @@
 // The repository's files as git sees them: tracked, plus untracked ones git does not ignore.
-import { createGit, runGit, type Git, type GitOptions } from './repo.js';
+import { createGit, runGit, type Git, type GitOptions, type GuardState } from './repo.js';
+
+/**
+ * The config listings of the repositories this process listed with its own environment: a map
+ * listed again in the same process (a new chat set, a new budget) runs one git process, not two,
+ * as a session's calls share theirs. A listing is taken again when `.git/config` changes (repo.ts).
+ */
+const ownEnvGuards = new Map<string, GuardState>();
 
 /** Repo-relative posix paths, or null when `root` is not in a git work tree. */
 export async function listRepoFiles(root: string, env?: Readonly<Record<string, string | undefined>>): Promise<string[] | null> {
   try {
     // Through runGit: `ls-files` may consult an fsmonitor, which a repository's config could name.
-    const stdout = await runGit(createGit(root, env ? { env: { ...env } } : {}), ['ls-files', '-co', '--exclude-standard', '-z']);
+    const stdout = await runGit(createGit(root, env ? { env: { ...env } } : { guards: ownEnvGuards }), ['ls-files', '-co', '--exclude-standard', '-z']);
     return [...new Set(stdout.split('\0').filter(Boolean))];
   } catch {
     return null;

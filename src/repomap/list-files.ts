@@ -112,9 +112,10 @@ export function judgeMapFiles(root: string, candidates: readonly MapFile[], opti
 
 /** A digest of a candidate list: equal digests mean the same files at the same versions (by stat). */
 export function candidatesDigest(candidates: readonly MapFile[]): string {
-  const hash = createHash('sha1');
-  for (const { path: rel, size, mtimeMs } of candidates) hash.update(`${rel}\0${size}\0${mtimeMs}\n`);
-  return hash.digest('hex');
+  // One update of the whole text (the same digest as one per file, without a call into the hash per file).
+  let text = '';
+  for (const { path: rel, size, mtimeMs } of candidates) text += `${rel}\0${size}\0${mtimeMs}\n`;
+  return createHash('sha1').update(text).digest('hex');
 }
 
 /** Lock files and minified bundles, judged by name alone. */

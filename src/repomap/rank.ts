@@ -10,6 +10,7 @@ import type { WeightedAdjacency } from './in-edges.js';
 import { assembledFrom, assemble, buildAssembled, buildRow, flattened, overlaid, rowScratch, unchangedRows, wholeGraph, type Assembled, type EdgeRow, type RankGraph, type RefWeight } from './rank-graph.js';
 import { graphDigest, rankingDigest } from './rank-digest.js';
 import type { RankStore } from './rank-store.js';
+import { definitionRanks, plainRefWeights, type PlainRefWeights } from './def-ranks.js';
 
 export interface RankOptions {
   /** Files in the chat: personalized, their references weigh more, their definitions are left out. */
@@ -84,6 +85,7 @@ function nameMultipliers(index: NameIndex, mentionedIds: readonly number[]): Flo
   return multipliers;
 }
 
+/** The graph rows' reference weight; def-ranks.ts computes the same products (keep the two alike). */
 function refWeigher(multipliers: Float64Array, chat: ReadonlySet<number>): RefWeight {
   return (fileId, nameId, count) =>
     (multipliers[nameId] ?? 0) * Math.sqrt(count) * (chat.has(fileId) ? RANK_WEIGHTS.referencedFromChat : 1);
@@ -131,43 +133,6 @@ function compareDefs(a: Candidate, b: Candidate): number {
   return a.tag.name < b.tag.name ? -1 : a.tag.name > b.tag.name ? 1 : 0;
 }
 
-/** Rank of each (name, defining file) pair, parallel to index.definerFiles. */
-function definitionRanks(index: NameIndex, weigh: RefWeight, fileRanks: Float64Array, mentionedIds: readonly number[]): Float64Array {
-  const ranks = new Float64Array(index.definerFiles.length);
-  const { definerStart } = index;
-  // One scratch row of weights for every file (plain loops, no arrays per file: this runs per map).
-  let weights = new Float64Array(64);
-  for (let source = 0; source < index.files.length; source++) {
-    const names = index.refNames[source] ?? [];
-    const counts = index.refCounts[source] ?? [];
-    if (names.length > weights.length) weights = new Float64Array(names.length * 2);
-    let total = 0;
-    for (let k = 0; k < names.length; k++) {
-      const nameId = names[k] ?? 0;
-      const weight = weigh(source, nameId, counts[k] ?? 1);
-      weights[k] = weight;
-      total += weight * ((definerStart[nameId + 1] ?? 0) - (definerStart[nameId] ?? 0));
-    }
-    if (total <= 0) continue;
-    const share = (fileRanks[source] ?? 0) / total;
-    for (let k = 0; k < names.length; k++) {
-      const nameId = names[k] ?? 0;
-      const end = definerStart[nameId + 1] ?? 0;
-      // The same product for every definer of the name: worked out once.
-      const add = share * (weights[k] ?? 0);
-      for (let slot = definerStart[nameId] ?? 0; slot < end; slot++) ranks[slot] = (ranks[slot] ?? 0) + add;
-    }
-  }
-  // A mentioned name may be referenced by no file at all; the request is then its only referrer.
-  for (const nameId of mentionedIds) {
-    const start = index.definerStart[nameId] ?? 0;
-    definersOf(index, nameId).forEach((fileId, k) => {
-      ranks[start + k] = (ranks[start + k] ?? 0) + (fileRanks[fileId] ?? 0) * RANK_WEIGHTS.mentionedName;
-    });
-  }
-  return ranks;
-}
-
 /**
  * The value at position `n` of the values sorted ascending (as `values.sort()[n]`), found by
  * quickselect in linear time: sorting every definition's rank cost a big tree tens of ms per map.
@@ -206,8 +171,9 @@ export function nthSmallest(values: Float64Array, n: number): number {
  * definitions of a big tree are referenced by no file (rank 0): when enough ranks are positive, the
  * cut lies among them, and only they are searched.
  */
-function limitRank(ranks: Float64Array, limit: number): number {
-  const positive = new Float64Array(ranks.length);
+function limitRank(ranks: Float64Array, limit: number, scratch: DefScratch): number {
+  scratch.positive = atLeast(scratch.positive, ranks.length, (size) => new Float64Array(size));
+  const { positive } = scratch;
   let count = 0;
   for (const rank of ranks) if (rank > 0) positive[count++] = rank;
   if (count < limit) return nthSmallest(ranks.slice(), ranks.length - limit);
@@ -215,13 +181,32 @@ function limitRank(ranks: Float64Array, limit: number): number {
 }
 
 /**
+ * Arrays of one entry per definition that a ranking fills and drops: kept by the ranker and
+ * reused (a big tree's are megabytes each, and each new one cost a collection sooner).
+ */
+interface DefScratch {
+  shown: Int32Array;
+  shownRanks: Float64Array;
+  positive: Float64Array;
+}
+
+function defScratch(): DefScratch {
+  return { shown: new Int32Array(0), shownRanks: new Float64Array(0), positive: new Float64Array(0) };
+}
+
+/** `array`, or a bigger one when it holds fewer than `length` entries (its contents are not kept). */
+function atLeast<T extends Int32Array | Float64Array>(array: T, length: number, make: (size: number) => T): T {
+  return array.length >= length ? array : make(Math.ceil(length * 1.25));
+}
+
+/**
  * The first `limit` of the definitions in compareDefs order. Only definitions ranked at least the
  * limit-th best rank become objects (ties at the cut are then ordered by the full comparison), so
  * the result is exactly the sorted list's prefix while a big repository's other definitions stay numbers.
  */
-function topDefinitions(index: NameIndex, defs: Int32Array, ranks: Float64Array, fileRanks: Float64Array, limit: number | undefined): Candidate[] {
+function topDefinitions(index: NameIndex, defs: Int32Array, ranks: Float64Array, fileRanks: Float64Array, limit: number | undefined, scratch: DefScratch): Candidate[] {
   let cut = -Infinity;
-  if (limit !== undefined && defs.length > limit * 2) cut = limitRank(ranks, limit);
+  if (limit !== undefined && defs.length > limit * 2) cut = limitRank(ranks, limit, scratch);
   const chosen: Candidate[] = [];
   for (let k = 0; k < defs.length; k++) {
     const rank = ranks[k] ?? 0;
@@ -299,6 +284,10 @@ export function createRanker(options: RankerOptions = {}): Ranker {
   // The rank store's digest of the index and multipliers, worked out once for both.
   let graphKey: { index: NameIndex; multipliers: Float64Array; digest: string } | undefined;
   const rankings = new Map<string, Ranked>();
+  // The references' weights outside the chat, for the index and multipliers they were worked out for.
+  let plain: PlainRefWeights | undefined;
+  let nameScratch = new Float64Array(0);
+  const scratch = defScratch();
   // The base graph of the last ranking (dropped with the graph): a new chat set overlays its rows on it.
   let last: Assembled | undefined;
   let result: { index: NameIndex; ranked: Ranked; limit: number | undefined; value: RankResult } | undefined;
@@ -323,7 +312,7 @@ export function createRanker(options: RankerOptions = {}): Ranker {
   };
 
   /** Builds (or patches) the graph and ranks it: rows kept from earlier rankings are reused. */
-  const rankAfresh = (index: NameIndex, chat: ReadonlySet<number>, weigh: RefWeight, teleport: Float64Array, mentionedIds: readonly number[]): { ranked: Ranked; rowsBuilt: number } => {
+  const rankAfresh = (index: NameIndex, chat: ReadonlySet<number>, weigh: RefWeight, multipliers: Float64Array, teleport: Float64Array, mentionedIds: readonly number[]): { ranked: Ranked; rowsBuilt: number } => {
     let rowsBuilt = 0;
     const scratch = rowScratch(index.files.length);
     const keptAny = index.files.some((_file, source) => (chat.has(source) ? chatRows : plainRows)[source] !== undefined);
@@ -351,7 +340,12 @@ export function createRanker(options: RankerOptions = {}): Ranker {
     last = graph.base;
     const { adjacency, inEdges } = graph.base;
     const ranks = pageRankAdjacency(adjacency, { personalization: teleport, inEdges, dangling: graph.dangling, overrides: graph.overrides }).ranks;
-    return { ranked: { graph, weigh, ranks, defRanks: definitionRanks(index, weigh, ranks, mentionedIds) }, rowsBuilt };
+    if (plain?.index !== index || plain.multipliers !== multipliers) plain = plainRefWeights(index, multipliers);
+    if (nameScratch.length < index.definerStart.length - 1) nameScratch = new Float64Array(index.definerStart.length - 1);
+    const defRanks = definitionRanks(plain, chat, ranks, mentionedIds, {
+      chatFactor: RANK_WEIGHTS.referencedFromChat, mentionedFactor: RANK_WEIGHTS.mentionedName, scratch: nameScratch,
+    });
+    return { ranked: { graph, weigh, ranks, defRanks }, rowsBuilt };
   };
 
   return {
@@ -390,7 +384,7 @@ export function createRanker(options: RankerOptions = {}): Ranker {
           ranked = { graph: undefined, weigh, ...kept };
           stored = true;
         } else {
-          const afresh = rankAfresh(index, chat, weigh, teleport, mentionedIds);
+          const afresh = rankAfresh(index, chat, weigh, multipliers.values, teleport, mentionedIds);
           ranked = afresh.ranked;
           rowsBuilt = afresh.rowsBuilt;
           if (digest !== undefined) store?.set(digest, { ranks: ranked.ranks, defRanks: ranked.defRanks });
@@ -406,7 +400,7 @@ export function createRanker(options: RankerOptions = {}): Ranker {
         const kept = withLimit(result, options.limit);
         if (kept !== undefined) return kept;
       }
-      const value = rankedItems(index, chat, ranked, options.limit);
+      const value = rankedItems(index, chat, ranked, options.limit, scratch);
       result = { index, ranked, limit: options.limit, value };
       return value;
     },
@@ -438,10 +432,11 @@ export function rankDefinitions(tagsByFile: ReadonlyMap<string, FileTags>, optio
   return createRanker().rank(tagsByFile, options);
 }
 
-function rankedItems(index: NameIndex, chat: ReadonlySet<number>, { graph, weigh, ranks, defRanks }: Ranked, limit: number | undefined): RankResult {
+function rankedItems(index: NameIndex, chat: ReadonlySet<number>, { graph, weigh, ranks, defRanks }: Ranked, limit: number | undefined, scratch: DefScratch = defScratch()): RankResult {
   // The definitions outside the chat (by index) and their ranks, as numbers.
-  const shown = new Int32Array(index.defFile.length);
-  const shownRanks = new Float64Array(index.defFile.length);
+  scratch.shown = atLeast(scratch.shown, index.defFile.length, (size) => new Int32Array(size));
+  scratch.shownRanks = atLeast(scratch.shownRanks, index.defFile.length, (size) => new Float64Array(size));
+  const { shown, shownRanks } = scratch;
   let count = 0;
   const bare: { path: string; rank: number }[] = [];
   index.files.forEach((file, fileId) => {
@@ -454,7 +449,7 @@ function rankedItems(index: NameIndex, chat: ReadonlySet<number>, { graph, weigh
       shownRanks[count++] = defRanks[index.defSlot[k] ?? 0] ?? 0;
     }
   });
-  const best = topDefinitions(index, shown.subarray(0, count), shownRanks.subarray(0, count), ranks, limit);
+  const best = topDefinitions(index, shown.subarray(0, count), shownRanks.subarray(0, count), ranks, limit, scratch);
   bare.sort((a, b) => b.rank - a.rank || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const items: RankedItem[] = best.map((d): RankedItem => ({ kind: 'def', tag: d.tag, rank: d.rank }));
   for (const b of bare) items.push({ kind: 'file', path: b.path, rank: b.rank });
