@@ -4,7 +4,8 @@
 // Usage: node scripts/touched-row.mjs <dist folder> <tree> [rounds]  (prints JSON: ms and cpu per round)
 // The first round of a tree never mapped is cold; use a copy of the bench's tree per build compared
 // (each build writes the tree's .tandem/ and the user tag cache beside it). The touched file is restored.
-// The root is made absolute: the rank store is never found under a relative root (see the report of w-touch).
+// The root is made absolute: under a relative root the state reader resolves rankStorePath(root) against
+// the root a second time, refuses it as not under .tandem/, and every map ranks afresh.
 import { appendFile, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
