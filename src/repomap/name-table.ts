@@ -122,11 +122,14 @@ export class NameTable {
     // Tags of a table whose names moved in whole keep their ids: no copy to make.
     if (nameBytes === undefined && this.wholes.has(packed.names)) return { names: this.names, kinds: packed.kinds, data: packed.data };
     const data = packed.data.slice();
+    // A few files in a big table are found by a scan, their names as bytes too (a touched file whose
+    // content the user's shared cache holds): interning their bytes would first index every name.
+    const scan = this.index === undefined && this.scans < MAX_SCANS && (nameBytes?.count ?? packed.names.length) * SCAN_RATIO < this.names.length;
     const local = nameBytes !== undefined
-      ? this.idsOfBytes(nameBytes.bytes, nameBytes.count)
+      ? scan ? this.idsByScan(packed.names) : this.idsOfBytes(nameBytes.bytes, nameBytes.count)
       : packed.names.length >= FOREIGN_TABLE_NAMES
         ? this.remapOf(packed.names, data)
-      : this.index === undefined && this.scans < MAX_SCANS && packed.names.length * SCAN_RATIO < this.names.length
+      : scan
         ? this.idsByScan(packed.names)
         : this.idsOf(packed.names);
     for (let i = 0; i < data.length; i += 4) data[i] = local[data[i] ?? 0] ?? 0;

@@ -49,6 +49,27 @@ describe('name table', () => {
     expect(scanned.idOf('name_7')).toBe(7);
   });
 
+  it('finds a small file\'s names given as bytes in a big table by a scan, with the ids the index gives', () => {
+    const big = Array.from({ length: 2000 }, (_, i) => `name_${i}`);
+    big.push('name_7');
+    const scanned = new NameTable([...big]);
+    const indexed = new NameTable([...big]);
+    indexed.idOf('warm the index');
+    const strings = packTags(tagsOf('a.py', ['name_7', 'brand_new', 'naïve', 'name_1999', 'brand_new']));
+    const bytes = (): ReturnType<typeof packTags> => packedWithNameBytes({ bytes: Buffer.from(strings.names.join('\0')), count: strings.names.length }, strings.kinds, strings.data);
+    const a = scanned.adopt(bytes());
+    const b = indexed.adopt(bytes());
+    // No index was built for it: the scan counted, and the table's names are not yet interned.
+    expect((scanned as unknown as { index: unknown }).index).toBeUndefined();
+    const idsOf = (packed: typeof a): number[] => Array.from(packed.data.filter((_, i) => i % 4 === 0));
+    expect(idsOf(a).map((id) => a.names[id])).toEqual(idsOf(b).map((id) => b.names[id]));
+    expect(unpackTags('a.py', a)).toEqual(unpackTags('a.py', strings));
+    expect(idsOf(a)[0]).toBe(7);
+    expect(scanned.names.slice(big.length)).toEqual(['brand_new', 'naïve']);
+    // Later lookups agree with what the scan added.
+    expect([scanned.idOf('brand_new'), scanned.idOf('naïve'), scanned.idOf('name_7')]).toEqual([big.length, big.length + 1, 7]);
+  });
+
   it('interns names given as bytes to the ids their strings get, new names included', () => {
     const names = ['x', 'é', 'y', 'naïve', 'x'];
     const table = new NameTable(['y', 'q', 'y']);
