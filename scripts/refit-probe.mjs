@@ -3,7 +3,7 @@
 // kept on disk), then timed a map for a new chat-file set and one at a new budget, as
 // bench/repomap.ts's sameProcessRound does. Prints one JSON line: wall and CPU ms of each.
 //
-//   node bench/refit-probe.mjs <package root with dist/ and queries/> <tree> [--text FILE]
+//   node scripts/refit-probe.mjs <package root with dist/ and queries/> <tree> [--text FILE]
 // --text writes the two maps' text (to compare builds byte for byte).
 
 import { rmSync, writeFileSync } from 'node:fs';

@@ -1,6 +1,6 @@
 // In one process: a first map, then `rounds` maps each for a new chat-file set (cycling through
 // files) and each at budget 256: median CPU ms of each kind, and of each phase a patched build marks
-// with globalThis.__t(label). node bench/refit-loop.mjs <package root> <tree> [rounds]
+// with globalThis.__t(label). node scripts/refit-loop.mjs <package root> <tree> [rounds]
 // LOOP_COUNTS=1: how many token counts (and characters) each map's fit asked for.
 import { createRequire } from 'node:module';
 import path from 'node:path';
