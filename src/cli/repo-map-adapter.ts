@@ -2,7 +2,7 @@
 // port the session uses, plus the terminal progress bar shown while many files are parsed.
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { RepoMapPort, TokenCounter } from '../coders/ports.js';
 import { createMapSource } from '../repomap/map-source.js';
 import { budgetGrowthOf, storedMaps, type StoredMapShape } from '../repomap/map-policy.js';
@@ -70,7 +70,9 @@ export function inSubtree(subtree: string | null | undefined, path: string): boo
 export const PROGRESS_MIN_FILES = 300;
 
 export function createRepoMapPort(options: RepoMapAdapterOptions): RepoMapHandle {
-  const { root } = options;
+  // Absolute: the state reader confines reads to <root>/.tandem/, and a relative root made it refuse
+  // the repository's own ranks.cache and tags.cache, so every map ranked and hashed afresh.
+  const root = resolve(options.root);
   const readFile = (path: string): string | undefined => {
     try {
       return readFileSync(join(root, path), 'utf8');

@@ -257,6 +257,18 @@ describe('the repository map with kept rankings', () => {
     expect(changed.text).toBe(await fromScratch(repo));
   });
 
+  it('keeps and finds the ranks when the root is given as a relative path', async () => {
+    const repo = gitRepo(pythonRepo());
+    const relative = path.relative(process.cwd(), repo);
+    expect(path.isAbsolute(relative)).toBe(false);
+    const first = await mapOf(relative);
+    expect(first.ranking).toMatchObject({ ranked: true, stored: false });
+    appendFileSync(path.join(repo, 'app/report.py'), '\n');
+    const touched = await mapOf(relative);
+    expect(touched.ranking).toMatchObject({ ranked: false, stored: true });
+    expect(touched.text).toBe(first.text);
+  });
+
   it('writes the ranks file under .tandem/ as a regular file of a few numbers per definition', async () => {
     const repo = gitRepo(pythonRepo());
     await mapOf(repo);
