@@ -2,6 +2,7 @@
 // (several rounds each), takes medians, orients each ratio so that > 1 means worse, flags the rows worse
 // by more than a threshold, and formats the table. Pure: the runs come in as section results.
 import { formatNumber, median, type BenchRow, type SectionResult } from './measure.js';
+import { tableLine, type Column } from './report.js';
 
 /** Which way a figure gets worse; undefined when it has no better or worse (a count, a label). */
 export type Direction = 'lower-is-better' | 'higher-is-better' | undefined;
@@ -205,22 +206,17 @@ export interface AbReport {
   readonly sections: AbSection[];
 }
 
-const AB_COLUMNS = [
+const AB_COLUMNS: readonly Column[] = [
   { title: 'section', width: 9 },
   { title: 'metric', width: 64 },
-  { title: 'before', width: 12 },
-  { title: 'after', width: 12 },
-  { title: 'ratio', width: 7 },
-  { title: 'spread', width: 6 },
+  { title: 'before', width: 12, right: true },
+  { title: 'after', width: 12, right: true },
+  { title: 'ratio', width: 7, right: true },
+  { title: 'spread', width: 6, right: true },
   { title: 'verdict', width: 16 },
-] as const;
+];
 
-function abLine(values: readonly string[]): string {
-  return values
-    .map((value, i) => (i >= 2 && i <= 5 ? value.padStart(AB_COLUMNS[i]!.width) : value.padEnd(AB_COLUMNS[i]!.width)))
-    .join('  ')
-    .trimEnd();
-}
+const abLine = (values: readonly string[]): string => tableLine(AB_COLUMNS, values);
 
 const percent = (fraction: number): string => `${Number((fraction * 100).toFixed(1))} %`;
 

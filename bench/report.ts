@@ -13,14 +13,21 @@ export interface BenchReport {
   readonly sections: SectionResult[];
 }
 
-const COLUMNS = [
+/** A table column: its title and width; `right` for numbers, which read best right-aligned. */
+export interface Column {
+  readonly title: string;
+  readonly width: number;
+  readonly right?: boolean;
+}
+
+const COLUMNS: readonly Column[] = [
   { title: 'section', width: 9 },
   { title: 'metric', width: 64 },
-  { title: 'value', width: 12 },
+  { title: 'value', width: 12, right: true },
   { title: 'reference', width: 26 },
-  { title: 'ratio', width: 8 },
+  { title: 'ratio', width: 8, right: true },
   { title: 'target', width: 24 },
-] as const;
+];
 
 function cells(section: string, row: BenchRow): string[] {
   const reference = row.reference ? `${row.reference.label}: ${formatNumber(row.reference.value)}` : '';
@@ -29,16 +36,19 @@ function cells(section: string, row: BenchRow): string[] {
   return [section, row.metric, `${formatNumber(row.value)} ${row.unit}`, reference, ratio, `${row.target ?? ''}${verdict}`];
 }
 
-function line(values: readonly string[]): string {
+/** One line of a table: each value padded to its column's width (values past the last column as they are). */
+export function tableLine(columns: readonly Column[], values: readonly string[]): string {
   return values
     .map((value, i) => {
-      const width = COLUMNS[i]!.width;
-      // Numbers read best right-aligned; text left.
-      return i === 2 || i === 4 ? value.padStart(width) : value.padEnd(width);
+      const column = columns[i];
+      if (column === undefined) return value;
+      return column.right ? value.padStart(column.width) : value.padEnd(column.width);
     })
     .join('  ')
     .trimEnd();
 }
+
+const line = (values: readonly string[]): string => tableLine(COLUMNS, values);
 
 export function formatTable(report: BenchReport): string {
   const out = [
