@@ -50,8 +50,9 @@ export const IDENTIFIER_TYPE = /(^|_)identifier$|^constant$|^name$/;
 /**
  * Languages with no tags query (queries/) whose grammars have no named node IDENTIFIER_TYPE
  * matches either (test/repomap/tags-tagless.test.ts checks both): every file of theirs has no tags,
- * so while the queries folder holds no query for one, its grammar is never loaded. A shell script in a small repository cost a 1.4 MB grammar
- * compile (~70 ms, while other threads' grammar compiles waited) for nothing.
+ * so while the queries folder holds no query for one, its grammar is never loaded. A shell script
+ * in a small repository cost a 1.4 MB grammar compile (~70 ms, while other threads' grammar
+ * compiles waited) for nothing.
  */
 export const TAGLESS_LANGUAGES: ReadonlySet<LanguageId> = new Set(['bash', 'elisp', 'embedded_template', 'systemrdl', 'vue']);
 const MAX_NAME_LENGTH = 200;

@@ -188,10 +188,12 @@ interface DefScratch {
   shown: Int32Array;
   shownRanks: Float64Array;
   positive: Float64Array;
+  /** One entry per name, all 0 between rankings (definitionRanks leaves it so). */
+  byName: Float64Array;
 }
 
 function defScratch(): DefScratch {
-  return { shown: new Int32Array(0), shownRanks: new Float64Array(0), positive: new Float64Array(0) };
+  return { shown: new Int32Array(0), shownRanks: new Float64Array(0), positive: new Float64Array(0), byName: new Float64Array(0) };
 }
 
 /** `array`, or a bigger one when it holds fewer than `length` entries (its contents are not kept). */
@@ -286,7 +288,6 @@ export function createRanker(options: RankerOptions = {}): Ranker {
   const rankings = new Map<string, Ranked>();
   // The references' weights outside the chat, for the index and multipliers they were worked out for.
   let plain: PlainRefWeights | undefined;
-  let nameScratch = new Float64Array(0);
   const scratch = defScratch();
   // The base graph of the last ranking (dropped with the graph): a new chat set overlays its rows on it.
   let last: Assembled | undefined;
@@ -314,7 +315,7 @@ export function createRanker(options: RankerOptions = {}): Ranker {
   /** Builds (or patches) the graph and ranks it: rows kept from earlier rankings are reused. */
   const rankAfresh = (index: NameIndex, chat: ReadonlySet<number>, weigh: RefWeight, multipliers: Float64Array, teleport: Float64Array, mentionedIds: readonly number[]): { ranked: Ranked; rowsBuilt: number } => {
     let rowsBuilt = 0;
-    const scratch = rowScratch(index.files.length);
+    const rowTemp = rowScratch(index.files.length);
     const keptAny = index.files.some((_file, source) => (chat.has(source) ? chatRows : plainRows)[source] !== undefined);
     let graph: RankGraph;
     if (keptAny) {
@@ -322,7 +323,7 @@ export function createRanker(options: RankerOptions = {}): Ranker {
         const kept = chat.has(source) ? chatRows : plainRows;
         let row = kept[source];
         if (row === undefined) {
-          row = buildRow(index, weigh, source, scratch);
+          row = buildRow(index, weigh, source, rowTemp);
           kept[source] = row;
           rowsBuilt++;
         }
@@ -333,7 +334,7 @@ export function createRanker(options: RankerOptions = {}): Ranker {
       graph = overlaid(last, rows) ?? wholeGraph(assembledFrom(assemble(rows)));
     } else {
       // Nothing kept (a first ranking): every row straight into the adjacency.
-      graph = wholeGraph(buildAssembled(index, weigh, scratch));
+      graph = wholeGraph(buildAssembled(index, weigh, rowTemp));
       rowsBuilt = index.files.length;
     }
     if (graph.base !== last) graph.base.rows.forEach((view, source) => ((chat.has(source) ? chatRows : plainRows)[source] = view));
@@ -341,9 +342,10 @@ export function createRanker(options: RankerOptions = {}): Ranker {
     const { adjacency, inEdges } = graph.base;
     const ranks = pageRankAdjacency(adjacency, { personalization: teleport, inEdges, dangling: graph.dangling, overrides: graph.overrides }).ranks;
     if (plain?.index !== index || plain.multipliers !== multipliers) plain = plainRefWeights(index, multipliers);
-    if (nameScratch.length < index.definerStart.length - 1) nameScratch = new Float64Array(index.definerStart.length - 1);
+    // A new array is all 0; a reused one was left so by the last ranking.
+    scratch.byName = atLeast(scratch.byName, index.definerStart.length - 1, (size) => new Float64Array(size));
     const defRanks = definitionRanks(plain, chat, ranks, mentionedIds, {
-      chatFactor: RANK_WEIGHTS.referencedFromChat, mentionedFactor: RANK_WEIGHTS.mentionedName, scratch: nameScratch,
+      chatFactor: RANK_WEIGHTS.referencedFromChat, mentionedFactor: RANK_WEIGHTS.mentionedName, scratch: scratch.byName,
     });
     return { ranked: { graph, weigh, ranks, defRanks }, rowsBuilt };
   };
