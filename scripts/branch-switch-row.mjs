@@ -38,6 +38,10 @@ const { createTagExtractor } = await load('src/repomap/extract-tags.js');
 const { createGrammarLoader } = await load('src/platform/tree-sitter.js');
 const { get_encoding } = createRequire(path.join(build, 'package.json'))('tiktoken');
 const encoder = get_encoding('o200k_base');
+// PROFILE=<file>: a CPU profile (main thread) of the last round's timed map.
+const profiler = process.env.PROFILE ? new (await import('node:inspector')).Session() : undefined;
+const post = (method, params) => new Promise((resolve, reject) => profiler.post(method, params, (error, result) => (error ? reject(error) : resolve(result))));
+if (profiler) { profiler.connect(); await post('Profiler.enable'); await post('Profiler.setSamplingInterval', { interval: 200 }); }
 const countTokens = (text) => encoder.encode_ordinary(text).length;
 const files = await listMapFiles(tree);
 const chatFile = files[0];
@@ -96,10 +100,13 @@ if (mode === 'prime') {
       const before = threadCpu();
       const seen = new Map();
       const poll = setInterval(() => threadCpu().forEach((ms, tid) => seen.set(tid, ms)), 20);
+      const last = round === Number(roundsArg ?? 3) - 1;
+      if (last && profiler) await post('Profiler.start');
       const cpu = process.cpuUsage();
       const started = performance.now();
       const after = await map(clone, scratch, true);
       const wallMs = performance.now() - started;
+      if (last && profiler) (await import('node:fs')).writeFileSync(process.env.PROFILE, JSON.stringify((await post('Profiler.stop')).profile));
       const { user, system } = process.cpuUsage(cpu);
       clearInterval(poll);
       threadCpu().forEach((ms, tid) => seen.set(tid, ms));

@@ -48,9 +48,6 @@ export async function startTandem(environment: CliEnvironment, parsed: ParsedArg
   // One listing of git's config per repository for the whole run (the session's git calls share it).
   const gitGuards = new Map<string, GuardState>();
   const rootSearch = findRepoRoot(environment.cwd, { env: gitEnv, guards: gitGuards });
-  // A one-shot request loads the model client while git looks for the repository (the settings say for sure later).
-  const oneShot = parsed.flags.message != null || parsed.flags['message-file'] != null;
-  if (oneShot && !talksToNoModel(parsed.flags)) preloadModelClient();
   let repoRoot = await rootSearch;
   const loaded = loadSettings(environment, parsed, repoRoot);
   const { approvalsNeeded, sources } = loaded;
@@ -98,8 +95,6 @@ export async function startTandem(environment: CliEnvironment, parsed: ParsedArg
     // Runs that talk to no model (--show-repo-map, --apply, --copy-paste, --lint, --test) ask the server nothing either.
     const action = checkActionOf(settings);
     const noModel = talksToNoModel(settings);
-    // The model client's SDK loads while the server is asked and the repository listed (its first use awaits it).
-    if (!noModel) preloadModelClient();
     const server = noModel ? NO_SERVER_ANSWER : await askServerAtStart({ settings, modelGiven: sources.get('model') !== 'default', layers: loaded.models.layers, aliases: loaded.models.aliases, http: environment.http });
     if (server.model !== null) settings = { ...settings, model: server.model };
     if (server.note !== null) emit({ type: 'info', message: server.note });
@@ -127,19 +122,6 @@ export async function startTandem(environment: CliEnvironment, parsed: ParsedArg
 /** --show-repo-map, --apply, --apply-clipboard-edits, --copy-paste, --lint, --test: runs that talk to no model (--commit's message is the weak model's). */
 function talksToNoModel(values: Partial<Settings>): boolean {
   return Boolean(values['show-repo-map'] || (values.apply ?? null) !== null || values['apply-clipboard-edits'] || values['copy-paste'] || values.lint || values.test);
-}
-
-/**
- * Starts loading the `openai` package (the client imports it on its first request) and Node's own fetch
- * (undici, loaded on first use): their parse and compile then fill the start-up's waits for git and the
- * server instead of following them. Twice is harmless: both load once.
- */
-function preloadModelClient(): void {
-  import('openai').catch(() => {
-    // The client's own import reports a failure, when it needs the package.
-  });
-  // Reading one of fetch's classes loads its implementation; after the openai import has started reading its file.
-  setImmediate(() => void globalThis.Headers);
 }
 
 /** --load FILE: its commands run before the first request; the first that fails ends the run (exit 2). */

@@ -1,6 +1,34 @@
-// Turns whatever a model request threw into one classified ModelError, once, at the edge.
-// Works on the shape of the openai SDK's errors so this module never loads the SDK itself.
+// Turns whatever a model request threw into one classified ModelError, once, at the edge: the model
+// call's own errors (below), a socket's error with its system code, an abort.
+import { TandemError } from '../platform/errors.js';
+import { UnsupportedSchemeError } from '../platform/http-request.js';
 import type { ModelError, ModelErrorKind } from './types.js';
+
+/** The server answered a model request with an HTTP error status (or a redirect, which is not followed). */
+export class ModelHttpError extends TandemError {
+  readonly kind = 'model-http' as const;
+  readonly status: number;
+  /** The `error` of its JSON body, when it had one. */
+  readonly error: unknown;
+  /** Its headers, read for retry-after. */
+  readonly headers: { get(name: string): string | null };
+  constructor(status: number, message: string, error: unknown, header: (name: string) => string | null) {
+    super(message);
+    this.name = 'ModelHttpError';
+    this.status = status;
+    this.error = error;
+    this.headers = { get: header };
+  }
+}
+
+/** The server reported a failure inside its answer (an error event mid-stream, an error body with status 200). */
+export class ModelReplyError extends TandemError {
+  readonly kind = 'model-reply' as const;
+  constructor(message: string) {
+    super(message);
+    this.name = 'ModelReplyError';
+  }
+}
 
 /** Where the request went, so messages can name it. */
 export interface ModelErrorContext {
@@ -19,9 +47,6 @@ const CONNECTION_CODES: Readonly<Record<string, string>> = {
   ETIMEDOUT: 'connection timed out',
   EHOSTUNREACH: 'host unreachable',
   ENETUNREACH: 'network unreachable',
-  UND_ERR_SOCKET: 'connection closed by the server',
-  UND_ERR_CONNECT_TIMEOUT: 'connection timed out',
-  UND_ERR_CLOSED: 'connection closed',
 };
 
 const CONTEXT_OVERFLOW =
@@ -40,25 +65,20 @@ export function modelError(kind: ModelErrorKind, message: string, status?: numbe
  */
 export function classifyModelError(err: unknown, context: ModelErrorContext = {}): ModelError {
   const where = context.baseURL ? `the model server at ${context.baseURL}` : 'the model server';
-  const names = classNames(err);
-  const status = statusOf(err);
-  if (status !== undefined) return classifyStatus(status, serverMessage(err), where, context.model);
-  if (names.has('APIUserAbortError') || (err instanceof Error && err.name === 'AbortError')) {
-    return modelError('aborted', 'The request was cancelled.');
+  if (err instanceof ModelHttpError) {
+    if (err.status >= 400 && err.status < 600) return classifyStatus(err.status, serverMessage(err), where, context.model);
+    return modelError('bad_request', `${capitalize(where)} answered HTTP ${err.status}: ${oneLine(err.message)}.`, err.status);
   }
-  if (names.has('APIConnectionTimeoutError')) {
-    return modelError('timeout', `${capitalize(where)} did not answer in time.`);
-  }
+  if (err instanceof Error && err.name === 'AbortError') return modelError('aborted', 'The request was cancelled.');
   const reason = connectionReason(err);
   if (reason !== undefined) return modelError('connection', `Cannot reach ${where} (${reason}).`);
-  if (names.has('APIConnectionError')) {
-    const cause = innermostMessage(err);
-    // fetch refuses a few "unsafe" ports (9, 25, 6000...) outright; retrying cannot help.
-    if (cause === 'bad port') return { kind: 'connection', message: `Cannot reach ${where} (Node refuses to connect to that port; use another one).`, retryable: false };
-    return modelError('connection', `Cannot reach ${where} (${cause || 'connection error'}).`);
+  // Any other system error of the socket (TLS, a refused address...): named by the lowest cause.
+  if (systemCodeOf(err) !== undefined) return modelError('connection', `Cannot reach ${where} (${innermostMessage(err) || 'connection error'}).`);
+  if (err instanceof UnsupportedSchemeError) {
+    return { kind: 'connection', message: `Cannot reach ${where} (${err.message}); check --base-url.`, retryable: false };
   }
   // An error event inside an SSE stream carries no status but is still the server's answer.
-  if (names.has('APIError')) {
+  if (err instanceof ModelReplyError) {
     const detail = serverMessage(err);
     return modelError('server', `${capitalize(where)} reported an error${detail ? `: ${detail}` : ''}.`);
   }
@@ -103,30 +123,36 @@ function classifyStatus(status: number, detail: string, where: string, model: st
   return modelError('bad_request', `${capitalize(where)} rejected the request (HTTP ${status}${said}).`, status);
 }
 
-function statusOf(err: unknown): number | undefined {
-  const status = (err as { status?: unknown } | null)?.status;
-  return typeof status === 'number' && status >= 400 && status < 600 ? status : undefined;
-}
-
 /** The server's own words, from the JSON error body when there is one, kept short. */
 function serverMessage(err: unknown): string {
   const body = (err as { error?: unknown } | null)?.error;
   const fromBody = typeof body === 'object' && body !== null ? (body as { message?: unknown }).message : undefined;
-  const text =
-    typeof fromBody === 'string' ? fromBody : err instanceof Error ? err.message.replace(/^\d{3}\s*/, '') : '';
-  const oneLine = text.replace(/\s+/g, ' ').trim().replace(/[.\s]+$/, '');
-  if (/^status code \(no body\)$/i.test(oneLine)) return '';
-  return oneLine.length > 200 ? `${oneLine.slice(0, 197)}...` : oneLine;
+  return oneLine(typeof fromBody === 'string' ? fromBody : err instanceof Error ? err.message : '');
 }
 
-/** Looks through the error and its causes for a network failure (system code or undici's "terminated"). */
+/** Text on one line, without its closing full stop, at most 200 characters. */
+function oneLine(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim().replace(/[.\s]+$/, '');
+  return line.length > 200 ? `${line.slice(0, 197)}...` : line;
+}
+
+/** Looks through the error and its causes for a network failure with a system code we can name. */
 function connectionReason(err: unknown): string | undefined {
   let current: unknown = err;
   for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
     const code = (current as { code?: unknown }).code;
     if (typeof code === 'string' && CONNECTION_CODES[code]) return CONNECTION_CODES[code];
-    // undici reports a body cut mid-read as TypeError('terminated') with the socket error as cause.
-    if (current instanceof TypeError && current.message === 'terminated') return 'connection closed by the server';
+    current = current.cause;
+  }
+  return undefined;
+}
+
+/** The system code (ECONNREFUSED, CERT_HAS_EXPIRED...) of the error or one of its causes. */
+function systemCodeOf(err: unknown): string | undefined {
+  let current: unknown = err;
+  for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && /^[A-Z][A-Z0-9_]+$/.test(code)) return code;
     current = current.cause;
   }
   return undefined;
@@ -141,17 +167,6 @@ function innermostMessage(err: unknown): string {
     current = current.cause;
   }
   return message.length > 120 ? '' : message.replace(/[.\s]+$/, '');
-}
-
-function classNames(err: unknown): Set<string> {
-  const names = new Set<string>();
-  let proto: unknown = typeof err === 'object' && err !== null ? Object.getPrototypeOf(err) : null;
-  while (proto && proto !== Object.prototype) {
-    const ctor = (proto as { constructor?: { name?: unknown } }).constructor;
-    if (typeof ctor?.name === 'string') names.add(ctor.name);
-    proto = Object.getPrototypeOf(proto);
-  }
-  return names;
 }
 
 function capitalize(text: string): string {

@@ -1,8 +1,7 @@
-// The ModelClient on the openai package: streaming and not, one retry loop with backoff, an idle
-// timeout, abort, reasoning kept apart from the answer. Model failures come back as a ChatResult with a
-// classified error, never thrown.
-import type { OpenAI } from 'openai';
-import { createNodeFetch } from '../platform/node-fetch.js';
+// The ModelClient for OpenAI-compatible servers (their chat completions call, chat-http.ts): streaming
+// and not, one retry loop with backoff, an idle timeout, abort, reasoning kept apart from the answer.
+// Model failures come back as a ChatResult with a classified error, never thrown.
+import { completeChat, streamChat, type ChatCall, type ChatChunk, type ChatCompletion } from './chat-http.js';
 import { classifyModelError, modelError, retryAfterMsOf, type ModelErrorContext } from './errors.js';
 import { requestRules } from './model-profile.js';
 import { costWithPrices, lookupModelSettings, type ModelPrices } from './model-settings.js';
@@ -35,8 +34,6 @@ export interface OpenAIClientOptions {
   readonly sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** Jitter source in [0, 1). */
   readonly random?: () => number;
-  /** The HTTP client; default: fetch over node:http (see platform/node-fetch.ts). */
-  readonly fetch?: typeof globalThis.fetch;
 }
 
 export const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
@@ -72,31 +69,11 @@ export function createOpenAIClient(options: OpenAIClientOptions = {}): ModelClie
   const rules = options.rules ?? ((model: string) => requestRules(lookupModelSettings(model), { baseURL }));
   const sleep = options.sleep ?? abortableSleep;
   const random = options.random ?? Math.random;
-  // The SDK is loaded on the first request so that start-up stays light.
-  let sdk: Promise<OpenAI> | undefined;
-  const getSdk = (): Promise<OpenAI> => {
-    sdk ??= import('openai').then(
-      (mod) =>
-        new mod.OpenAI({
-          baseURL,
-          apiKey: options.apiKey || 'sk-none',
-          // Explicit nulls keep the SDK from filling these in from the environment.
-          adminAPIKey: null,
-          organization: null,
-          project: null,
-          webhookSecret: null,
-          logLevel: 'off',
-          maxRetries: 0, // retries are counted in one place: below
-          timeout: settings.timeoutMs,
-          fetch: options.fetch ?? createNodeFetch(),
-        }),
-    );
-    return sdk;
-  };
+  // Local servers accept any key, but some want the header: a placeholder is sent when there is none.
+  const server: Server = { baseURL, apiKey: options.apiKey || 'sk-none' };
 
   return {
     async chat(request: ChatRequest): Promise<ChatResult> {
-      const client = await getSdk();
       const context: ModelErrorContext = { baseURL, model: request.model };
       const costFor = (usage: Omit<Usage, 'cost'>): Usage => ({ ...usage, cost: costWithPrices(usage, prices(request.model)) });
       const modelRules = rules(request.model);
@@ -108,8 +85,8 @@ export function createOpenAIClient(options: OpenAIClientOptions = {}): ModelClie
         let result: AttemptResult;
         try {
           result = request.stream
-            ? await streamAttempt(client, { request, body, headers, reasoningTag, context, costFor }, control)
-            : await plainAttempt(client, { request, body, headers, reasoningTag, context, costFor }, control);
+            ? await streamAttempt(server, { request, body, headers, reasoningTag, context, costFor }, control)
+            : await plainAttempt(server, { request, body, headers, reasoningTag, context, costFor }, control);
         } finally {
           control.dispose();
         }
@@ -126,6 +103,12 @@ export function createOpenAIClient(options: OpenAIClientOptions = {}): ModelClie
   };
 }
 
+/** Where requests go, and the key they carry. */
+interface Server {
+  readonly baseURL: string;
+  readonly apiKey: string;
+}
+
 /** The request as the caller gave it (for its callbacks), the body sent for it, and how its result is told. */
 interface Outgoing {
   readonly request: ChatRequest;
@@ -139,22 +122,22 @@ interface Outgoing {
   readonly costFor: (usage: Omit<Usage, 'cost'>) => Usage;
 }
 
-async function streamAttempt(client: OpenAI, outgoing: Outgoing, control: AttemptControl): Promise<AttemptResult> {
+async function streamAttempt(server: Server, outgoing: Outgoing, control: AttemptControl): Promise<AttemptResult> {
   const { context, costFor } = outgoing;
   const reply = createReplyCollector(outgoing.request, outgoing.reasoningTag);
   let finishReason: string | null = null;
   let rawUsage: RawUsage | undefined;
   let caught: unknown;
-  // Only the SDK calls sit inside try: an error thrown by onText is our bug and must propagate
+  // Only the HTTP calls sit inside try: an error thrown by onText is our bug and must propagate
   // (the finally in chat() then aborts the request).
-  const chunks = await openStream(client, outgoing, control).catch((err: unknown) => {
+  const chunks = await openStream(server, outgoing, control).catch((err: unknown) => {
     caught = err;
     return undefined;
   });
   while (chunks) {
     // Every chunk is a sign of life, reasoning included: a model thinking for minutes is not idle.
     control.touch();
-    let next: IteratorResult<OpenAI.Chat.Completions.ChatCompletionChunk>;
+    let next: IteratorResult<ChatChunk>;
     try {
       next = await chunks.next();
     } catch (err) {
@@ -162,8 +145,8 @@ async function streamAttempt(client: OpenAI, outgoing: Outgoing, control: Attemp
       break;
     }
     if (next.done) break;
-    rawUsage = (next.value.usage as RawUsage | null | undefined) ?? rawUsage;
-    const choice = next.value.choices[0];
+    rawUsage = next.value.usage ?? rawUsage;
+    const choice = next.value.choices?.[0];
     finishReason = choice?.finish_reason ?? finishReason;
     reply.reasoningField(reasoningOf(choice?.delta));
     reply.content(choice?.delta?.content);
@@ -178,29 +161,22 @@ async function streamAttempt(client: OpenAI, outgoing: Outgoing, control: Attemp
   return { ok: false, error, partialText: reply.partialText(), usage, delivered, retryAfterMs: retryAfterMsOf(caught) };
 }
 
-async function openStream(
-  client: OpenAI,
-  outgoing: Outgoing,
-  control: AttemptControl,
-): Promise<AsyncIterator<OpenAI.Chat.Completions.ChatCompletionChunk>> {
+function openStream(server: Server, outgoing: Outgoing, control: AttemptControl): Promise<AsyncIterator<ChatChunk>> {
   control.touch();
-  const params = { ...outgoing.body, stream: true, stream_options: { include_usage: true } } as OpenAI.Chat.Completions.ChatCompletionCreateParamsStreaming;
-  const stream = await client.chat.completions.create(params, { signal: control.signal, maxRetries: 0, ...headersOf(outgoing) });
-  return stream[Symbol.asyncIterator]();
+  return streamChat(callOf(server, outgoing, { ...outgoing.body, stream: true, stream_options: { include_usage: true } }, control));
 }
 
-async function plainAttempt(client: OpenAI, outgoing: Outgoing, control: AttemptControl): Promise<AttemptResult> {
+async function plainAttempt(server: Server, outgoing: Outgoing, control: AttemptControl): Promise<AttemptResult> {
   const { context, costFor } = outgoing;
-  let completion: OpenAI.Chat.Completions.ChatCompletion;
+  let completion: ChatCompletion;
   try {
     control.touch();
-    const params = { ...outgoing.body, stream: false } as OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming;
-    completion = await client.chat.completions.create(params, { signal: control.signal, maxRetries: 0, ...headersOf(outgoing) });
+    completion = await completeChat(callOf(server, outgoing, { ...outgoing.body, stream: false }, control));
   } catch (err) {
     const error = failureOf(err, control, context, false);
     return { ok: false, error, partialText: '', usage: null, delivered: false, retryAfterMs: retryAfterMsOf(err) };
   }
-  const usage = completion.usage ? costFor(toUsage(completion.usage as RawUsage)) : NO_USAGE;
+  const usage = completion.usage ? costFor(toUsage(completion.usage)) : NO_USAGE;
   const choice = completion.choices?.[0];
   if (!choice) {
     const error = modelError('server', `The model server at ${context.baseURL} answered without any reply text.`);
@@ -213,8 +189,8 @@ async function plainAttempt(client: OpenAI, outgoing: Outgoing, control: Attempt
 }
 
 /**
- * Why an attempt failed. The caller's abort and our own timer win over whatever the SDK threw
- * (or did not throw: it ends an aborted stream quietly). Failures after text reached the user
+ * Why an attempt failed. The caller's abort and our own timer win over whatever the call threw
+ * (the abort's own reason, or a body cut when the socket was destroyed). Failures after text reached the user
  * become cut_off, so the caller knows the text is incomplete and is never sent twice.
  */
 function failureOf(err: unknown, control: AttemptControl, context: ModelErrorContext, delivered: boolean): ModelError {
@@ -225,7 +201,7 @@ function failureOf(err: unknown, control: AttemptControl, context: ModelErrorCon
     : err === undefined
       ? modelError('cut_off', `The reply from ${where} ended before it was finished (no finish reason).`)
       : err instanceof SyntaxError
-        ? // Only SDK calls reach here, so this is the server's malformed body, not our bug.
+        ? // Only the HTTP calls reach here, so this is the server's malformed body, not our bug.
           modelError('server', `The model server at ${context.baseURL} sent a reply that is not valid JSON.`)
         : classifyModelError(err, context);
   if (!delivered || base.kind === 'cut_off') return base;
@@ -264,8 +240,8 @@ function controlAttempt(userSignal: AbortSignal | undefined, timeoutMs: number):
   };
 }
 
-function headersOf(outgoing: Outgoing): { headers?: Record<string, string> } {
-  return outgoing.headers ? { headers: { ...outgoing.headers } } : {};
+function callOf(server: Server, outgoing: Outgoing, body: RequestBody, control: AttemptControl): ChatCall {
+  return { ...server, body, signal: control.signal, ...(outgoing.headers ? { headers: outgoing.headers } : {}) };
 }
 
 /** The server reported no usage (some local servers): zeros, and no cost rather than a wrong one. */

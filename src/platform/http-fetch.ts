@@ -5,7 +5,6 @@ import { lookup as lookupCallback, type LookupAddress, type LookupOptions } from
 import { lookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
 import type { Dispatcher } from 'undici';
-import { readCapped } from './http.js';
 
 type Undici = Pick<typeof import('undici'), 'fetch' | 'EnvHttpProxyAgent' | 'Agent'>;
 
@@ -175,4 +174,22 @@ export function describeNetworkError(error: unknown): string {
   if (code && /CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_VERIFY/.test(code)) return `TLS error (${code})`;
   const message = cause?.message ?? (error instanceof Error ? error.message : String(error));
   return (message.split('\n')[0] ?? message).slice(0, 200);
+}
+
+/** Reads a web-stream body up to `maxBytes`; past that the rest is cancelled and `truncated` says so. */
+async function readCapped(stream: ReadableStream<Uint8Array> | null, maxBytes: number): Promise<{ body: Buffer; truncated: boolean }> {
+  if (!stream) return { body: Buffer.alloc(0), truncated: false };
+  const chunks: Buffer[] = [];
+  let length = 0;
+  const reader = stream.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return { body: Buffer.concat(chunks), truncated: false };
+    chunks.push(Buffer.from(value));
+    length += value.length;
+    if (length > maxBytes) {
+      await reader.cancel().catch(() => {});
+      return { body: Buffer.concat(chunks).subarray(0, maxBytes), truncated: true };
+    }
+  }
 }

@@ -1,6 +1,6 @@
 // Small HTTP requests to the model server outside the chat (its model list, llama-server's /props,
 // Ollama's /api/show): a short timeout and a size cap, since what answers is untrusted and may never end.
-import { createNodeFetch } from './node-fetch.js';
+import { readCapped, sendHttp } from './http-request.js';
 
 export interface HttpRequest {
   readonly method?: 'GET' | 'POST';
@@ -25,16 +25,21 @@ export const fetchHttp: HttpPort = {
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), options.timeoutMs);
     try {
-      const response = await createNodeFetch()(url, {
+      const answer = await sendHttp({
         method: options.method ?? 'GET',
+        url: new URL(url),
         headers: { ...(options.json !== undefined ? { 'content-type': 'application/json' } : {}), ...options.headers },
-        body: options.json === undefined ? undefined : JSON.stringify(options.json),
+        body: options.json === undefined ? undefined : Buffer.from(JSON.stringify(options.json)),
         signal: controller.signal,
-        redirect: 'error',
       });
-      const { body, truncated } = await readCapped(response.body, options.maxBytes);
+      if (answer.status >= 300 && answer.status < 400) {
+        answer.body.destroy();
+        // Followed nowhere: what a server says about itself comes from the address the user gave.
+        return { ok: false, reason: 'unreachable', message: `${url}: redirected (HTTP ${answer.status})` };
+      }
+      const { body, truncated } = await readCapped(answer.body, options.maxBytes);
       if (truncated) return { ok: false, reason: 'too_large', message: `the answer from ${url} is larger than ${options.maxBytes} bytes` };
-      return { ok: true, status: response.status, text: body.toString('utf8') };
+      return { ok: true, status: answer.status, text: body.toString('utf8') };
     } catch (error) {
       if (controller.signal.aborted) return { ok: false, reason: 'timeout', message: `no answer from ${url} within ${options.timeoutMs} ms` };
       return { ok: false, reason: 'unreachable', message: `${url}: ${error instanceof Error ? error.message : String(error)}` };
@@ -43,21 +48,3 @@ export const fetchHttp: HttpPort = {
     }
   },
 };
-
-/** Reads a body up to `maxBytes`; past that the rest is cancelled and `truncated` says so. */
-export async function readCapped(stream: ReadableStream<Uint8Array> | null, maxBytes: number): Promise<{ body: Buffer; truncated: boolean }> {
-  if (!stream) return { body: Buffer.alloc(0), truncated: false };
-  const chunks: Buffer[] = [];
-  let length = 0;
-  const reader = stream.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return { body: Buffer.concat(chunks), truncated: false };
-    chunks.push(Buffer.from(value));
-    length += value.length;
-    if (length > maxBytes) {
-      await reader.cancel().catch(() => {});
-      return { body: Buffer.concat(chunks).subarray(0, maxBytes), truncated: true };
-    }
-  }
-}

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
-import { classifyModelError, retryAfterMsOf } from '../../src/model/errors.js';
+import { classifyModelError, ModelHttpError, ModelReplyError, retryAfterMsOf } from '../../src/model/errors.js';
+import { UnsupportedSchemeError } from '../../src/platform/http-request.js';
 
 const ctx = { baseURL: 'http://127.0.0.1:9/v1', model: 'm1' };
 
-function httpError(status: number, message: string, headers: Record<string, string> = {}): APIError {
-  return APIError.generate(status, { error: { message } }, undefined, new Headers(headers));
+function httpError(status: number, message: string, headers: Record<string, string> = {}): ModelHttpError {
+  return new ModelHttpError(status, message, { message }, (name) => headers[name.toLowerCase()] ?? null);
 }
 
 function systemError(code: string): Error {
@@ -45,33 +45,42 @@ describe('classifyModelError', () => {
   });
 
   it('names the server and the reason for network failures', () => {
-    const refused = new APIConnectionError({ cause: Object.assign(new TypeError('fetch failed'), { cause: systemError('ECONNREFUSED') }) });
-    expect(classifyModelError(refused, ctx)).toEqual({
+    expect(classifyModelError(systemError('ECONNREFUSED'), ctx)).toEqual({
       kind: 'connection',
       retryable: true,
       message: 'Cannot reach the model server at http://127.0.0.1:9/v1 (connection refused).',
     });
     expect(classifyModelError(systemError('ENOTFOUND'), ctx).message).toContain('host not found');
     expect(classifyModelError(systemError('ECONNRESET'), ctx).message).toContain('connection reset');
-    const terminated = Object.assign(new TypeError('terminated'), { cause: systemError('UND_ERR_SOCKET') });
-    expect(classifyModelError(terminated, ctx).kind).toBe('connection');
+    // A socket error wrapped by whoever caught it is found among the causes.
+    expect(classifyModelError(new Error('request failed', { cause: systemError('EHOSTUNREACH') }), ctx).message).toContain('host unreachable');
   });
 
-  it('explains a port that fetch refuses and does not retry it', () => {
-    const badPort = new APIConnectionError({ cause: new TypeError('fetch failed', { cause: new Error('bad port') }) });
-    expect(classifyModelError(badPort, ctx)).toMatchObject({ kind: 'connection', retryable: false, message: expect.stringContaining('port') });
-    expect(classifyModelError(new APIConnectionError({}), ctx)).toMatchObject({ kind: 'connection', retryable: true });
+  it('names any other system error of the socket (TLS, say) by its own message', () => {
+    const tls = Object.assign(new Error('certificate has expired'), { code: 'CERT_HAS_EXPIRED' });
+    expect(classifyModelError(tls, ctx)).toEqual({
+      kind: 'connection',
+      retryable: true,
+      message: 'Cannot reach the model server at http://127.0.0.1:9/v1 (certificate has expired).',
+    });
   });
 
-  it('classifies the SDK timeout and abort errors', () => {
-    expect(classifyModelError(new APIConnectionTimeoutError(), ctx)).toMatchObject({ kind: 'timeout', retryable: true });
-    expect(classifyModelError(new APIUserAbortError(), ctx)).toMatchObject({ kind: 'aborted', retryable: false });
-    expect(classifyModelError(new DOMException('stop', 'AbortError'), ctx).kind).toBe('aborted');
+  it('does not retry a base URL whose scheme is not http or https', () => {
+    const error = classifyModelError(new UnsupportedSchemeError(new URL('ftp://models.test/v1')), ctx);
+    expect(error).toMatchObject({ kind: 'connection', retryable: false, message: expect.stringContaining('--base-url') });
+  });
+
+  it('classifies an abort', () => {
+    expect(classifyModelError(new DOMException('stop', 'AbortError'), ctx)).toMatchObject({ kind: 'aborted', retryable: false });
   });
 
   it('treats an error event inside a stream as a server error', () => {
-    const inStream = new APIError(undefined, { message: 'upstream provider failed' }, undefined, undefined);
-    expect(classifyModelError(inStream, ctx)).toMatchObject({ kind: 'server', message: expect.stringContaining('upstream provider failed') });
+    expect(classifyModelError(new ModelReplyError('upstream provider failed'), ctx)).toMatchObject({ kind: 'server', message: expect.stringContaining('upstream provider failed') });
+  });
+
+  it('does not follow a redirect: the request is refused, naming where it pointed', () => {
+    const redirect = new ModelHttpError(307, 'redirected to https://elsewhere.test/v1; use that address as --base-url', null, () => null);
+    expect(classifyModelError(redirect, ctx)).toMatchObject({ kind: 'bad_request', retryable: false, message: expect.stringContaining('https://elsewhere.test/v1') });
   });
 
   it('rethrows bugs instead of dressing them up as model errors', () => {
