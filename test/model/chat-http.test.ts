@@ -22,7 +22,7 @@ interface Seen {
 }
 
 /** A server answering with `handler`; resolves to its base URL (with /v1) and what it was sent. */
-async function serve(handler: (res: http.ServerResponse) => void | Promise<void>): Promise<{ baseURL: string; seen: Seen }> {
+async function serve(handler: (res: http.ServerResponse) => unknown): Promise<{ baseURL: string; seen: Seen }> {
   const seen: Seen = {};
   server = http.createServer((req, res) => {
     let body = '';
