@@ -38,7 +38,8 @@ const { createTagExtractor } = await load('src/repomap/extract-tags.js');
 const { createGrammarLoader } = await load('src/platform/tree-sitter.js');
 const { get_encoding } = createRequire(path.join(build, 'package.json'))('tiktoken');
 const encoder = get_encoding('o200k_base');
-// PROFILE=<file>: a CPU profile (main thread) of the last round's timed map.
+// PROFILE=<file>: a CPU profile (main thread) of the last round's timed map. For the parser threads' own
+// profiles run the script with node --cpu-prof --cpu-prof-dir=DIR (one file per thread).
 const profiler = process.env.PROFILE ? new (await import('node:inspector')).Session() : undefined;
 const post = (method, params) => new Promise((resolve, reject) => profiler.post(method, params, (error, result) => (error ? reject(error) : resolve(result))));
 if (profiler) { profiler.connect(); await post('Profiler.enable'); await post('Profiler.setSamplingInterval', { interval: 200 }); }
@@ -111,12 +112,16 @@ if (mode === 'prime') {
       clearInterval(poll);
       threadCpu().forEach((ms, tid) => seen.set(tid, ms));
       const threads = { main: 0, started: 0, older: 0 };
+      // THREADS_BY_ID=1: the CPU of each older thread (V8's platform threads, libuv's) of at least 20 ms.
+      const byId = {};
       for (const [tid, ms] of seen) {
         const spent = ms - (before.get(tid) ?? 0);
         if (tid === String(process.pid)) threads.main += spent;
         else if (before.has(tid)) threads.older += spent;
         else threads.started += spent;
+        if (process.env.THREADS_BY_ID && before.has(tid) && tid !== String(process.pid) && spent >= 20) byId[tid] = spent;
       }
+      if (process.env.THREADS_BY_ID) console.log('older threads', JSON.stringify(byId));
       await after.flush();
       const text = createHash('sha1').update(after.text.replaceAll(mark, 'X')).digest('hex').slice(0, 12);
       console.log(JSON.stringify({ build, round, wallMs: Math.round(wallMs), cpuMs: Math.round((user + system) / 1000), threads, text }));
