@@ -59,6 +59,7 @@ async function post(call: ChatCall, stream: boolean): Promise<HttpAnswer> {
       'content-type': 'application/json',
       accept: stream ? 'text/event-stream' : 'application/json',
       authorization: `Bearer ${call.apiKey}`,
+      'user-agent': 'tandem',
       ...call.headers,
     },
     body: Buffer.from(JSON.stringify(call.body)),

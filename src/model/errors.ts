@@ -72,11 +72,11 @@ export function classifyModelError(err: unknown, context: ModelErrorContext = {}
   if (err instanceof Error && err.name === 'AbortError') return modelError('aborted', 'The request was cancelled.');
   const reason = connectionReason(err);
   if (reason !== undefined) return modelError('connection', `Cannot reach ${where} (${reason}).`);
+  if (err instanceof UnsupportedSchemeError || systemCodeOf(err) === 'ERR_INVALID_URL') {
+    return { kind: 'connection', message: `Cannot reach ${where} (${err instanceof Error ? err.message : 'not a URL'}); check --base-url.`, retryable: false };
+  }
   // Any other system error of the socket (TLS, a refused address...): named by the lowest cause.
   if (systemCodeOf(err) !== undefined) return modelError('connection', `Cannot reach ${where} (${innermostMessage(err) || 'connection error'}).`);
-  if (err instanceof UnsupportedSchemeError) {
-    return { kind: 'connection', message: `Cannot reach ${where} (${err.message}); check --base-url.`, retryable: false };
-  }
   // An error event inside an SSE stream carries no status but is still the server's answer.
   if (err instanceof ModelReplyError) {
     const detail = serverMessage(err);
@@ -147,12 +147,16 @@ function connectionReason(err: unknown): string | undefined {
   return undefined;
 }
 
-/** The system code (ECONNREFUSED, CERT_HAS_EXPIRED...) of the error or one of its causes. */
+/**
+ * The code of a failure below the request (ECONNREFUSED, CERT_HAS_EXPIRED, ERR_TLS_CERT_ALTNAME_INVALID, an
+ * HTTP parser's HPE_...) on the error or one of its causes. Node's own ERR_ codes are left out, bar TLS's,
+ * SSL's and an invalid URL: the others (ERR_INVALID_ARG_TYPE...) are bugs.
+ */
 function systemCodeOf(err: unknown): string | undefined {
   let current: unknown = err;
   for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
     const code = (current as { code?: unknown }).code;
-    if (typeof code === 'string' && /^[A-Z][A-Z0-9_]+$/.test(code)) return code;
+    if (typeof code === 'string' && /^[A-Z][A-Z0-9_]+$/.test(code) && (!code.startsWith('ERR_') || /^ERR_(TLS|SSL)_|^ERR_INVALID_URL$/.test(code))) return code;
     current = current.cause;
   }
   return undefined;

@@ -1,7 +1,9 @@
 // Class: a repository redirected the user's things. Its API key never replaces the user's (and is used
-// only after a yes naming the file), its llm-log must stay inside it, and a `.tandem` that is not a real
-// folder of the repository receives nothing.
+// only after a yes naming the file), its llm-log must stay inside it, a `.tandem` that is not a real
+// folder of the repository receives nothing, and the model server cannot send the key on elsewhere.
 import { createHash } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -107,5 +109,37 @@ describe("a repository cannot send tandem's files elsewhere", () => {
     expect(result.stderr).toMatch(/\.tandem is a symlink, not a folder of this repository: tandem writes nothing there/);
     expect(readdirSync(outside)).toEqual([]);
     expect(existsSync(join(outside, 'sessions'))).toBe(false);
+  });
+});
+
+describe('the model server cannot send the key on elsewhere', () => {
+  it.each(modes)('a redirect is not followed: the request fails naming where it pointed, exit 1, nothing sent there (%s)', async (_, flags) => {
+    server = await startFakeOpenAI({ replies: { m: [textReply(searchReplace('a.py', 'a = 1\n', 'a = 2\n'))] }, fallback: textReply('fix: a') });
+    const elsewhere = server.url;
+    const asked: string[] = [];
+    const redirector = http.createServer((req, res) => {
+      asked.push(`${req.method} ${req.url}`);
+      req.resume();
+      res.writeHead(307, { location: `${elsewhere}${(req.url ?? '/').replace(/^\/v1/, '')}` });
+      res.end();
+    });
+    await new Promise<void>((resolve) => redirector.listen(0, '127.0.0.1', resolve));
+    try {
+      const repo = gitRepo({ 'a.py': 'a = 1\n' });
+      const base = `http://127.0.0.1:${(redirector.address() as AddressInfo).port}/v1`;
+      const result = await runCli(['--no-stream', '--base-url', base, '--model', 'm', '--weak-model', 'w', '--map-tokens', '0', '-m', 'edit', ...flags, 'a.py'], {
+        cwd: repo, env: { OPENAI_API_KEY: 'sk-user-env' },
+      });
+      // The run got as far as its request: the redirector was asked for a reply.
+      expect(asked).toContain('POST /v1/chat/completions');
+      expect(result.code, result.stderr).toBe(1);
+      expect(result.stderr).toContain(`redirected to ${elsewhere}/chat/completions`);
+      expect(server.requests).toEqual([]);
+      expect(read(repo, 'a.py')).toBe('a = 1\n');
+      expect(statusShort(repo)).toBe('');
+    } finally {
+      redirector.closeAllConnections();
+      await new Promise((resolve) => redirector.close(resolve));
+    }
   });
 });

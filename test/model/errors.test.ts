@@ -65,9 +65,22 @@ describe('classifyModelError', () => {
     });
   });
 
-  it('does not retry a base URL whose scheme is not http or https', () => {
+  it('does not retry a base URL whose scheme is not http or https, or that is not a URL', () => {
     const error = classifyModelError(new UnsupportedSchemeError(new URL('ftp://models.test/v1')), ctx);
     expect(error).toMatchObject({ kind: 'connection', retryable: false, message: expect.stringContaining('--base-url') });
+    const notUrl = (() => {
+      try {
+        return new URL('http//no colon/chat/completions');
+      } catch (caught) {
+        return caught;
+      }
+    })();
+    expect(classifyModelError(notUrl, ctx)).toMatchObject({ kind: 'connection', retryable: false, message: expect.stringContaining('--base-url') });
+  });
+
+  it('rethrows Node\'s own errors of a wrong call: a bug, not the network', () => {
+    const bug = Object.assign(new TypeError('The "chunk" argument must be of type string'), { code: 'ERR_INVALID_ARG_TYPE' });
+    expect(() => classifyModelError(bug, ctx)).toThrow(bug);
   });
 
   it('classifies an abort', () => {
