@@ -29,7 +29,9 @@ describe('the process runner', () => {
     controller.abort();
     const result = await running;
     expect(result.exitCode).toBeNull();
-    expect(isRunning(child)).toBe(false);
+    // SIGKILL went to the whole group; on a busy machine the child may still be on its way out when the
+    // shell's end is seen: it must be gone soon after, not necessarily at that instant.
+    expect(await goneWithin(child, 5_000)).toBe(true);
   }, 15_000);
 
   it('a setsid child does not hold the run past the timeout, and the output says one was left', async () => {
