@@ -44,7 +44,7 @@ function agentFor(protocol: string): http.Agent | undefined {
 }
 
 /** The signal's reason, or an AbortError as fetch would throw. */
-export function abortReason(signal: AbortSignal): unknown {
+function abortReason(signal: AbortSignal): unknown {
   return signal.reason ?? new DOMException('This operation was aborted', 'AbortError');
 }
 

@@ -152,6 +152,23 @@ describe('the chat completions call', () => {
     await expect(unread.next()).rejects.toThrow();
   });
 
+  it('a connection reset after the head, with nobody reading the body, leaves nothing unhandled; a reader sees it', async () => {
+    let sockets = 0;
+    const { baseURL } = await serve((res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(`data: ${delta('a')}\n\n`);
+      sockets++;
+      setTimeout(() => res.socket?.destroy(), 5);
+    });
+    const unread = await streamChat(call(baseURL));
+    const read = await streamChat(call(baseURL));
+    expect((await read.next()).done).toBe(false);
+    await expect(read.next()).rejects.toThrow();
+    await pause();
+    expect(sockets).toBe(2);
+    expect(unread).toBeDefined();
+  });
+
   it('rejects with the socket\'s own error, its code kept, when nothing listens', async () => {
     const { baseURL } = await serve((res) => res.end());
     server?.closeAllConnections();
