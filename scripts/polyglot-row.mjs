@@ -1,6 +1,7 @@
 // Reproduces the bench's polyglot cold map: a new map port on a tree with no tag cache, in a fresh
 // process per round (so grammars and queries compile as a new user's first map does).
-// Usage: node scripts/polyglot-row.mjs <dist folder> <tree> [rounds]  (prints ms and cpu per round)
+// Usage: node scripts/polyglot-row.mjs <dist folder> <tree> [rounds]  (prints ms and cpu per round); the tree is
+// the bench's node-gyp one (.bench-cache/npm/node-gyp@*/package), which the bench makes a git repository.
 import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import path from 'node:path';
