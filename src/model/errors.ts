@@ -76,7 +76,8 @@ export function classifyModelError(err: unknown, context: ModelErrorContext = {}
     return { kind: 'connection', message: `Cannot reach ${where} (${err instanceof Error ? err.message : 'not a URL'}); check --base-url.`, retryable: false };
   }
   // Any other system error of the socket (TLS, a refused address...): named by the lowest cause.
-  if (systemCodeOf(err) !== undefined) return modelError('connection', `Cannot reach ${where} (${innermostMessage(err) || 'connection error'}).`);
+  const code = systemCodeOf(err);
+  if (code !== undefined) return modelError('connection', `Cannot reach ${where} (${innermostMessage(err) || code}).`);
   // An error event inside an SSE stream carries no status but is still the server's answer.
   if (err instanceof ModelReplyError) {
     const detail = serverMessage(err);
@@ -170,6 +171,9 @@ function innermostMessage(err: unknown): string {
     message = current.message;
     current = current.cause;
   }
+  // OpenSSL's long lines name their reason after the routine: "...:SSL routines:<routine>:<reason>:<file>...".
+  const openssl = /routines:[^:]*:([^:]+):/.exec(message);
+  if (openssl) return `TLS error: ${openssl[1]}`;
   return message.length > 120 ? '' : message.replace(/[.\s]+$/, '');
 }
 

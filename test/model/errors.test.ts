@@ -65,6 +65,13 @@ describe('classifyModelError', () => {
     });
   });
 
+  it('names OpenSSL\'s reason from its long line, and else a long message\'s code', () => {
+    const tls = Object.assign(new Error('write EPROTO 800C:error:0A00010B:SSL routines:ssl3_get_record:wrong version number:../deps/openssl/ssl/record/ssl3_record.c:350:\n'), { code: 'EPROTO' });
+    expect(classifyModelError(tls, ctx).message).toBe('Cannot reach the model server at http://127.0.0.1:9/v1 (TLS error: wrong version number).');
+    const long = Object.assign(new Error(`refused ${'x'.repeat(150)}`), { code: 'EWHATEVER' });
+    expect(classifyModelError(long, ctx).message).toBe('Cannot reach the model server at http://127.0.0.1:9/v1 (EWHATEVER).');
+  });
+
   it('does not retry a base URL whose scheme is not http or https, or that is not a URL', () => {
     const error = classifyModelError(new UnsupportedSchemeError(new URL('ftp://models.test/v1')), ctx);
     expect(error).toMatchObject({ kind: 'connection', retryable: false, message: expect.stringContaining('--base-url') });
