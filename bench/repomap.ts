@@ -19,7 +19,7 @@ import { listMapFiles } from '../src/repomap/list-files.js';
 import { mapStorePath } from '../src/repomap/map-store.js';
 import { rankStorePath } from '../src/repomap/rank-store.js';
 import { tagCachePath } from '../src/repomap/tag-cache.js';
-import { defaultTagThreads, languagesOf } from '../src/repomap/tags-pool.js';
+import { createTagsPool, defaultTagThreads, languagesOf } from '../src/repomap/tags-pool.js';
 import { ensureGitRepo, generateTree, polyglotTree, realPythonTree, threeRenderersTree, type RealTree } from './repomap-trees.js';
 
 const run = promisify(execFile);
@@ -78,6 +78,12 @@ export interface TreeResult {
   readonly secondCloneMs?: number;
   readonly branchSwitchMs?: number;
   readonly branchSwitchFiles?: number;
+  /**
+   * The switched files' tags alone, right after the switch: read, parsed and queried on as many new
+   * parser threads as the map uses, nothing listed, looked up or ranked. What the branch switch's
+   * map cannot go below in a new process, whatever it does around the parse.
+   */
+  readonly switchedParseMs?: number;
 }
 
 export interface RepoMapBenchReport {
@@ -282,7 +288,7 @@ async function benchTree({ label, path: tree, role: treeRole }: RealTree, origin
   const tagsOut = path.join(os.tmpdir(), `tandem-bench-ctags-${process.pid}`);
   // Rounds of cold, warm, touched and ctags one after another, so each figure's median and its
   // reference's come from the same stretch of time on a shared machine.
-  const rounds: { cold: number; warm: number; touched: number; touchedRefs: number; ctags: number; sameTouched: number; newChat: number; newBudget: number; secondClone?: number; branchSwitch?: number }[] = [];
+  const rounds: { cold: number; warm: number; touched: number; touchedRefs: number; ctags: number; sameTouched: number; newChat: number; newBudget: number; secondClone?: number; branchSwitch?: number; switchedParse?: number }[] = [];
   let stats: RepoMapStats | undefined;
   let peakRssMb = 0;
   for (let round = 0; round < options.rounds; round++) {
@@ -308,7 +314,7 @@ async function benchTree({ label, path: tree, role: treeRole }: RealTree, origin
     const same = await sameProcessRound(tree, options.packageRoot, options.threads, files, touched, countTokens, tagCacheDir);
     const ctags = await timed(() => run('ctags', ['-R', '-f', tagsOut, '.'], { cwd: tree, maxBuffer: 64 * 1024 * 1024 }));
     await rm(tagsOut, { force: true });
-    const second = clone === undefined ? undefined : await secondCloneRound(clone, switched, round, buildIn);
+    const second = clone === undefined ? undefined : await secondCloneRound(clone, switched, round, buildIn, options.packageRoot, options.threads);
     rounds.push({ cold: cold.ms, warm: warm.ms, touched: after.ms, touchedRefs: afterRefs.ms, ctags: ctags.ms, sameTouched: same.touched, newChat: same.newChat, newBudget: same.newBudget, ...second });
   }
   await rm(tagCacheDir, { recursive: true, force: true });
@@ -343,6 +349,7 @@ async function benchTree({ label, path: tree, role: treeRole }: RealTree, origin
     newBudgetWarmMs: mid((r) => r.newBudget),
     ...(clone === undefined ? {} : {
       secondCloneMs: mid((r) => r.secondClone ?? 0), branchSwitchMs: mid((r) => r.branchSwitch ?? 0), branchSwitchFiles: switched.length,
+      switchedParseMs: mid((r) => r.switchedParse ?? 0),
     }),
   };
 }
@@ -352,7 +359,10 @@ async function benchTree({ label, path: tree, role: treeRole }: RealTree, origin
  * cold map), then a branch switch: `switched` files get new contents, mapped, and put back. The
  * clone is committed and listed as the CLI lists it (the request's git listing).
  */
-async function secondCloneRound(clone: string, switched: readonly string[], round: number, buildIn: (root: string, withListing: boolean) => ReturnType<typeof buildMap>): Promise<{ secondClone: number; branchSwitch: number }> {
+async function secondCloneRound(
+  clone: string, switched: readonly string[], round: number, buildIn: (root: string, withListing: boolean) => ReturnType<typeof buildMap>,
+  packageRoot: string, threads: number,
+): Promise<{ secondClone: number; branchSwitch: number; switchedParse: number }> {
   await rm(tagCachePath(clone), { force: true });
   await rm(mapStorePath(clone), { force: true });
   await rm(rankStorePath(clone), { force: true });
@@ -366,7 +376,10 @@ async function secondCloneRound(clone: string, switched: readonly string[], roun
   try {
     const afterSwitch = await timed(() => buildIn(clone, true));
     await afterSwitch.value.flush();
-    return { secondClone: second.ms, branchSwitch: afterSwitch.ms };
+    const pool = createTagsPool({ queriesDir: path.join(packageRoot, 'queries'), threads });
+    const switchedParse = await timed(() => pool.parse(switched.map((file) => ({ path: file, absPath: path.join(clone, file) }))));
+    if (switchedParse.value.some((outcome) => !outcome.ok)) throw new Error('a switched file failed to parse');
+    return { secondClone: second.ms, branchSwitch: afterSwitch.ms, switchedParse: switchedParse.ms };
   } finally {
     await Promise.all(switched.map((file, i) => writeFile(path.join(clone, file), originals[i] ?? '')));
   }

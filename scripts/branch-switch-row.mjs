@@ -36,6 +36,7 @@ const { rankStorePath } = await load('src/repomap/rank-store.js');
 const { tagCachePath } = await load('src/repomap/tag-cache.js');
 const { createTagExtractor } = await load('src/repomap/extract-tags.js');
 const { createGrammarLoader } = await load('src/platform/tree-sitter.js');
+const { createTagsPool } = await load('src/repomap/tags-pool.js');
 const { get_encoding } = createRequire(path.join(build, 'package.json'))('tiktoken');
 const encoder = get_encoding('o200k_base');
 // PROFILE=<file>: a CPU profile (main thread) of the last round's timed map. For the parser threads' own
@@ -123,8 +124,13 @@ if (mode === 'prime') {
       }
       if (process.env.THREADS_BY_ID) console.log('older threads', JSON.stringify(byId));
       await after.flush();
+      // The floor under the row: the switched files' parse alone on new threads (as the bench's row beside it).
+      const floorPool = createTagsPool({ queriesDir: path.join(build, 'queries'), threads: Number(process.env.THREADS ?? 2) });
+      const floorStarted = performance.now();
+      await floorPool.parse(switched.map((file) => ({ path: file, absPath: path.join(clone, file) })));
+      const parseAloneMs = Math.round(performance.now() - floorStarted);
       const text = createHash('sha1').update(after.text.replaceAll(mark, 'X')).digest('hex').slice(0, 12);
-      console.log(JSON.stringify({ build, round, wallMs: Math.round(wallMs), cpuMs: Math.round((user + system) / 1000), threads, text }));
+      console.log(JSON.stringify({ build, round, wallMs: Math.round(wallMs), parseAloneMs, cpuMs: Math.round((user + system) / 1000), threads, text }));
     } finally {
       await Promise.all(switched.map((file, i) => writeFile(path.join(clone, file), originals[i] ?? '')));
     }
