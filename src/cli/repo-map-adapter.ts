@@ -113,7 +113,6 @@ export function createRepoMapPort(options: RepoMapAdapterOptions): RepoMapHandle
     budgetGrowth: budgetGrowthOf(options.noFilesMultiplier, options.contextWindow),
     stored: stored?.maps,
     rankStore,
-    expectParses: () => source.expectParses(),
   });
   return {
     async get(request) {

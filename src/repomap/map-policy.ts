@@ -53,7 +53,6 @@ export function storedMaps(root: string, source: MapSource, shape: () => StoredM
   const maps: StoredMaps = {
     fingerprint: async () => JSON.stringify([TAG_CACHE_VERSION, MAP_STORE_VERSION, ...key(), await source.scan()]),
     get: async (storedKey) => (await loaded()).get(storedKey),
-    keys: async () => [...(await loaded()).keys()],
     set: (storedKey, map) => {
       saving = saving.then(loaded).then((s) => {
         s.set(storedKey, map);

@@ -1,7 +1,6 @@
 // Where the map's files and tags come from in a real repository: the file listing and the tag
 // cache, loaded once and shared, so a warm request neither re-reads file heads nor re-stats files.
 import { collectTags, createParseProbe, type Stamp } from './collect-tags.js';
-import { TAGLESS_LANGUAGES } from './extract-tags.js';
 import { candidatesDigest, judgeMapFiles, statMapCandidates, type ListMapFilesOptions, type MapFile } from './list-files.js';
 import type { PackedTags } from './packed-tags.js';
 import { keepingFinds, type KeepingSharedTags, type SharedTags } from './shared-tags.js';
@@ -59,12 +58,6 @@ export interface MapSource {
   /** Lists the files (sorted) from the last scan, or a new one; remembers their stats for the next collectTags. */
   listFiles(): Promise<string[]>;
   collectTags(files: readonly string[]): Promise<Map<string, PackedTags>>;
-  /**
-   * Files changed since the last map (see RepoMapDeps.expectParses): starts one parser thread now,
-   * loading the grammar of the scan's most common language, before the tag cache says which files
-   * need a parse. It ends unused if none does.
-   */
-  expectParses(): void;
   /** Resolves once the tag cache of the last collectTags is on disk. */
   flush(): Promise<void>;
 }
@@ -160,24 +153,6 @@ export function createMapSource(root: string, options: MapSourceOptions): MapSou
         .then(() => options.shared?.flush()).catch(() => {});
       return tags;
     },
-    expectParses() {
-      const lang = mostCommonLanguage(scanned ?? []);
-      if (lang !== null) options.pool.warmUp?.([lang], 1);
-    },
     flush: () => saving,
   };
-}
-
-function mostCommonLanguage(files: readonly MapFile[]): LanguageId | null {
-  const counts = new Map<LanguageId, number>();
-  let best: LanguageId | null = null;
-  let bestCount = 0;
-  for (const file of files) {
-    const lang = languageForPath(file.path);
-    if (lang === null || TAGLESS_LANGUAGES.has(lang)) continue;
-    const count = (counts.get(lang) ?? 0) + 1;
-    counts.set(lang, count);
-    if (count > bestCount) [best, bestCount] = [lang, count];
-  }
-  return best;
 }

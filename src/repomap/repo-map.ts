@@ -45,12 +45,6 @@ export interface RepoMapDeps {
   readonly stored?: StoredMaps;
   /** Rankings kept across processes (rank-store.ts): a ranking of unchanged inputs takes their ranks. */
   readonly rankStore?: RankStore;
-  /**
-   * Called when maps are kept on disk but none was built from the files as they are now: files
-   * changed since the last map, so the tags about to be collected likely need a parse. Starting a
-   * parser thread here overlaps its start-up with the listing and the tag cache's load.
-   */
-  readonly expectParses?: () => void;
 }
 
 /** Rendered maps on disk (see map-store.ts), keyed by everything a map is built from. */
@@ -58,8 +52,6 @@ export interface StoredMaps {
   /** A digest of the repository's listed files as they are now (stats only, nothing read). */
   fingerprint(): Promise<string>;
   get(key: string): Promise<StoredMap | undefined>;
-  /** The keys of the maps kept. */
-  keys(): Promise<readonly string[]>;
   /** Remembered and written in the background (the owner can wait for the write). */
   set(key: string, map: StoredMap): void;
 }
@@ -138,20 +130,6 @@ function storable({ text, stats }: CachedMap): StoredMap {
   return { text, files, tags, definitions, budget, tokens };
 }
 
-function storedKeyOf(fingerprint: string, requestKey: string, budget: number): string {
-  return JSON.stringify([fingerprint, requestKey, budget]);
-}
-
-/**
- * Whether maps are kept, none of them built from the files in the state `fingerprint` describes.
- * (No map kept at all says nothing: a first run, whose files may all be in the user's tag cache.)
- */
-async function changedSinceKept(stored: StoredMaps, fingerprint: string): Promise<boolean> {
-  const prefix = `${JSON.stringify([fingerprint]).slice(0, -1)},`;
-  const keys = await stored.keys();
-  return keys.length > 0 && !keys.some((storedKey) => storedKey.startsWith(prefix));
-}
-
 export function createRepoMap(deps: RepoMapDeps): RepoMap {
   const mode = deps.refreshMode ?? 'auto';
   const fastBuildMs = deps.fastBuildMs ?? 1000;
@@ -226,8 +204,7 @@ export function createRepoMap(deps: RepoMapDeps): RepoMap {
       const budget = effectiveBudget(request.budget, request.chatFiles.length, deps.budgetGrowth);
       const key = requestKey(request);
       // Same files at the same versions, same request: the same map, whatever the mode says.
-      const fingerprint = deps.stored ? await deps.stored.fingerprint() : '';
-      const storedKey = deps.stored ? storedKeyOf(fingerprint, key, budget) : '';
+      const storedKey = deps.stored ? JSON.stringify([await deps.stored.fingerprint(), key, budget]) : '';
       const stored = deps.stored && !request.refresh ? await deps.stored.get(storedKey) : undefined;
       if (stored) {
         const { text, ...facts } = stored;
@@ -237,7 +214,6 @@ export function createRepoMap(deps: RepoMapDeps): RepoMap {
         remember(key, entry);
         return reuse(entry);
       }
-      if (deps.stored && deps.expectParses && await changedSinceKept(deps.stored, fingerprint)) deps.expectParses();
       const files = sorted(await deps.listFiles());
       const cached = cache.get(key);
       const sameFiles = cached !== undefined && cached.fileList === files.join('\0');

@@ -49,8 +49,6 @@ export interface TagsPoolOptions {
   readonly loader?: GrammarLoader;
   /** Warmed-up threads no parse has taken after this long are ended (default 30 s). */
   readonly warmIdleMs?: number;
-  /** Told of each thread started, with the languages it preloads (for tests). */
-  readonly onThreadStart?: (languages: readonly LanguageId[]) => void;
 }
 
 const BATCH_SIZE = 16;
@@ -125,7 +123,6 @@ export function createTagsPool(options: TagsPoolOptions): TagsPool {
 
   const workersAvailable = (): boolean => options.threads > 0 && pathExists(fileURLToPath(workerUrl));
   const boot = (languages: readonly LanguageId[]): PoolWorker => {
-    options.onThreadStart?.(languages);
     const workerData: TagsWorkerData = { queriesDir: options.queriesDir, grammarDir: options.grammarDir, preload: languages, tieringLock: tieringLock() };
     const worker = new Worker(workerUrl, {
       workerData, execArgv: options.execArgv ? [...options.execArgv] : undefined, resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB },
@@ -153,18 +150,15 @@ export function createTagsPool(options: TagsPoolOptions): TagsPool {
     return taken;
   };
 
-  // A second call for more jobs tops the threads up (a first guess may have started one).
   const warmUp = (languages: readonly LanguageId[], expectedJobs: number, paths?: readonly string[]): void => {
-    if (expectedJobs <= 0 || !workersAvailable()) return;
+    if (warm.length > 0 || expectedJobs <= 0 || !workersAvailable()) return;
     const count = Math.min(options.threads, Math.ceil(expectedJobs / BATCH_SIZE));
-    if (warm.length >= count) return;
     const plan = paths ? planLanguages(paths, count) : { shared: languages, own: [] };
-    const started = Array.from({ length: count - warm.length }, (_, i) => boot(preloadOf(plan, warm.length + i)));
+    const started = Array.from({ length: count }, (_, i) => boot(preloadOf(plan, i)));
     for (const { worker } of started) worker.unref();
-    const all = [...warm, ...started];
-    warm = all;
+    warm = started;
     const timer = setTimeout(() => {
-      if (warm !== all) return;
+      if (warm !== started) return;
       takeWorkers(0, NO_PLAN);
     }, options.warmIdleMs ?? 30_000);
     timer.unref();

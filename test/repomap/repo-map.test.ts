@@ -1,7 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { get_encoding } from 'tiktoken';
-import { createRepoMap, findMentions, type MapRefreshMode, type RepoMapDeps, type StoredMaps } from '../../src/repomap/repo-map.js';
-import type { StoredMap } from '../../src/repomap/map-store.js';
+import { createRepoMap, findMentions, type MapRefreshMode, type RepoMapDeps } from '../../src/repomap/repo-map.js';
 import type { Tag } from '../../src/repomap/tag.js';
 import { SMALL_REPO, fileReader, generatedRepo, tagsFor, writeRepo } from './map-fixture.js';
 
@@ -172,36 +171,6 @@ describe('a new chat set or budget in the same process', () => {
     counted = 0;
     expect(await map.get(requests[1] ?? ask)).toBe(fresh[1]);
     expect(counted).toBe(freshCounts[1]);
-  });
-});
-
-describe('parser threads started before the tags are collected', () => {
-  /** Maps kept in memory, keyed as the map keys them; the listing's state is `state`. */
-  function keptMaps(h: Harness) {
-    let state = 'v1';
-    const kept = new Map<string, StoredMap>();
-    const stored: StoredMaps = {
-      fingerprint: async () => state,
-      get: async (key) => kept.get(key),
-      keys: async () => [...kept.keys()],
-      set: (key, map) => void kept.set(key, map),
-    };
-    let expected = 0;
-    const map = createRepoMap({ ...h.deps, stored, expectParses: () => void expected++ });
-    return { map, expectations: () => expected, changeFiles: (next: string) => void (state = next) };
-  }
-
-  it('are asked for only when maps were kept and none was built from the files as they are now', async () => {
-    const h = await harness(SMALL_REPO, 'always');
-    const { map, expectations, changeFiles } = keptMaps(h);
-    await map.get(ask);
-    expect(expectations()).toBe(0); // nothing kept yet: a first run says nothing
-    await map.get({ ...ask, chatFiles: ['src/geometry/total-area.ts'] });
-    expect(expectations()).toBe(0); // a new chat set over the same files
-    changeFiles('v2');
-    await map.get(ask);
-    expect(expectations()).toBe(1); // a file changed since every kept map
-    expect(h.collected()).toBe(3);
   });
 });
 
