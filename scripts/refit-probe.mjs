@@ -60,8 +60,10 @@ if (process.env.PROBE_PHASES) globalThis.__t = (label) => {
   mark = now.user + now.system;
 };
 const newChat = await timed(() => ask([first, other]));
+// PROBE_CHAT_ONLY=1: the profile covers the new chat-file set's map alone.
+if (inspector && process.env.PROBE_CHAT_ONLY) writeFileSync(profile, JSON.stringify((await post('Profiler.stop')).profile));
 const newBudget = await timed(() => ask([first, other], 256));
-if (inspector) writeFileSync(profile, JSON.stringify((await post('Profiler.stop')).profile));
+if (inspector && !process.env.PROBE_CHAT_ONLY) writeFileSync(profile, JSON.stringify((await post('Profiler.stop')).profile));
 await port.flush();
 if (flag === '--text' && textOut !== undefined) writeFileSync(textOut, `${newChat.value}\n=====\n${newBudget.value}`);
 encoder.free();

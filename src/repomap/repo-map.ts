@@ -6,7 +6,7 @@ import { createRanker, type RankWork } from './rank.js';
 import type { RankStore } from './rank-store.js';
 import { createMapRenderer, type KeptView } from './render.js';
 import { effectiveBudget, fitToBudget, type BudgetGrowth, type FitResult } from './budget.js';
-import type { RankedItem } from './rank.js';
+import type { RankedItem, RankOptions } from './rank.js';
 import type { StoredMap } from './map-store.js';
 import { mentionedFiles } from './mentioned-files.js';
 
@@ -162,14 +162,27 @@ export function createRepoMap(deps: RepoMapDeps): RepoMap {
     return entry.text;
   };
 
+  const rankOptions = (request: RepoMapRequest, budget: number): RankOptions => ({
+    chatFiles: [...request.chatFiles, ...(request.readOnlyFiles ?? [])],
+    // Each shown definition costs at least a token or shares a line already shown: twice the
+    // budget, plus the fitting's look-ahead, is more than any map of that budget can hold.
+    limit: budget * 2 + 256,
+  });
+
+  /**
+   * While the listing's git process runs, ranks the last build's files for a request no kept map
+   * answers (a new chat set or budget): the files are mostly unchanged, and the ranker then hands
+   * build() this very ranking. Yields a turn first, so the listing's process has started.
+   */
+  const rankAhead = async (request: RepoMapRequest, budget: number, key: string): Promise<void> => {
+    if (last === undefined || last.tagsByFile.size === 0 || request.refresh || cache.has(key)) return;
+    const { tagsByFile } = last;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    ranker.rank(tagsByFile, rankOptions(request, budget));
+  };
+
   const build = async (request: RepoMapRequest, budget: number, files: readonly string[], tagsByFile: ReadonlyMap<string, FileTags>, started: number): Promise<CachedMap> => {
-    const hidden = [...request.chatFiles, ...(request.readOnlyFiles ?? [])];
-    const ranked = ranker.rank(tagsByFile, {
-      chatFiles: hidden,
-      // Each shown definition costs at least a token or shares a line already shown: twice the
-      // budget, plus the fitting's look-ahead, is more than any map of that budget can hold.
-      limit: budget * 2 + 256,
-    });
+    const ranked = ranker.rank(tagsByFile, rankOptions(request, budget));
     const texts = new Map<string, string | undefined>();
     const readOnce = (path: string): string | undefined => {
       if (!texts.has(path)) texts.set(path, deps.readFile(path));
@@ -204,7 +217,13 @@ export function createRepoMap(deps: RepoMapDeps): RepoMap {
       const budget = effectiveBudget(request.budget, request.chatFiles.length, deps.budgetGrowth);
       const key = requestKey(request);
       // Same files at the same versions, same request: the same map, whatever the mode says.
-      const storedKey = deps.stored ? JSON.stringify([await deps.stored.fingerprint(), key, budget]) : '';
+      const fingerprint = deps.stored?.fingerprint();
+      if (fingerprint !== undefined) {
+        // Handled here too: a listing that fails while the ranking runs must not count as unhandled.
+        fingerprint.catch(() => {});
+        await rankAhead(request, budget, key);
+      }
+      const storedKey = fingerprint ? JSON.stringify([await fingerprint, key, budget]) : '';
       const stored = deps.stored && !request.refresh ? await deps.stored.get(storedKey) : undefined;
       if (stored) {
         const { text, ...facts } = stored;

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { get_encoding } from 'tiktoken';
-import { createRepoMap, findMentions, type MapRefreshMode, type RepoMapDeps } from '../../src/repomap/repo-map.js';
+import { createRepoMap, findMentions, type MapRefreshMode, type RepoMapDeps, type StoredMaps } from '../../src/repomap/repo-map.js';
 import type { Tag } from '../../src/repomap/tag.js';
 import { SMALL_REPO, fileReader, generatedRepo, tagsFor, writeRepo } from './map-fixture.js';
 
@@ -171,6 +171,57 @@ describe('a new chat set or budget in the same process', () => {
     counted = 0;
     expect(await map.get(requests[1] ?? ask)).toBe(fresh[1]);
     expect(counted).toBe(freshCounts[1]);
+  });
+});
+
+describe('a new chat set ranked while the listing runs', () => {
+  /** Maps kept on disk, none found; the fingerprint (the listing) settles a while after it is asked for, after `during` ran. */
+  const slowListing = (during: () => void = () => {}, fail = false): StoredMaps & { asked: () => number } => {
+    let asked = 0;
+    return {
+      asked: () => asked,
+      fingerprint: () => {
+        asked++;
+        return new Promise((resolve, reject) => setTimeout(() => {
+          during();
+          if (fail) reject(new Error('git ls-files failed: not a git repository'));
+          else resolve('listing');
+        }, 5));
+      },
+      get: async () => undefined,
+      set: () => {},
+    };
+  };
+  const requests = [{ chatFiles: ['pkg/main.ts'], budget: 512 }, { chatFiles: ['pkg/main.ts', 'pkg/module_007.ts'], budget: 512 }];
+
+  it('finds the ranking done when the files did not change, with the very text of a fresh map', async () => {
+    const h = await harness(generatedRepo(60), 'always');
+    const fresh = await createRepoMap(h.deps).get(requests[1] ?? ask);
+    const map = createRepoMap({ ...h.deps, stored: slowListing() });
+    await map.get(requests[0] ?? ask);
+    expect(map.lastStats()?.ranking?.ranked).toBe(true);
+    expect(await map.get(requests[1] ?? ask)).toBe(fresh);
+    // The power iteration ran before the build asked for it: the build took that ranking.
+    expect(map.lastStats()?.ranking?.ranked).toBe(false);
+  });
+
+  it('ranks again when a file changed while the listing ran, for the text of a fresh map of the new files', async () => {
+    const h = await harness(generatedRepo(60), 'always');
+    const map = createRepoMap({ ...h.deps, stored: slowListing(() => h.touch('pkg/module_020.ts')) });
+    await map.get(requests[0] ?? ask);
+    const after = await map.get(requests[1] ?? ask);
+    expect(map.lastStats()?.ranking?.ranked).toBe(true);
+    expect(after).toBe(await createRepoMap(h.deps).get(requests[1] ?? ask));
+  });
+
+  it('a listing that fails meanwhile fails the map with its own error', async () => {
+    const h = await harness(generatedRepo(60), 'always');
+    let failing = false;
+    const listing = slowListing();
+    const map = createRepoMap({ ...h.deps, stored: { ...listing, fingerprint: () => (failing ? slowListing(() => {}, true).fingerprint() : listing.fingerprint()) } });
+    await map.get(requests[0] ?? ask);
+    failing = true;
+    await expect(map.get(requests[1] ?? ask)).rejects.toThrow('git ls-files failed: not a git repository');
   });
 });
 
