@@ -80,9 +80,11 @@ export async function statMapCandidates(root: string, options: ListMapFilesOptio
   // Synchronous on purpose: thousands of stats and head reads through fs/promises took 5-6 times
   // as long (each a round trip through the thread pool), and the caller waits for the list anyway.
   const files: MapFile[] = [];
+  // Joined by hand: git's paths are already normal, and path.join's normalizing allocated megabytes per listing.
+  const prefix = root.endsWith(path.sep) ? root : `${root}${path.sep}`;
   for (const rel of byName) {
     // lstat: a symlink (maybe to a file outside the repository) is never mapped; its target is, when inside
-    const info = fs.lstatIfAnySync(path.join(root, rel));
+    const info = fs.lstatIfAnySync(prefix + rel);
     if (info?.isFile() && info.size <= maxBytes) files.push({ path: rel, size: info.size, mtimeMs: info.mtimeMs, ctimeMs: info.ctimeMs });
   }
   return files;

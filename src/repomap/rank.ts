@@ -175,7 +175,12 @@ function limitRank(ranks: Float64Array, limit: number, scratch: DefScratch): num
   scratch.positive = atLeast(scratch.positive, ranks.length, (size) => new Float64Array(size));
   const { positive } = scratch;
   let count = 0;
-  for (const rank of ranks) if (rank > 0) positive[count++] = rank;
+  // Indexed, not for-of: a ranking runs once per map, mostly before the loop is optimized, and an
+  // iterator then allocates a result object per definition (megabytes, and a collection, per map).
+  for (let k = 0; k < ranks.length; k++) {
+    const rank = ranks[k] ?? 0;
+    if (rank > 0) positive[count++] = rank;
+  }
   if (count < limit) return nthSmallest(ranks.slice(), ranks.length - limit);
   return nthSmallest(positive.subarray(0, count), count - limit);
 }
