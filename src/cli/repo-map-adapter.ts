@@ -113,6 +113,7 @@ export function createRepoMapPort(options: RepoMapAdapterOptions): RepoMapHandle
     budgetGrowth: budgetGrowthOf(options.noFilesMultiplier, options.contextWindow),
     stored: stored?.maps,
     rankStore,
+    expectParse: () => source.expectParse(),
   });
   return {
     async get(request) {

@@ -112,12 +112,25 @@ export function judgeMapFiles(root: string, candidates: readonly MapFile[], opti
   return files;
 }
 
-/** A digest of a candidate list: equal digests mean the same files at the same versions (by stat). */
-export function candidatesDigest(candidates: readonly MapFile[]): string {
-  // One update of the whole text (the same digest as one per file, without a call into the hash per file).
-  let text = '';
-  for (const { path: rel, size, mtimeMs } of candidates) text += `${rel}\0${size}\0${mtimeMs}\n`;
-  return createHash('sha1').update(text).digest('hex');
+/**
+ * Digests of a candidate list. `stamps`: equal digests mean the same files at the same versions (by
+ * stat). `sizes`: the same files at the same sizes, so a change of `stamps` alone is likely a checkout
+ * or a touch that left the contents as they were.
+ */
+export interface CandidatesDigest {
+  readonly stamps: string;
+  readonly sizes: string;
+}
+
+export function candidatesDigest(candidates: readonly MapFile[]): CandidatesDigest {
+  // One update of each whole text (the same digest as one per file, without a call into the hash per file).
+  let stamps = '';
+  let sizes = '';
+  for (const { path: rel, size, mtimeMs } of candidates) {
+    stamps += `${rel}\0${size}\0${mtimeMs}\n`;
+    sizes += `${rel}\0${size}\n`;
+  }
+  return { stamps: createHash('sha1').update(stamps).digest('hex'), sizes: createHash('sha1').update(sizes).digest('hex') };
 }
 
 /** Lock files and minified bundles, judged by name alone. */

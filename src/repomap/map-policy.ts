@@ -51,8 +51,17 @@ export function storedMaps(root: string, source: MapSource, shape: () => StoredM
     return [version, tokenizer, noFilesMultiplier, contextWindow, subtree ?? ''];
   };
   const maps: StoredMaps = {
-    fingerprint: async () => JSON.stringify([TAG_CACHE_VERSION, MAP_STORE_VERSION, ...key(), await source.scan()]),
+    fingerprint: async () => {
+      const { sizes, stamps } = await source.scan();
+      return JSON.stringify([TAG_CACHE_VERSION, MAP_STORE_VERSION, ...key(), sizes, stamps]);
+    },
     get: async (storedKey) => (await loaded()).get(storedKey),
+    keptBeforeEdit: async (storedKey) => {
+      const mine = splitStoredKey(storedKey);
+      if (mine === null) return false;
+      const sameRequest = (await loaded()).keys().map(splitStoredKey).filter((theirs) => theirs?.rest === mine.rest);
+      return sameRequest.length > 0 && sameRequest.every((theirs) => theirs?.sizes !== mine.sizes);
+    },
     set: (storedKey, map) => {
       saving = saving.then(loaded).then((s) => {
         s.set(storedKey, map);
@@ -61,4 +70,21 @@ export function storedMaps(root: string, source: MapSource, shape: () => StoredM
     },
   };
   return { maps, save: () => saving };
+}
+
+/**
+ * A stored map's key (a JSON array whose first item is a fingerprint(), itself a JSON array ending with
+ * the listing's sizes and stamps digests) as the sizes digest and everything but the digests; null for
+ * a key of another form.
+ */
+function splitStoredKey(key: string): { sizes: string; rest: string } | null {
+  try {
+    const [fingerprint, ...request] = JSON.parse(key) as unknown[];
+    if (typeof fingerprint !== 'string') return null;
+    const parts = JSON.parse(fingerprint) as unknown[];
+    const [sizes, stamps] = parts.splice(-2, 2);
+    return typeof sizes === 'string' && typeof stamps === 'string' ? { sizes, rest: JSON.stringify([parts, request]) } : null;
+  } catch {
+    return null;
+  }
 }

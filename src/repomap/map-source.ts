@@ -1,7 +1,8 @@
 // Where the map's files and tags come from in a real repository: the file listing and the tag
 // cache, loaded once and shared, so a warm request neither re-reads file heads nor re-stats files.
 import { collectTags, createParseProbe, type Stamp } from './collect-tags.js';
-import { candidatesDigest, judgeMapFiles, statMapCandidates, type ListMapFilesOptions, type MapFile } from './list-files.js';
+import { TAGLESS_LANGUAGES } from './extract-tags.js';
+import { candidatesDigest, judgeMapFiles, statMapCandidates, type CandidatesDigest, type ListMapFilesOptions, type MapFile } from './list-files.js';
 import type { PackedTags } from './packed-tags.js';
 import { keepingFinds, type KeepingSharedTags, type SharedTags } from './shared-tags.js';
 import { languageForPath, type LanguageId } from '../platform/tree-sitter.js';
@@ -51,15 +52,38 @@ export const WARM_UP_MIN_FILES = 16;
 
 export interface MapSource {
   /**
-   * Stats the files that may be listed, reading none and leaving the tag cache unloaded; returns a
-   * digest of them (names, sizes, mtimes). An unchanged digest means an unchanged listing.
+   * Stats the files that may be listed, reading none and leaving the tag cache unloaded; returns
+   * digests of them (names, sizes, mtimes). An unchanged `stamps` digest means an unchanged listing.
    */
-  scan(): Promise<string>;
+  scan(): Promise<CandidatesDigest>;
   /** Lists the files (sorted) from the last scan, or a new one; remembers their stats for the next collectTags. */
   listFiles(): Promise<string[]>;
   collectTags(files: readonly string[]): Promise<Map<string, PackedTags>>;
   /** Resolves once the tag cache of the last collectTags is on disk. */
   flush(): Promise<void>;
+  /**
+   * Told, between a scan and its listing, that some file likely needs a parse: one parser thread
+   * starts for the scan's most common language, before the tag cache is loaded to say which files.
+   */
+  expectParse(): void;
+}
+
+/**
+ * The language most of `files` are in, leaving out those with no tags to parse for (null when none
+ * is left); ties go to the first in name order.
+ */
+export function mostCommonLanguage(files: readonly { readonly path: string }[]): LanguageId | null {
+  const counts = new Map<LanguageId, number>();
+  for (const file of files) {
+    const lang = languageForPath(file.path);
+    if (lang !== null && !TAGLESS_LANGUAGES.has(lang)) counts.set(lang, (counts.get(lang) ?? 0) + 1);
+  }
+  let best: LanguageId | null = null;
+  for (const [lang, count] of counts) {
+    const bestCount = best === null ? 0 : (counts.get(best) ?? 0);
+    if (count > bestCount || (count === bestCount && best !== null && lang < best)) best = lang;
+  }
+  return best;
 }
 
 export function createMapSource(root: string, options: MapSourceOptions): MapSource {
@@ -154,5 +178,9 @@ export function createMapSource(root: string, options: MapSourceOptions): MapSou
       return tags;
     },
     flush: () => saving,
+    expectParse() {
+      const lang = scanned ? mostCommonLanguage(scanned) : null;
+      if (lang !== null) options.pool.warmUp?.([lang], 1);
+    },
   };
 }

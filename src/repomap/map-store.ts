@@ -24,6 +24,8 @@ export interface StoredMap {
 
 export interface MapStore {
   get(key: string): StoredMap | undefined;
+  /** The keys kept, oldest first. */
+  keys(): string[];
   /** Remembered now; written by the next save(). */
   set(key: string, map: StoredMap): void;
   save(): Promise<void>;
@@ -43,6 +45,7 @@ export async function loadMapStore(root: string, reader: StateReader = createSta
   let dirty = false;
   return {
     get: (key) => entries.get(key),
+    keys: () => [...entries.keys()],
     set(key, map) {
       entries.delete(key);
       entries.set(key, map);

@@ -45,6 +45,12 @@ export interface RepoMapDeps {
   readonly stored?: StoredMaps;
   /** Rankings kept across processes (rank-store.ts): a ranking of unchanged inputs takes their ranks. */
   readonly rankStore?: RankStore;
+  /**
+   * Called when a stored map answered this very request before some file was edited (see
+   * StoredMaps.keptBeforeEdit): a parse is likely, so a parser thread may start before the tag cache
+   * says which file needs it.
+   */
+  readonly expectParse?: () => void;
 }
 
 /** Rendered maps on disk (see map-store.ts), keyed by everything a map is built from. */
@@ -54,6 +60,13 @@ export interface StoredMaps {
   get(key: string): Promise<StoredMap | undefined>;
   /** Remembered and written in the background (the owner can wait for the write). */
   set(key: string, map: StoredMap): void;
+  /**
+   * Whether maps are kept for the same request as `key`, each over files of other names or sizes: the
+   * request was answered before some file was edited. (Keys are JSON arrays led by a fingerprint().)
+   * Files of the sizes some kept map saw (a checkout back, a touch) do not count: their contents are
+   * likely known.
+   */
+  keptBeforeEdit?(key: string): Promise<boolean>;
 }
 
 export interface RepoMapRequest {
@@ -233,6 +246,7 @@ export function createRepoMap(deps: RepoMapDeps): RepoMap {
         remember(key, entry);
         return reuse(entry);
       }
+      if (deps.expectParse && !request.refresh && await deps.stored?.keptBeforeEdit?.(storedKey)) deps.expectParse();
       const files = sorted(await deps.listFiles());
       const cached = cache.get(key);
       const sameFiles = cached !== undefined && cached.fileList === files.join('\0');

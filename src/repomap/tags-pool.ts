@@ -30,6 +30,7 @@ export interface TagsPool {
    * (module load, wasm compile, grammars, queries) overlaps what the caller does before `parse`.
    * Started threads do not keep the process alive, and end if no parse takes them soon. With the
    * `paths` to parse, each thread loads only the languages the plan gives it (see planLanguages).
+   * Threads already warm count: a later call with more jobs starts only the ones missing.
    */
   warmUp?(languages: readonly LanguageId[], expectedJobs: number, paths?: readonly string[]): void;
 }
@@ -49,6 +50,8 @@ export interface TagsPoolOptions {
   readonly loader?: GrammarLoader;
   /** Warmed-up threads no parse has taken after this long are ended (default 30 s). */
   readonly warmIdleMs?: number;
+  /** Told of each thread started, with the languages it preloads (for tests). */
+  readonly onThreadStart?: (languages: readonly LanguageId[]) => void;
 }
 
 const BATCH_SIZE = 16;
@@ -123,6 +126,7 @@ export function createTagsPool(options: TagsPoolOptions): TagsPool {
 
   const workersAvailable = (): boolean => options.threads > 0 && pathExists(fileURLToPath(workerUrl));
   const boot = (languages: readonly LanguageId[]): PoolWorker => {
+    options.onThreadStart?.(languages);
     const workerData: TagsWorkerData = { queriesDir: options.queriesDir, grammarDir: options.grammarDir, preload: languages, tieringLock: tieringLock() };
     const worker = new Worker(workerUrl, {
       workerData, execArgv: options.execArgv ? [...options.execArgv] : undefined, resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB },
@@ -150,15 +154,18 @@ export function createTagsPool(options: TagsPoolOptions): TagsPool {
     return taken;
   };
 
+  // A second call with more jobs tops the warm threads up (a first guess may have started one).
   const warmUp = (languages: readonly LanguageId[], expectedJobs: number, paths?: readonly string[]): void => {
-    if (warm.length > 0 || expectedJobs <= 0 || !workersAvailable()) return;
+    if (expectedJobs <= 0 || !workersAvailable()) return;
     const count = Math.min(options.threads, Math.ceil(expectedJobs / BATCH_SIZE));
+    if (warm.length >= count) return;
     const plan = paths ? planLanguages(paths, count) : { shared: languages, own: [] };
-    const started = Array.from({ length: count }, (_, i) => boot(preloadOf(plan, i)));
+    const started = Array.from({ length: count - warm.length }, (_, i) => boot(preloadOf(plan, warm.length + i)));
     for (const { worker } of started) worker.unref();
-    warm = started;
+    const now = [...warm, ...started];
+    warm = now;
     const timer = setTimeout(() => {
-      if (warm !== started) return;
+      if (warm !== now) return;
       takeWorkers(0, NO_PLAN);
     }, options.warmIdleMs ?? 30_000);
     timer.unref();

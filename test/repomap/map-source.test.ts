@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { findQueriesDir } from '../../src/repomap/extract-tags.js';
-import { createMapSource, WARM_UP_MIN_FILES } from '../../src/repomap/map-source.js';
+import { createMapSource, mostCommonLanguage, WARM_UP_MIN_FILES } from '../../src/repomap/map-source.js';
 import { unpackTags, type PackedTags } from '../../src/repomap/packed-tags.js';
 import type { ParseJob } from '../../src/repomap/parse-file.js';
 import { createTagsPool, type TagsPool } from '../../src/repomap/tags-pool.js';
@@ -109,5 +109,14 @@ describe('map source', () => {
     const touched = createMapSource(repo, { pool: spying });
     await touched.collectTags(await touched.listFiles());
     expect(warmUps).toEqual([[['python'], 1]]);
+  });
+});
+
+describe('the language a first parser thread preloads', () => {
+  it('is the one most files are in, leaving out languages with no tags', () => {
+    const files = (...paths: string[]) => paths.map((path) => ({ path }));
+    expect(mostCommonLanguage(files('a.py', 'b.py', 'c.ts', 'run.sh', 'x.sh', 'y.sh', 'README.md'))).toBe('python');
+    expect(mostCommonLanguage(files('b.ts', 'a.py'))).toBe('python'); // a tie: the first by name
+    expect(mostCommonLanguage(files('run.sh', 'notes.md'))).toBeNull();
   });
 });

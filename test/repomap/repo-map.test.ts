@@ -225,6 +225,48 @@ describe('a new chat set ranked while the listing runs', () => {
   });
 });
 
+describe('a parser thread started before the tags are collected', () => {
+  /** Maps kept in memory; the listing's state is `state`, and a key's fingerprint is its first item. */
+  function keptMaps(h: Harness) {
+    let state = 'v1';
+    const kept = new Map<string, unknown>();
+    const split = (key: string): [string, string] => {
+      const [fingerprint, ...request] = JSON.parse(key) as unknown[];
+      return [String(fingerprint), JSON.stringify(request)];
+    };
+    const stored: StoredMaps = {
+      fingerprint: async () => state,
+      get: async (key) => kept.get(key) as never,
+      set: (key, map) => void kept.set(key, map),
+      keptBeforeEdit: async (key) => {
+        const [files, request] = split(key);
+        return [...kept.keys()].some((other) => split(other)[1] === request && split(other)[0] !== files);
+      },
+    };
+    let expected = 0;
+    const map = createRepoMap({ ...h.deps, stored, expectParse: () => void expected++ });
+    return { map, expectations: () => expected, changeFiles: (next: string) => void (state = next) };
+  }
+
+  it('is asked for when this very request was answered before some file was edited', async () => {
+    const h = await harness(SMALL_REPO, 'always');
+    const { map, expectations, changeFiles } = keptMaps(h);
+    await map.get(ask);
+    expect(expectations()).toBe(0); // nothing kept: a first run may find every file in a cache
+    await map.get({ ...ask, chatFiles: ['src/geometry/total-area.ts'] });
+    await map.get({ ...ask, budget: 2048 });
+    expect(expectations()).toBe(0); // a new chat set or budget over the same files parses nothing
+    changeFiles('v2');
+    await map.get(ask);
+    expect(expectations()).toBe(1); // a file edited since this request's map
+    await map.get(ask);
+    expect(expectations()).toBe(1); // shown from the store: nothing collected
+    await map.get({ ...ask, refresh: true });
+    expect(expectations()).toBe(1); // a refresh looks at no stored map
+    expect(h.collected()).toBe(5);
+  });
+});
+
 describe('a map small enough to need no tokenizer', () => {
   it('is returned whole without counting tokens when its bytes fit the budget', async () => {
     const h = await harness(SMALL_REPO, 'always');

@@ -102,6 +102,24 @@ describe('tags pool', () => {
     expect(await pool.parse(jobs)).toEqual(inProcess);
   });
 
+  it('tops a first guess of one thread up to what the files need, and parses as in-process', async () => {
+    const jobs = await fixtureJobs();
+    const started: (readonly string[])[] = [];
+    const pool = createTagsPool({
+      queriesDir, threads: 2, onThreadStart: (languages) => void started.push(languages),
+      workerUrl: new URL('../../src/repomap/tags-worker.ts', import.meta.url), execArgv: ['--import', 'tsx'],
+    });
+    const paths = jobs.map((job) => job.path);
+    pool.warmUp?.(['c'], 1);
+    // Two threads' worth of files (a thread takes batches of 16); asking twice starts nothing more.
+    pool.warmUp?.(languagesOf(paths), 40, paths);
+    pool.warmUp?.(languagesOf(paths), 40, paths);
+    const plan = planLanguages(paths, 2);
+    expect(started).toEqual([['c'], [...plan.shared, ...(plan.own[1] ?? [])].sort()]);
+    expect(await pool.parse(jobs)).toEqual(await inProcessPool.parse(jobs));
+    expect(started).toHaveLength(2);
+  });
+
   it('recovers when warmed-up threads die before any batch', async () => {
     const jobs = (await fixtureJobs()).slice(0, 4);
     const pool = createTagsPool({
