@@ -1,8 +1,9 @@
 // The HTTP fetch port for web pages: http and https only (every redirect is checked again), at most a few
 // redirects, a timeout for the whole download, a cap on the bytes read, and the user's proxy settings
 // (HTTPS_PROXY, HTTP_PROXY, NO_PROXY) handed in by the composition root. Failures come back as one line.
-import { lookup as lookupCallback, type LookupAddress, type LookupOptions } from 'node:dns';
-import { lookup } from 'node:dns/promises';
+import type dns from 'node:dns';
+import type { LookupAddress, LookupOptions } from 'node:dns';
+import { createRequire } from 'node:module';
 import { BlockList, isIP } from 'node:net';
 import type { Dispatcher } from 'undici';
 
@@ -97,6 +98,11 @@ async function follow(start: string, options: FetchOptions, signal: AbortSignal,
   }
 }
 
+// Loaded on first use: a run that fetches no page (most) does not load the resolver's modules.
+const requireBuiltin = createRequire(import.meta.url);
+let dnsModule: typeof dns | undefined;
+const dnsNow = (): typeof dns => (dnsModule ??= requireBuiltin('node:dns') as typeof dns);
+
 /** Loopback, link-local (cloud metadata), private, shared and unspecified ranges: this machine and its network. */
 const INNER = new BlockList();
 for (const [net, bits] of [['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12], ['192.168.0.0', 16]] as const) {
@@ -115,7 +121,7 @@ export async function isInnerHost(url: string): Promise<boolean> {
   if (family !== 0) return INNER.check(host, family === 6 ? 'ipv6' : 'ipv4');
   if (host === 'localhost' || host.endsWith('.localhost')) return true;
   const timeout = new Promise<[]>((resolve) => setTimeout(() => resolve([]), 2000).unref());
-  const addresses = await Promise.race([lookup(host, { all: true }).catch(() => []), timeout]);
+  const addresses = await Promise.race([dnsNow().promises.lookup(host, { all: true }).catch(() => []), timeout]);
   return addresses.some((a) => INNER.check(a.address, a.family === 6 ? 'ipv6' : 'ipv4'));
 }
 
@@ -128,7 +134,7 @@ export function outwardLookup(
   options: LookupOptions,
   callback: (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void,
 ): void {
-  lookupCallback(hostname, { ...options, all: true }, (error, addresses) => {
+  dnsNow().lookup(hostname, { ...options, all: true }, (error, addresses) => {
     if (error) return callback(error, '');
     const inner = addresses.find((a) => INNER.check(a.address, a.family === 6 ? 'ipv6' : 'ipv4'));
     if (inner) {

@@ -3,10 +3,19 @@
 // Response, and the parser inside it is WebAssembly that V8 optimizes in the background, which a
 // short run waits for before it can exit. node:http parses in native code and loads nothing more.
 import http from 'node:http';
-import https from 'node:https';
+import type https from 'node:https';
+import { createRequire } from 'node:module';
 import type { Readable } from 'node:stream';
-import zlib from 'node:zlib';
+import type zlib from 'node:zlib';
 import { TandemError } from './errors.js';
+
+// Loaded on first use: a run that talks plain http to a local server with no compressed answer
+// loads neither TLS (~3 ms of a one-shot run's start) nor zlib.
+const requireBuiltin = createRequire(import.meta.url);
+let httpsModule: typeof https | undefined;
+let zlibModule: typeof zlib | undefined;
+const httpsNow = (): typeof https => (httpsModule ??= requireBuiltin('node:https') as typeof https);
+const zlibNow = (): typeof zlib => (zlibModule ??= requireBuiltin('node:zlib') as typeof zlib);
 
 export interface HttpCall {
   readonly method: 'GET' | 'POST';
@@ -36,11 +45,13 @@ export class UnsupportedSchemeError extends TandemError {
 }
 
 // Kept alive across requests, as fetch's pool does: a run's second request reuses the connection.
-let agents: { 'http:': http.Agent; 'https:': https.Agent } | undefined;
+let httpAgent: http.Agent | undefined;
+let httpsAgent: https.Agent | undefined;
 
 function agentFor(protocol: string): http.Agent | undefined {
-  agents ??= { 'http:': new http.Agent({ keepAlive: true }), 'https:': new https.Agent({ keepAlive: true }) };
-  return protocol === 'http:' || protocol === 'https:' ? agents[protocol] : undefined;
+  if (protocol === 'http:') return (httpAgent ??= new http.Agent({ keepAlive: true }));
+  if (protocol === 'https:') return (httpsAgent ??= new (httpsNow().Agent)({ keepAlive: true }));
+  return undefined;
 }
 
 /** The signal's reason, or an AbortError as fetch would throw. */
@@ -58,7 +69,7 @@ export function sendHttp(call: HttpCall): Promise<HttpAnswer> {
   if (agent === undefined) return Promise.reject(new UnsupportedSchemeError(call.url));
   const signal = call.signal;
   if (signal?.aborted) return Promise.reject(abortReason(signal));
-  const send = call.url.protocol === 'https:' ? https.request : http.request;
+  const send = call.url.protocol === 'https:' ? httpsNow().request : http.request;
   const headers: Record<string, string> = { ...call.headers };
   if (call.body !== undefined) headers['content-length'] = String(call.body.length);
   return new Promise<HttpAnswer>((resolve, reject) => {
@@ -99,9 +110,9 @@ function headerOf(response: http.IncomingMessage, name: string): string | null {
 function decoded(response: http.IncomingMessage): Readable {
   const encoding = (response.headers['content-encoding'] ?? '').trim().toLowerCase();
   const decoder =
-    encoding === 'gzip' || encoding === 'x-gzip' ? zlib.createGunzip()
-      : encoding === 'deflate' ? zlib.createInflate()
-        : encoding === 'br' ? zlib.createBrotliDecompress()
+    encoding === 'gzip' || encoding === 'x-gzip' ? zlibNow().createGunzip()
+      : encoding === 'deflate' ? zlibNow().createInflate()
+        : encoding === 'br' ? zlibNow().createBrotliDecompress()
           : null;
   if (decoder === null) return response;
   response.on('error', (error) => decoder.destroy(error));
