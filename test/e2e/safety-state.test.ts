@@ -74,6 +74,35 @@ describe('state planted in .tandem/', () => {
     expect(git(clone, 'log', '-1', '--format=%B')).toContain('Tandem-Commit: yes');
   });
 
+  it('maps kept in maps.cache that claim every file changed since (forged or malformed keys) start one parser thread at most: the map is built as ever and the run exits', async () => {
+    const repo = gitRepo({ 'app.py': 'x = 1\n', 'lib.py': 'def ledger_balance_total(items):\n    return sum(items)\n' });
+    const url = (await serve([searchReplace('app.py', 'x = 1\n', 'x = 2\n'), searchReplace('app.py', 'x = 2\n', 'x = 3\n')])).url;
+    const args = [...base(url), '--map-tokens', '1024', '--yes-always', '-m', 'edit', 'app.py'];
+    const first = await runCli(args, { cwd: repo });
+    expect(first.code, first.stderr).toBe(0);
+    // Planted over the first run's kept maps: the same request over files of sizes no run saw, and keys of other forms.
+    const file = join(repo, '.tandem', 'maps.cache');
+    const kept = JSON.parse(readFileSync(file, 'utf8')) as { entries: [string, unknown][] };
+    expect(kept.entries.length).toBeGreaterThan(0);
+    const forged = kept.entries.map(([key, map]): [string, unknown] => {
+      const [fingerprint, ...request] = JSON.parse(key) as [string, ...unknown[]];
+      const parts = JSON.parse(fingerprint) as unknown[];
+      parts.splice(-2, 2, 'f'.repeat(40), 'e'.repeat(40));
+      return [JSON.stringify([JSON.stringify(parts), ...request]), map];
+    });
+    const odd: [string, unknown][] = [['not json', kept.entries[0]?.[1]], ['"a string"', kept.entries[0]?.[1]], [JSON.stringify([{}, 1]), kept.entries[0]?.[1]]];
+    writeFileSync(file, JSON.stringify({ ...kept, entries: [...odd, ...forged] }));
+
+    const run = await runCli(args, { cwd: repo });
+
+    expect(run.code, run.stderr).toBe(0);
+    // far enough: the map was built and sent, and the edit was written and committed by tandem
+    const sent = JSON.stringify(server?.chatRequests('m').at(-1)?.body ?? {});
+    expect(sent).toContain('ledger_balance_total'); // lib.py is not in the chat: only the map shows it
+    expect(git(repo, 'show', 'HEAD:app.py')).toContain('x = 3\n');
+    expect(git(repo, 'log', '-1', '--format=%B')).toContain('Tandem-Commit: yes');
+  });
+
   it('shipped untracked (a tarball): FIFOs and /dev/zero links are warned about and skipped, a journal it did not write is never replayed', async () => {
     const outside = outsideSecret();
     const repo = gitRepo({ 'app.py': 'x = 1\ndef f():\n    return 1\n', 'lib.py': 'def g():\n    return 2\n' });
